@@ -1,0 +1,74 @@
+#pragma once
+// The public entry point: T = C x_1 M_1 x_2 M_2 ... x_D M_D with orthogonal M_n and C as diagonal
+// as the rule makes it (DESIGN.md sections 1 and 2).
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+enum class Backend { automatic, cpu, cuda };
+enum class StopReason { max_sweeps, tolerance, stalled, callback };
+
+std::string_view to_string(Backend backend);
+std::string_view to_string(StopReason reason);
+Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda"
+
+// One line of the convergence history. Sweep 0 describes the input.
+struct SweepRecord {
+  int sweep = 0;
+  double off_rel = 1.0;      // off(C) / off(T), off computed as a direct sum of squares
+  double diag_norm2 = 0.0;   // ||diag C||^2 = sum_i C[i, .., i]^2
+  double seconds = 0.0;      // wall time of this sweep alone
+};
+
+struct Options {
+  Backend backend = Backend::automatic;
+  std::string rule = "max_diag";  // a built-in rule: max_diag | max_trace
+  double eta = 0.0;               // pivot check threshold; 0 disables the check
+  int max_sweeps = 100;
+  // Stop when off_rel <= tol. Unset: 1e-12 for float64, 1e-5 for float32.
+  std::optional<double> tol;
+  // Stop when a sweep raises ||diag C||^2 by less than stall_tol relative. Unset: 1e-13 (float64),
+  // 1e-6 (float32): below that the gain is rounding noise.
+  std::optional<double> stall_tol;
+  int threads = 0;  // CPU threads; 0 = all hardware threads
+  // Called after every sweep (sweep >= 1); returning true stops the run (StopReason::callback).
+  std::function<bool(const SweepRecord&)> on_sweep;
+};
+
+struct Timings {
+  double setup_seconds = 0.0;    // allocation, copies, schedule
+  double sweeps_seconds = 0.0;   // all sweeps including convergence figures
+  double total_seconds = 0.0;    // call to return
+};
+
+template <class T>
+struct Result {
+  HostTensor<T> core;
+  std::vector<Matrix<T>> factors;  // M_1 .. M_D, N x N, orthogonal
+  std::vector<SweepRecord> history;
+  StopReason stop_reason = StopReason::max_sweeps;
+  Backend backend = Backend::cpu;  // the backend that ran
+  std::string device;              // "cpu (k threads)" or the GPU's name
+  std::string rule;
+  double eta = 0.0;
+  double tol = 0.0;
+  double stall_tol = 0.0;
+  Timings timings;
+
+  int sweeps() const { return static_cast<int>(history.size()) - 1; }
+  bool converged() const { return stop_reason == StopReason::tolerance; }
+};
+
+// Throws user_error for invalid options or input (order < 3, non-finite values, unknown rule, ...).
+template <class T>
+Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options = {});
+
+extern template Result<float> diagonalize(const HostTensor<float>&, const Options&);
+extern template Result<double> diagonalize(const HostTensor<double>&, const Options&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,86 @@
+#pragma once
+// A dense cubical tensor in host memory: order D, size N in every mode, C or Fortran layout.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace tensordiag::runtime {
+
+// C order: the last index varies fastest. Fortran order: the first index varies fastest.
+enum class Layout { c_order, fortran_order };
+
+enum class Dtype { float32, float64 };
+
+std::string_view to_string(Layout layout);
+std::string_view to_string(Dtype dtype);
+Dtype parse_dtype(std::string_view name);  // "float32" | "float64"; throws user_error otherwise
+
+template <class T> constexpr Dtype dtype_of();
+template <> constexpr Dtype dtype_of<float>() { return Dtype::float32; }
+template <> constexpr Dtype dtype_of<double>() { return Dtype::float64; }
+
+// Number of entries N^D; throws user_error when it does not fit in memory addressing.
+std::size_t entry_count(int order, int size);
+
+// Element strides (in entries) of each mode for the layout: stride[n] for mode n = 0..D-1.
+std::vector<std::ptrdiff_t> strides_of(int order, int size, Layout layout);
+
+template <class T>
+class HostTensor {
+public:
+  HostTensor() = default;
+  HostTensor(int order, int size, Layout layout = Layout::c_order);
+  HostTensor(int order, int size, Layout layout, std::vector<T> data);
+
+  int order() const { return order_; }
+  int size() const { return size_; }
+  Layout layout() const { return layout_; }
+  std::size_t count() const { return data_.size(); }
+  const std::vector<std::ptrdiff_t>& strides() const { return strides_; }
+  // Offset of the diagonal step: entry (i, .., i) lives at i * diagonal_stride().
+  std::ptrdiff_t diagonal_stride() const;
+
+  T* data() { return data_.data(); }
+  const T* data() const { return data_.data(); }
+  std::vector<T>& values() { return data_; }
+  const std::vector<T>& values() const { return data_; }
+
+  // Entry at a multi-index (one index per mode, 0-based).
+  T& at(const std::vector<int>& index);
+  const T& at(const std::vector<int>& index) const;
+  std::ptrdiff_t offset(const std::vector<int>& index) const;
+
+private:
+  int order_ = 0;
+  int size_ = 0;
+  Layout layout_ = Layout::c_order;
+  std::vector<std::ptrdiff_t> strides_;
+  std::vector<T> data_;
+};
+
+// A square N x N matrix stored row-major: m(i, j) = data[i * n + j]. Used for the factors M_n.
+template <class T>
+struct Matrix {
+  int n = 0;
+  std::vector<T> data;
+
+  static Matrix identity(int n);
+  T& operator()(int i, int j) { return data[static_cast<std::size_t>(i) * n + j]; }
+  const T& operator()(int i, int j) const { return data[static_cast<std::size_t>(i) * n + j]; }
+};
+
+// A tensor whose element type is known only at run time (read from a file, say).
+using AnyTensor = std::variant<HostTensor<float>, HostTensor<double>>;
+
+Dtype dtype_of(const AnyTensor& tensor);
+AnyTensor convert(const AnyTensor& tensor, Dtype dtype);
+
+extern template class HostTensor<float>;
+extern template class HostTensor<double>;
+extern template struct Matrix<float>;
+extern template struct Matrix<double>;
+
+}  // namespace tensordiag::runtime

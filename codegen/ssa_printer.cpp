@@ -1,0 +1,68 @@
+#include "codegen/ssa_printer.hpp"
+
+#include <utility>
+
+namespace tensordiag::codegen {
+
+std::string SsaPrinter::name_value(const std::string& key, const std::string& text) {
+  const auto found = temporaries_.find(key);
+  if (found != temporaries_.end()) return found->second;
+  std::string name = "t";  // appended, not "t" + ...: g++ 12 -O3 misreports -Wrestrict on that
+  name += std::to_string(temporaries_.size());
+  statements_ += indent_ + "const " + std::string(cuda_type(scalar_)) + " " + name + " = " + text + ";\n";
+  temporaries_.emplace(key, name);
+  return name;
+}
+
+std::string SsaPrinter::emit(const ir::Expr& expr) {
+  struct Emitter {
+    SsaPrinter& printer;
+
+    std::string operator()(const ir::Variable& v) const {
+      printer.variables_read_.insert(v.name);
+      return v.name;
+    }
+    std::string operator()(const ir::FloatImm& k) const {
+      const std::string text = literal(k.value, printer.scalar_);
+      return text.front() == '-' ? "(" + text + ")" : text;
+    }
+    std::string operator()(const ir::Unary& u) const {
+      const std::string x = printer.emit(u.operand);
+      const ScalarType scalar = printer.scalar_;
+      std::string text;
+      switch (u.op) {
+        case ir::UnaryOp::neg: text = "-" + x; break;
+        case ir::UnaryOp::sqrt: text = math_function("sqrt", scalar) + "(" + x + ")"; break;
+        case ir::UnaryOp::abs: text = math_function("fabs", scalar) + "(" + x + ")"; break;
+        case ir::UnaryOp::sign: {
+          // sign(0) = 0, as dsl::op::sign: T((x > 0) - (x < 0)).
+          const std::string zero = literal(0.0, scalar);
+          text = std::string(cuda_type(scalar)) + "((" + x + " > " + zero + ") - (" + x + " < " + zero + "))";
+          break;
+        }
+      }
+      return printer.name_value(std::string(ir::to_string(u.op)) + "(" + x + ")", text);
+    }
+    std::string operator()(const ir::Binary& b) const {
+      const std::string x = printer.emit(b.a);
+      const std::string y = printer.emit(b.b);
+      std::string text;
+      switch (b.op) {
+        case ir::BinaryOp::add:
+        case ir::BinaryOp::sub:
+        case ir::BinaryOp::mul:
+        case ir::BinaryOp::div: text = x + " " + std::string(ir::to_string(b.op)) + " " + y; break;
+        // min and max as dsl::op::min / op::max compute them, so NaN and signed zeros agree.
+        case ir::BinaryOp::min: text = "(" + y + " < " + x + " ? " + y + " : " + x + ")"; break;
+        case ir::BinaryOp::max: text = "(" + x + " < " + y + " ? " + y + " : " + x + ")"; break;
+        case ir::BinaryOp::atan2: text = math_function("atan2", printer.scalar_) + "(" + x + ", " + y + ")"; break;
+      }
+      const bool swap = ir::is_commutative(b.op) && y < x;
+      const std::string key = "(" + (swap ? y : x) + " " + std::string(ir::to_string(b.op)) + " " + (swap ? x : y) + ")";
+      return printer.name_value(key, text);
+    }
+  };
+  return ir::visit(expr, Emitter{*this});
+}
+
+}  // namespace tensordiag::codegen

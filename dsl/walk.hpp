@@ -1,0 +1,83 @@
+#pragma once
+// Walks an expression bottom-up and hands every node to a visitor as plain values, so layers
+// outside dsl/ (codegen) translate expressions without seeing Boost.Hana. A visitor with result
+// type R provides
+//   R symbol(Symbol);                                      // a, b, d, e, c, s
+//   R constant(double);                                    // numbers; Zero and One walk as 0 and 1
+//   R operation(std::string_view name, std::span<const R>); // the op tag's name and its operands
+// Operands are walked left to right, so a visitor with side effects sees a deterministic order.
+// An operation is identified by its name and arity: "-" with one operand is negation.
+#include <array>
+#include <boost/hana/unpack.hpp>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "dsl/expression.hpp"
+#include "dsl/rule.hpp"
+
+namespace tensordiag::dsl {
+
+template <class Visitor, Symbol S>
+auto walk(Var<S>, Visitor& visitor) {
+  return visitor.symbol(S);
+}
+template <class Visitor>
+auto walk(Constant k, Visitor& visitor) {
+  return visitor.constant(k.value);
+}
+template <class Visitor>
+auto walk(Zero, Visitor& visitor) {
+  return visitor.constant(0.0);
+}
+template <class Visitor>
+auto walk(One, Visitor& visitor) {
+  return visitor.constant(1.0);
+}
+template <class Visitor, class Op, class... Args>
+auto walk(const Node<Op, Args...>& node, Visitor& visitor) {
+  using Result = decltype(visitor.constant(0.0));
+  return boost::hana::unpack(node.args, [&visitor](const auto&... args) {
+    // Braced initialization evaluates its elements in order: left operand first.
+    const std::array<Result, sizeof...(Args)> operands{walk(args, visitor)...};
+    return visitor.operation(Op::name, std::span<const Result>(operands));
+  });
+}
+
+// How a rule turns its walked operands into (c, s) (dsl/rule.hpp):
+//   direction:      phi = atan2(y, x),    operands {x, y}
+//   double_angle:   2 phi = atan2(y, x),  operands {x, y}
+//   explicit_angle: phi given,            operands {phi}
+enum class RotationForm { direction, double_angle, explicit_angle };
+
+template <class Result>
+struct WalkedRotation {
+  RotationForm form;
+  std::vector<Result> operands;
+};
+
+template <class Visitor, class X, class Y>
+auto walk_rotation(const Direction<X, Y>& r, Visitor& visitor) {
+  using Result = decltype(visitor.constant(0.0));
+  auto x = walk(r.x, visitor);
+  auto y = walk(r.y, visitor);
+  return WalkedRotation<Result>{RotationForm::direction, {std::move(x), std::move(y)}};
+}
+template <class Visitor, class X, class Y>
+auto walk_rotation(const DoubleAngle<X, Y>& r, Visitor& visitor) {
+  using Result = decltype(visitor.constant(0.0));
+  auto x = walk(r.x, visitor);
+  auto y = walk(r.y, visitor);
+  return WalkedRotation<Result>{RotationForm::double_angle, {std::move(x), std::move(y)}};
+}
+template <class Visitor, class Phi>
+auto walk_rotation(const ExplicitAngle<Phi>& r, Visitor& visitor) {
+  using Result = decltype(visitor.constant(0.0));
+  return WalkedRotation<Result>{RotationForm::explicit_angle, {walk(r.phi, visitor)}};
+}
+template <class Visitor, class Objective, class Rotation>
+auto walk_rotation(const Rule<Objective, Rotation>& rule, Visitor& visitor) {
+  return walk_rotation(rule.rotation, visitor);
+}
+
+}  // namespace tensordiag::dsl

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "codegen/codegen_error.hpp"
+#include "codegen/embedded_files.hpp"
 #include "codegen/template_filler.hpp"
 
 using namespace tensordiag::codegen;
@@ -41,4 +42,12 @@ TEST_CASE("an unclosed or malformed placeholder is an error") {
   CHECK_THROWS_AS(fill_template("t.cu", "x = ${size;", {{"size", "8"}}), internal_codegen_error);
   CHECK_THROWS_AS(fill_template("t.cu", "x = ${};", {}), internal_codegen_error);
   CHECK_THROWS_AS(fill_template("t.cu", "x = ${a b};", {}), internal_codegen_error);
+}
+
+TEST_CASE("the kernel templates and dsl/givens.hpp are embedded in the library") {
+  for (const char* name : {"prelude.cu", "pivot_angles.cu", "pivot_check_gather.cu", "group_pass.cu", "factor_update.cu",
+                           "off_norm.cu", "mode_product.cu", "multi_mode_product.cu", "small_tensor.cu", "givens.hpp"})
+    CHECK_MESSAGE(!embedded_file(name).empty(), name);
+  CHECK(embedded_file("givens.hpp").find("givens_from_double_angle") != std::string_view::npos);
+  CHECK_THROWS_AS(embedded_file("no_such_template.cu"), internal_codegen_error);
 }

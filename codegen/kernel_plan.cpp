@@ -1,0 +1,190 @@
+#include "codegen/kernel_plan.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "codegen/codegen_error.hpp"
+
+namespace tensordiag::codegen {
+
+namespace {
+
+long long ceil_div(long long x, long long m) { return (x + m - 1) / m; }
+
+// base^exponent, saturating at a bound far beyond any shared-memory budget: sizes past it only
+// need to compare as too large.
+long long saturating_power(long long base, int exponent) {
+  constexpr long long bound = std::numeric_limits<long long>::max() / 1024;
+  long long x = 1;
+  for (int i = 0; i < exponent; ++i) x = x > bound / base ? bound : x * base;
+  return x;
+}
+
+// The spec's sizes, in the names the templates use.
+struct Sizes {
+  int d;
+  int n;
+  long long entries;       // N^D
+  long long scalar;        // bytes per entry
+  long long pairs;         // N / 2
+  long long subtensor;     // 2^D
+  long long rotation;      // bytes of one (c, s)
+};
+
+Sizes sizes_of(const KernelSpec& spec) {
+  const long long scalar = static_cast<long long>(size_of(spec.dtype));
+  return {spec.order, spec.size, saturating_power(spec.size, spec.order), scalar, spec.size / 2,
+          saturating_power(2, spec.order), 2 * scalar};
+}
+
+// Threads for `work` independent items: a whole number of warps, at most the tuning's block size.
+int threads_for(long long work, const Tuning& tuning) {
+  return static_cast<int>(std::clamp<long long>(ceil_div(work, 32) * 32, 32, tuning.block_size));
+}
+
+std::string bytes(long long n) { return std::to_string(n) + " bytes"; }
+
+// Warps per block for kernels where each warp holds one pivot subtensor in shared memory, given
+// the shared bytes the rest of the block takes.
+int subtensor_warps(const KernelSpec& spec, const Sizes& z, long long other_bytes) {
+  const long long per_warp = z.subtensor * z.scalar;
+  const long long fit = (spec.tuning.shared_bytes - other_bytes) / per_warp;
+  return static_cast<int>(std::min<long long>({spec.tuning.block_size / 32, std::max<long long>(z.pairs, 1), fit}));
+}
+
+KernelPlan plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
+  const int warps = subtensor_warps(spec, z, 0);
+  if (warps < 1)
+    throw codegen_error("pivot_angles: a pivot subtensor of 2^" + std::to_string(z.d) + " entries (" +
+                        bytes(z.subtensor * z.scalar) + ") exceeds the shared memory limit (" +
+                        bytes(spec.tuning.shared_bytes) + ")");
+  const long long blocks = ceil_div(z.pairs, warps);
+  return {{"pivot_subtensor.cuh"},
+          true,
+          {{"warps", std::to_string(warps)}},
+          {{"pivot_angles", 32 * warps, blocks}, {"pivot_angles_mode", 32 * warps, blocks}}};
+}
+
+KernelPlan plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
+  const long long lambda = static_cast<long long>(z.n) * z.n;
+  const int threads = threads_for(lambda, spec.tuning);
+  return {{"group_membership.cuh"},
+          false,
+          {{"threads", std::to_string(threads)}},
+          {{"pivot_check_gather", threads, ceil_div(lambda, threads)}}};
+}
+
+// The orbit tile keeps the INNER innermost memory modes whole (kernels_templates/group_pass.cu).
+// Larger blocks read and write more coalesced, more tiles spread over more SMs. Among the INNER
+// within the shared-memory budgets whose blocks fill at least a 32-byte memory sector, take the
+// largest that still gives min_tiles tiles, failing that the smallest; if no block fills a
+// sector (tiny N), the largest INNER that fits.
+KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
+  const long long representatives = (z.n + 1) / 2;
+  const long long tables = static_cast<long long>(z.d) * z.pairs * z.rotation + 2 * representatives * 4;
+  const auto tile_entries = [&](int inner) { return saturating_power(2, z.d - inner) * saturating_power(z.n, inner); };
+  const auto tiles = [&](int inner) { return saturating_power(representatives, z.d - inner); };
+  const auto fits = [&](int inner) {
+    const long long tile_bytes = tile_entries(inner) * z.scalar;
+    return tile_bytes <= spec.tuning.tile_bytes &&
+           tile_bytes + tables + 8 * saturating_power(2, z.d - inner) <= spec.tuning.shared_bytes;
+  };
+  const auto fills_sector = [&](int inner) { return fits(inner) && saturating_power(z.n, inner) * z.scalar >= 32; };
+  int chosen = -1;
+  for (int inner = z.d; inner >= 0 && chosen < 0; --inner)
+    if (fills_sector(inner) && tiles(inner) >= spec.tuning.min_tiles) chosen = inner;
+  for (int inner = 0; inner <= z.d && chosen < 0; ++inner)
+    if (fills_sector(inner)) chosen = inner;
+  for (int inner = z.d; inner >= 0 && chosen < 0; --inner)
+    if (fits(inner)) chosen = inner;
+  if (chosen < 0)
+    throw codegen_error("group_pass: an orbit tile of 2^" + std::to_string(z.d) + " entries and the rotation tables (" +
+                        bytes(z.subtensor * z.scalar + tables) + ") exceed the shared memory limits (tile_bytes " +
+                        std::to_string(spec.tuning.tile_bytes) + ", shared_bytes " +
+                        std::to_string(spec.tuning.shared_bytes) + ")");
+  const int threads = threads_for(tile_entries(chosen) / 2, spec.tuning);
+  return {{"mode_rotations.cuh"},
+          false,
+          {{"threads", std::to_string(threads)}, {"inner_modes", std::to_string(chosen)}},
+          {{"group_pass", threads, std::min(tiles(chosen), spec.tuning.max_grid_blocks)}}};
+}
+
+KernelPlan plan_factor_update(const KernelSpec& spec, const Sizes& z) {
+  const long long updates = z.d * z.pairs * z.n;
+  const int threads = threads_for(updates, spec.tuning);
+  return {{"factor_rotation.cuh"},
+          false,
+          {{"threads", std::to_string(threads)}},
+          {{"factor_update", threads, ceil_div(updates, threads)}}};
+}
+
+KernelPlan plan_off_norm(const KernelSpec& spec, const Sizes& z) {
+  const int threads = spec.tuning.block_size;
+  const long long partial_blocks = std::min<long long>(spec.tuning.partial_blocks, ceil_div(z.entries, threads));
+  return {{"figures.cuh"},
+          false,
+          {{"threads", std::to_string(threads)}, {"partial_blocks", std::to_string(partial_blocks)}},
+          {{"off_norm_partial", threads, partial_blocks}, {"off_norm_final", threads, 1}}};
+}
+
+KernelPlan plan_mode_product(const KernelSpec& spec, const Sizes& z) {
+  const int threads = threads_for(z.entries, spec.tuning);
+  return {{"mode_product_entry.cuh"},
+          false,
+          {{"threads", std::to_string(threads)}},
+          {{"mode_product", threads, std::min(ceil_div(z.entries, threads), spec.tuning.max_grid_blocks)}}};
+}
+
+std::string too_large_for_a_block(std::string_view kind, const Sizes& z, long long needed, const Tuning& tuning) {
+  return std::string(kind) + ": a tensor of " + std::to_string(z.n) + "^" + std::to_string(z.d) + " entries needs " +
+         bytes(needed) + " of shared memory, over the limit of " + bytes(tuning.shared_bytes) + " per block";
+}
+
+KernelPlan plan_multi_mode_product(const KernelSpec& spec, const Sizes& z) {
+  const long long needed = 2 * z.entries * z.scalar;  // two ping-pong buffers
+  if (needed > spec.tuning.shared_bytes)
+    throw codegen_error(too_large_for_a_block("multi_mode_product", z, needed, spec.tuning) +
+                        "; chain mode_product instead");
+  const int threads = threads_for(z.entries, spec.tuning);
+  return {{"mode_product_entry.cuh"},
+          false,
+          {{"threads", std::to_string(threads)}},
+          {{"multi_mode_product", threads, 1, true}}};
+}
+
+KernelPlan plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
+  // The core, the factors, the rotation table, the group, block_sum's 32 double2.
+  const long long fixed = z.entries * z.scalar + static_cast<long long>(z.d) * z.n * z.n * z.scalar +
+                          z.d * z.pairs * z.rotation + 2 * z.pairs * 4 + 32 * 16;
+  const int warps = subtensor_warps(spec, z, fixed);
+  if (warps < 1)
+    throw codegen_error(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +
+                        "; use the group kernels (pivot_angles, group_pass, factor_update)");
+  return {{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh", "factor_rotation.cuh"},
+          true,
+          {{"warps", std::to_string(warps)}},
+          {{"small_tensor", 32 * warps, 1, true}}};
+}
+
+}  // namespace
+
+KernelPlan plan_kernel(const KernelSpec& spec) {
+  validate(spec);
+  const Sizes z = sizes_of(spec);
+  switch (spec.kind) {
+    case KernelKind::pivot_angles: return plan_pivot_angles(spec, z);
+    case KernelKind::pivot_check_gather: return plan_pivot_check_gather(spec, z);
+    case KernelKind::group_pass: return plan_group_pass(spec, z);
+    case KernelKind::factor_update: return plan_factor_update(spec, z);
+    case KernelKind::off_norm: return plan_off_norm(spec, z);
+    case KernelKind::mode_product: return plan_mode_product(spec, z);
+    case KernelKind::multi_mode_product: return plan_multi_mode_product(spec, z);
+    case KernelKind::small_tensor: return plan_small_tensor(spec, z);
+  }
+  throw internal_codegen_error("plan_kernel: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
+                               " has no plan");
+}
+
+std::vector<KernelEntry> kernel_entries(const KernelSpec& spec) { return plan_kernel(spec).entries; }
+
+}  // namespace tensordiag::codegen

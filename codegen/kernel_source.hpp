@@ -1,0 +1,27 @@
+#pragma once
+// KernelSpec -> the full CUDA C++ source of one kernel kind, ready for NVRTC: a header comment
+// naming the kind, the rule (dsl::describe and its rotation form), D, N, dtype, layout, the
+// templates and the launch shapes; then dsl/givens.hpp, the shape constants (prelude.cu), the
+// rule's device function where the kind needs it, the fragments, and kernels_templates/<kind>.cu.
+// The output is deterministic: the same spec gives the same text, byte for byte.
+//
+// The sources and the kernels they define (arguments: see each template's comment):
+//   pivot_angles        pivot_angles (all modes, no pivot check), pivot_angles_mode (one mode, checked)
+//   pivot_check_gather  pivot_check_gather (Lambda of one mode, for the pivot check)
+//   group_pass          group_pass (all modes' rotations of a group, one read+write pass)
+//   factor_update       factor_update (columns p, q of every M_n)
+//   off_norm            off_norm_partial, off_norm_final (off(C)^2 and ||diag C||^2 in double)
+//   mode_product        mode_product (X x_n M)
+//   multi_mode_product  multi_mode_product (C x_1 M_1 ... x_D M_D, one block per small tensor)
+//   small_tensor        small_tensor (the whole run, one block per small tensor)
+#include <string>
+
+#include "codegen/kernel_plan.hpp"
+#include "codegen/kernel_spec.hpp"
+
+namespace tensordiag::codegen {
+
+// Throws codegen_error when the spec cannot be generated (kernel_plan.hpp, kernel_spec.hpp).
+std::string kernel_source(const KernelSpec& spec);
+
+}  // namespace tensordiag::codegen

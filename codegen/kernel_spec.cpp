@@ -1,0 +1,70 @@
+#include "codegen/kernel_spec.hpp"
+
+#include <array>
+#include <limits>
+
+#include "codegen/codegen_error.hpp"
+
+namespace tensordiag::codegen {
+
+namespace {
+
+constexpr std::array<std::string_view, 8> kind_names = {
+    "pivot_angles", "pivot_check_gather", "group_pass",         "factor_update",
+    "off_norm",     "mode_product",       "multi_mode_product", "small_tensor",
+};
+
+}  // namespace
+
+std::string_view to_string(KernelKind kind) { return kind_names[static_cast<std::size_t>(kind)]; }
+
+KernelKind parse_kernel_kind(std::string_view name) {
+  for (std::size_t i = 0; i < kind_names.size(); ++i)
+    if (kind_names[i] == name) return static_cast<KernelKind>(i);
+  std::string known;
+  for (const std::string_view kind : kind_names) known += (known.empty() ? "" : ", ") + std::string(kind);
+  throw codegen_error("unknown kernel kind '" + std::string(name) + "': the kinds are " + known);
+}
+
+std::vector<std::string> kernel_kinds() { return {kind_names.begin(), kind_names.end()}; }
+
+std::string_view to_string(dsl::Layout layout) { return layout == dsl::Layout::c_order ? "C" : "F"; }
+
+dsl::Layout parse_layout(std::string_view name) {
+  if (name == "C") return dsl::Layout::c_order;
+  if (name == "F") return dsl::Layout::fortran_order;
+  throw codegen_error("unknown layout '" + std::string(name) + "': use C (last index fastest) or F (first index fastest)");
+}
+
+void validate(const KernelSpec& spec) {
+  if (spec.order == 2)
+    throw codegen_error("order 2 (a matrix) is out of scope: per-mode rotations stall far from the SVD; use an SVD");
+  if (spec.order < 3) throw codegen_error("order " + std::to_string(spec.order) + ": a tensor has order D >= 3");
+  if (spec.size < 2) throw codegen_error("size " + std::to_string(spec.size) + ": every mode needs N >= 2");
+  // Kernels index N x N matrices (factors, Lambda) with 32-bit integers.
+  if (spec.size > 32768) throw codegen_error("size " + std::to_string(spec.size) + ": the kernels support N <= 32768");
+  // N^D entries, and their byte offsets, must stay addressable with 64-bit signed integers.
+  const long long limit = std::numeric_limits<long long>::max() / 8;
+  long long entries = 1;
+  for (int n = 0; n < spec.order; ++n) {
+    if (entries > limit / spec.size)
+      throw codegen_error("a tensor of " + std::to_string(spec.size) + "^" + std::to_string(spec.order) +
+                          " entries is beyond 64-bit addressing");
+    entries *= spec.size;
+  }
+  const Tuning& t = spec.tuning;
+  if (t.block_size < 32 || t.block_size > 1024 || t.block_size % 32 != 0)
+    throw codegen_error("block_size " + std::to_string(t.block_size) + ": use a multiple of 32 in 32..1024");
+  if (t.tile_bytes < 1 || t.min_tiles < 1 || t.shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)
+    throw codegen_error("tile_bytes, min_tiles, shared_bytes, partial_blocks and max_grid_blocks must be positive");
+}
+
+KernelSpec make_kernel_spec(std::string_view kind, int order, int size, std::string_view dtype,
+                            std::string_view layout, std::string_view rule, Tuning tuning) {
+  KernelSpec spec{parse_kernel_kind(kind), order, size, parse_scalar_type(dtype), parse_layout(layout),
+                  lower_builtin_rule(rule), tuning};
+  validate(spec);
+  return spec;
+}
+
+}  // namespace tensordiag::codegen

@@ -1,0 +1,71 @@
+#pragma once
+// What to generate: a kernel kind specialized for one shape, dtype, layout and rule, with tuning
+// parameters. Every field becomes a compile-time constant of the generated source.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/lowered_rule.hpp"
+#include "codegen/scalar_type.hpp"
+#include "dsl/layout.hpp"
+
+namespace tensordiag::codegen {
+
+// The kernel kinds, one template each (kernels_templates/<kind>.cu); see kernel_source.hpp for
+// what each source defines.
+enum class KernelKind {
+  pivot_angles,
+  pivot_check_gather,
+  group_pass,
+  factor_update,
+  off_norm,
+  mode_product,
+  multi_mode_product,
+  small_tensor,
+};
+
+std::string_view to_string(KernelKind kind);
+KernelKind parse_kernel_kind(std::string_view name);  // throws codegen_error naming the kinds
+std::vector<std::string> kernel_kinds();               // every kind's name, in the enum's order
+
+std::string_view to_string(dsl::Layout layout);      // "C" | "F", as runtime::to_string
+dsl::Layout parse_layout(std::string_view name);      // throws codegen_error for other names
+
+struct Tuning {
+  int block_size = 256;                // threads per block at most: a multiple of 32, 32..1024
+  int tile_bytes = 32 * 1024;          // group_pass: shared memory for the orbit tile at most
+  long long min_tiles = 264;           // group_pass: tiles wanted to fill the GPU (2 per H100 SM)
+  int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
+  int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most
+  long long max_grid_blocks = 65536;   // grid-stride kernels: the grid suggested at most
+};
+
+struct KernelSpec {
+  KernelKind kind;
+  int order;  // D >= 3
+  int size;   // N >= 2
+  ScalarType dtype;
+  dsl::Layout layout;
+  LoweredRule rule;
+  Tuning tuning;
+};
+
+// Throws codegen_error when the spec cannot be generated: D < 3 (matrices: use an SVD),
+// N < 2 or N > 32768, N^D beyond 64-bit addressing, or tuning out of range.
+void validate(const KernelSpec& spec);
+
+// A spec with a built-in rule, from the names the CLI takes: kind ("group_pass"), dtype
+// ("float32" | "float64"), layout ("C" | "F"), rule ("max_diag" | "max_trace"). Validated.
+KernelSpec make_kernel_spec(std::string_view kind, int order, int size, std::string_view dtype,
+                            std::string_view layout, std::string_view rule, Tuning tuning = {});
+
+// A spec with any DSL rule (custom rules). Validated.
+template <class Objective, class Rotation>
+KernelSpec make_kernel_spec(KernelKind kind, int order, int size, ScalarType dtype, dsl::Layout layout,
+                            const dsl::Rule<Objective, Rotation>& rule, Tuning tuning = {}) {
+  KernelSpec spec{kind, order, size, dtype, layout, lower_rule(rule), tuning};
+  validate(spec);
+  return spec;
+}
+
+}  // namespace tensordiag::codegen

@@ -1,0 +1,46 @@
+// The convergence figures of DESIGN.md section 2, in double whatever the dtype:
+//   off(C)^2 = the sum of squares of the entries off the diagonal, summed directly (never as
+//   ||C||^2 - ||diag C||^2, which cancels), and ||diag C||^2 = sum_i C[i, .., i]^2.
+// Sums run in a fixed order (no atomics), so a run repeats bit for bit.
+
+// (off^2, diag^2) of the entries first, first + step, ... of x.
+__device__ inline double2 figures_of(const Scalar* x, long long first, long long step) {
+  double off = 0.0;
+  double diag = 0.0;
+  for (long long i = first; i < ENTRIES; i += step) {
+    const double v = static_cast<double>(x[i]);
+    // i is on the diagonal iff i = l * DIAGONAL_STRIDE; every such i < N^D has l < N.
+    if (i % DIAGONAL_STRIDE == 0) {
+      diag += v * v;
+    } else {
+      off += v * v;
+    }
+  }
+  return make_double2(off, diag);
+}
+
+// The sum of every thread's v over the block, returned to all threads: warp shuffles, then the
+// first warp over the warps' sums. blockDim.x must be a multiple of 32; every thread must call it.
+__device__ inline double2 block_sum(double2 v) {
+  __shared__ double2 warp_sums[32];
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  for (int offset = 16; offset > 0; offset /= 2) {
+    v.x += __shfl_down_sync(0xffffffffu, v.x, offset);
+    v.y += __shfl_down_sync(0xffffffffu, v.y, offset);
+  }
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < static_cast<int>(blockDim.x / 32) ? warp_sums[lane] : make_double2(0.0, 0.0);
+    for (int offset = 16; offset > 0; offset /= 2) {
+      v.x += __shfl_down_sync(0xffffffffu, v.x, offset);
+      v.y += __shfl_down_sync(0xffffffffu, v.y, offset);
+    }
+    if (lane == 0) warp_sums[0] = v;
+  }
+  __syncthreads();
+  const double2 total = warp_sums[0];
+  __syncthreads();  // warp_sums is free for the next call
+  return total;
+}

@@ -1,0 +1,33 @@
+// off_norm: the convergence figures (off(C)^2, ||diag C||^2) of the tensor, in double, as two
+// deterministic launches (a fixed reduction tree for the fixed grid, no atomics):
+//   off_norm_partial(tensor, partials): grid = PARTIAL_BLOCKS exactly, block = THREADS;
+//       partials[2b], partials[2b + 1] = block b's (off^2, diag^2)  (2 * PARTIAL_BLOCKS doubles)
+//   off_norm_final(partials, figures):  grid = 1, block = THREADS;
+//       figures[0] = off(C)^2, figures[1] = ||diag C||^2
+
+inline constexpr int THREADS = ${threads};
+inline constexpr int PARTIAL_BLOCKS = ${partial_blocks};
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+off_norm_partial(const Scalar* __restrict__ tensor, double* __restrict__ partials) {
+  const long long first = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x;
+  const double2 sum = block_sum(figures_of(tensor, first, static_cast<long long>(PARTIAL_BLOCKS) * THREADS));
+  if (threadIdx.x == 0) {
+    partials[2 * blockIdx.x] = sum.x;
+    partials[2 * blockIdx.x + 1] = sum.y;
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+off_norm_final(const double* __restrict__ partials, double* __restrict__ figures) {
+  double2 v = make_double2(0.0, 0.0);
+  for (int b = threadIdx.x; b < PARTIAL_BLOCKS; b += THREADS) {
+    v.x += partials[2 * b];
+    v.y += partials[2 * b + 1];
+  }
+  const double2 sum = block_sum(v);
+  if (threadIdx.x == 0) {
+    figures[0] = sum.x;
+    figures[1] = sum.y;
+  }
+}

@@ -1,0 +1,47 @@
+// The pivot subtensor A[{p,q}^D] of one pair (DESIGN.md section 3): entry `bits` takes index q in
+// logical mode n where bit n of `bits` is set, p elsewhere. Within a group it changes only under
+// its own pair's rotations, so a warp runs the pair's D micro-iterations on a copy in shared memory
+// (runtime/pivot_subtensor.hpp). Lane i handles entries i, i + 32, ...
+
+// Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`.
+__device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane) {
+  for (int bits = lane; bits < SUBTENSOR; bits += 32) {
+    long long offset = 0;
+#pragma unroll
+    for (int n = 0; n < D; ++n) offset += ((bits >> n) & 1 ? q : p) * STRIDE[n];
+    sub[bits] = tensor[offset];
+  }
+  __syncwarp();
+}
+
+// One micro-iteration in mode n (DESIGN.md section 2). The rule's angle from the pivot entries
+//   a = A_{p..p}, b = A_{p->q,n} (index q in mode n only), d = A_{q..q}, e = A_{q->p,n};
+// every lane evaluates the rule on the same four values, so all lanes hold the same (c, s). Then
+// the rotation of mode n on the subtensor: A_p <- c A_p + s A_q, A_q <- -s A_p + c A_q.
+__device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
+  const int bit = 1 << mode;
+  const int all = SUBTENSOR - 1;
+  const Rotation g = rule_rotation(sub[0], sub[bit], sub[all], sub[all ^ bit]);
+  __syncwarp();  // every lane has read the pivot entries before any is overwritten
+  for (int half = lane; half < SUBTENSOR / 2; half += 32) {
+    // The entries with bit `mode` clear: insert a zero bit at position `mode` into `half`.
+    const int low = half & (bit - 1);
+    const int bits = ((half - low) << 1) | low;
+    const Scalar x = sub[bits];
+    const Scalar y = sub[bits | bit];
+    sub[bits] = g.c * x + g.s * y;
+    sub[bits | bit] = -g.s * x + g.c * y;
+  }
+  __syncwarp();
+  return g;
+}
+
+// The D micro-iterations of pair (p, q) without the pivot check: the rotation of mode n goes to
+// out[n * PAIRS] (the layout of `rotations`, offset to the pair).
+__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out) {
+  gather_subtensor(tensor, p, q, sub, lane);
+  for (int mode = 0; mode < D; ++mode) {
+    const Rotation g = micro_iteration(sub, mode, lane);
+    if (lane == 0) out[mode * PAIRS] = g;
+  }
+}

@@ -1,0 +1,104 @@
+// small_tensor: the whole run of sweeps (DESIGN.md sections 2-3) for a batch of small tensors in
+// one launch: one thread block per tensor, the tensor and its factors in shared memory, no host
+// round trip. Per sweep, per group of the schedule, as the CPU engine (runtime/cpu_engine.hpp):
+// the warps run the D micro-iterations of the group's pairs (pivot_angles), then the block applies
+// all D modes' rotations in memory order (group_pass) and updates the factors (factor_update).
+// After each sweep the block computes off(C)^2 and ||diag C||^2 in double and applies the stop
+// criteria of runtime/stop_criteria.hpp. There is no pivot check: use it with eta = 0 only.
+//
+// Arguments:
+//   tensors      batch x N^D entries: in, the tensors; out, their cores C
+//   factors      out: batch x D matrices N x N row-major, M_n[i][j] = factors[((b * D + n) * N + i) * N + j]
+//   schedule     the GROUPS groups of a sweep, each flattened as `pairs` (runtime::round_robin_schedule)
+//   max_sweeps, tol, stall_tol   the stop criteria (runtime::StopCriteria)
+//   history      out: batch x (max_sweeps + 1) rows of (off_rel, ||diag C||^2): row 0 the input,
+//                row s after sweep s, rows up to sweeps[b] written
+//   sweeps       out: the sweeps run, per tensor
+//   stop_reason  out: per tensor, in runtime::StopReason's order: 0 max_sweeps, 1 tolerance, 2 stalled
+// Launch: grid = batch size, block = THREADS; block b runs tensor b.
+
+inline constexpr int WARPS = ${warps};
+inline constexpr int THREADS = 32 * WARPS;
+inline constexpr int GROUPS = N % 2 == 0 ? N - 1 : N;  // round-robin groups per sweep
+
+inline constexpr int STOP_MAX_SWEEPS = 0;
+inline constexpr int STOP_TOLERANCE = 1;
+inline constexpr int STOP_STALLED = 2;
+inline constexpr int RUNNING = -1;
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const int* __restrict__ schedule,
+             int max_sweeps, double tol, double stall_tol, double* __restrict__ history, int* __restrict__ sweeps,
+             int* __restrict__ stop_reason) {
+  __shared__ Scalar core[ENTRIES];
+  __shared__ Scalar factor[D][N * N];
+  __shared__ Rotation table[D][PAIRS];  // table[n][k] = (c, s) of pair k in logical mode n
+  __shared__ int group[2 * PAIRS];
+  __shared__ Scalar subtensors[WARPS][SUBTENSOR];
+
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const long long b = blockIdx.x;
+  for (int i = threadIdx.x; i < ENTRIES; i += THREADS) core[i] = tensors[b * ENTRIES + i];
+  for (int i = threadIdx.x; i < D * N * N; i += THREADS) {
+    const int entry = i % (N * N);
+    factor[i / (N * N)][entry] = entry / N == entry % N ? Scalar(1) : Scalar(0);  // M_n = I
+  }
+  __syncthreads();
+
+  // Sweep 0 describes the input. Every thread holds the same figures, so all take the same branches.
+  const double2 input = block_sum(figures_of(core, threadIdx.x, THREADS));
+  const double off_input = sqrt(input.x);
+  double* rows = history + b * (max_sweeps + 1) * 2;
+  if (threadIdx.x == 0) {
+    rows[0] = off_input > 0 ? sqrt(off_input * off_input) / off_input : 0.0;
+    rows[1] = input.y;
+  }
+  int sweep = 0;
+  int reason = off_input == 0 ? STOP_TOLERANCE : RUNNING;  // already diagonal
+  double diag_before = input.y;
+  while (reason == RUNNING) {
+    ++sweep;
+    for (int r = 0; r < GROUPS; ++r) {
+      for (int i = threadIdx.x; i < 2 * PAIRS; i += THREADS) group[i] = schedule[r * 2 * PAIRS + i];
+      __syncthreads();
+      for (int k = warp; k < PAIRS; k += WARPS)
+        pair_rotations(core, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < D; ++k) {
+        rotate_memory_mode(core, static_cast<int>(ENTRIES), 1, 0u, k, table[MODE_OF_MEMORY_MODE[k]], group);
+        __syncthreads();
+      }
+      for (int i = threadIdx.x; i < D * PAIRS * N; i += THREADS) {
+        const int row = i % N;
+        const int k = i / N % PAIRS;
+        const int mode = i / (N * PAIRS);
+        rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
+      }
+      __syncthreads();  // group and table are rewritten by the next group
+    }
+    const double2 now = block_sum(figures_of(core, threadIdx.x, THREADS));
+    const double off_rel = off_input > 0 ? sqrt(now.x) / off_input : 0.0;
+    if (threadIdx.x == 0) {
+      rows[2 * sweep] = off_rel;
+      rows[2 * sweep + 1] = now.y;
+    }
+    const bool stalled = diag_before > 0 ? (now.y - diag_before) / diag_before < stall_tol : now.y <= 0;
+    if (off_rel <= tol) {
+      reason = STOP_TOLERANCE;
+    } else if (stalled) {
+      reason = STOP_STALLED;
+    } else if (sweep >= max_sweeps) {
+      reason = STOP_MAX_SWEEPS;
+    }
+    diag_before = now.y;
+  }
+
+  for (int i = threadIdx.x; i < ENTRIES; i += THREADS) tensors[b * ENTRIES + i] = core[i];
+  for (int i = threadIdx.x; i < D * N * N; i += THREADS) factors[b * D * N * N + i] = factor[i / (N * N)][i % (N * N)];
+  if (threadIdx.x == 0) {
+    sweeps[b] = sweep;
+    stop_reason[b] = reason;
+  }
+}

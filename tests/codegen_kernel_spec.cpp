@@ -1,0 +1,127 @@
+// KernelSpec construction and validation, the kinds, the launch shapes, and the source's
+// determinism and header (what the CLI's `tensordiag kernels` shows).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "codegen/codegen_error.hpp"
+#include "codegen/kernel_source.hpp"
+#include "tests/custom_rules.hpp"
+
+using namespace tensordiag;
+using namespace tensordiag::codegen;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const codegen_error& e) {
+    return e.what();
+  }
+  return "(no codegen_error)";
+}
+
+}  // namespace
+
+TEST_CASE("kernel_kinds lists every kind, each parses back") {
+  const auto kinds = kernel_kinds();
+  CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_check_gather", "group_pass", "factor_update",
+                                          "off_norm", "mode_product", "multi_mode_product", "small_tensor"});
+  for (const auto& kind : kinds) CHECK(to_string(parse_kernel_kind(kind)) == kind);
+  CHECK(contains(error_of([] { parse_kernel_kind("gemm"); }), "unknown kernel kind 'gemm'"));
+}
+
+TEST_CASE("make_kernel_spec parses the CLI's names") {
+  const KernelSpec spec = make_kernel_spec("group_pass", 4, 6, "float64", "F", "max_trace");
+  CHECK(spec.kind == KernelKind::group_pass);
+  CHECK(spec.order == 4);
+  CHECK(spec.size == 6);
+  CHECK(spec.dtype == ScalarType::float64);
+  CHECK(spec.layout == dsl::Layout::fortran_order);
+  CHECK(spec.rule.name == "max_trace");
+  CHECK(contains(error_of([] { make_kernel_spec("group_pass", 3, 4, "float16", "C", "max_diag"); }), "float16"));
+  CHECK(contains(error_of([] { make_kernel_spec("group_pass", 3, 4, "float32", "K", "max_diag"); }), "layout 'K'"));
+  CHECK(contains(error_of([] { make_kernel_spec("group_pass", 3, 4, "float32", "C", "min_diag"); }), "min_diag"));
+}
+
+TEST_CASE("specs the kernels cannot serve are rejected with a reason") {
+  CHECK(contains(error_of([] { make_kernel_spec("group_pass", 2, 4, "float32", "C", "max_diag"); }), "use an SVD"));
+  CHECK(contains(error_of([] { make_kernel_spec("group_pass", 3, 1, "float32", "C", "max_diag"); }), "N >= 2"));
+  // 128^9 = 2^63 entries: past 64-bit addressing, so the listed (D, N) = (9, 128) is not generated.
+  CHECK(contains(error_of([] { make_kernel_spec("pivot_angles", 9, 128, "float32", "C", "max_diag"); }),
+                 "beyond 64-bit addressing"));
+  Tuning tuning;
+  tuning.block_size = 100;
+  CHECK(contains(error_of([&] { make_kernel_spec("off_norm", 3, 4, "float32", "C", "max_diag", tuning); }),
+                 "block_size 100"));
+  // The whole-tensor-in-a-block kinds need the tensor to fit in shared memory.
+  CHECK(contains(error_of([] { kernel_source(make_kernel_spec("small_tensor", 5, 8, "float32", "C", "max_diag")); }),
+                 "use the group kernels"));
+  CHECK(contains(
+      error_of([] { kernel_source(make_kernel_spec("multi_mode_product", 4, 16, "float64", "C", "max_diag")); }),
+      "chain mode_product"));
+  // A pivot subtensor of 2^13 doubles is 64 KiB: no warp can hold one in 48 KiB.
+  CHECK(contains(error_of([] { kernel_source(make_kernel_spec("pivot_angles", 13, 2, "float64", "C", "max_diag")); }),
+                 "pivot subtensor"));
+}
+
+TEST_CASE("the source is deterministic and its header names the kind, rule, shape, dtype, layout, template") {
+  const KernelSpec spec = make_kernel_spec("pivot_angles", 5, 6, "float32", "F", "max_diag");
+  const std::string source = kernel_source(spec);
+  CHECK(source == kernel_source(make_kernel_spec("pivot_angles", 5, 6, "float32", "F", "max_diag")));
+  const std::string header = source.substr(0, source.find("// ----"));
+  CHECK(contains(header, "kind      pivot_angles"));
+  CHECK(contains(header, "rule      max_diag: maximize sq(a*c + b*s) + sq(d*c - e*s)"));
+  CHECK(contains(header, "rotation  2*phi = atan2("));
+  CHECK(contains(header, "D = 5, N = 6, layout F"));
+  CHECK(contains(header, "dtype     float32 (float)"));
+  CHECK(contains(header, "kernels_templates/pivot_angles.cu"));
+  CHECK(contains(header, "pivot_angles<<<1, 96>>>"));
+  // Shapes and strides are compile-time constants; Fortran order puts mode 0 innermost.
+  CHECK(contains(source, "inline constexpr int D = 5;"));
+  CHECK(contains(source, "inline constexpr int N = 6;"));
+  CHECK(contains(source, "STRIDE[D] = {1, 6, 36, 216, 1296};"));
+  CHECK(contains(source, "MODE_OF_MEMORY_MODE[D] = {4, 3, 2, 1, 0};"));
+  CHECK_FALSE(contains(source, "${"));
+}
+
+TEST_CASE("each source defines the extern \"C\" kernels its entries name, with their block sizes") {
+  for (const auto& kind : kernel_kinds()) {
+    const KernelSpec spec = make_kernel_spec(kind, 3, 5, "float64", "C", "max_trace");
+    const std::string source = kernel_source(spec);
+    const auto entries = kernel_entries(spec);
+    REQUIRE(!entries.empty());
+    for (const KernelEntry& entry : entries) {
+      CHECK_MESSAGE(contains(source, "extern \"C\" __global__ void __launch_bounds__(THREADS)\n" + entry.name + "("),
+                    entry.name);
+      CHECK(entry.block_threads % 32 == 0);
+      CHECK(entry.grid_blocks >= 1);
+    }
+    CHECK_EQ(contains(source, "rule_rotation("), kind == "pivot_angles" || kind == "small_tensor");
+  }
+}
+
+TEST_CASE("launch shapes follow the shape") {
+  const auto angles = kernel_entries(make_kernel_spec("pivot_angles", 3, 128, "float32", "C", "max_diag"));
+  CHECK(angles[0].block_threads == 256);  // 8 warps, one pair each
+  CHECK(angles[0].grid_blocks == 8);      // 64 pairs
+  const auto pass = kernel_entries(make_kernel_spec("group_pass", 3, 128, "float32", "C", "max_diag"));
+  CHECK(pass[0].grid_blocks == 4096);     // 64^2 orbit tiles, each 4 rows of 128 entries
+  const auto small = kernel_entries(make_kernel_spec("small_tensor", 3, 8, "float64", "C", "max_diag"));
+  CHECK(small[0].per_tensor);
+  CHECK(small[0].grid_blocks == 1);
+}
+
+TEST_CASE("a custom DSL rule generates through the templated make_kernel_spec") {
+  const KernelSpec spec = make_kernel_spec(KernelKind::small_tensor, 3, 4, ScalarType::float64, dsl::Layout::c_order,
+                                           test_rules::weighted);
+  const std::string source = kernel_source(spec);
+  CHECK(contains(source, "rule      weighted: maximize 3*sq(a*c + b*s) + sq(d*c - e*s)/2"));
+  CHECK(contains(source, "return tensordiag::dsl::givens_from_double_angle("));
+  const KernelSpec angle = make_kernel_spec(KernelKind::pivot_angles, 3, 4, ScalarType::float32, dsl::Layout::c_order,
+                                            test_rules::every_operation);
+  CHECK(contains(kernel_source(angle), "return tensordiag::dsl::Givens<float>{cosf("));
+}

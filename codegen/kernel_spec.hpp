@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codegen/codegen_error.hpp"
 #include "codegen/lowered_rule.hpp"
 #include "codegen/scalar_type.hpp"
 #include "dsl/layout.hpp"

@@ -11,6 +11,7 @@
 #include <boost/hana/unpack.hpp>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dsl/expression.hpp"
@@ -56,19 +57,21 @@ struct WalkedRotation {
   std::vector<Result> operands;
 };
 
+// The forms with operands {x, y}; x is walked first.
+template <class Visitor, class X, class Y>
+auto walk_xy(RotationForm form, const X& x, const Y& y, Visitor& visitor) {
+  using Result = decltype(visitor.constant(0.0));
+  auto x_result = walk(x, visitor);
+  auto y_result = walk(y, visitor);
+  return WalkedRotation<Result>{form, {std::move(x_result), std::move(y_result)}};
+}
 template <class Visitor, class X, class Y>
 auto walk_rotation(const Direction<X, Y>& r, Visitor& visitor) {
-  using Result = decltype(visitor.constant(0.0));
-  auto x = walk(r.x, visitor);
-  auto y = walk(r.y, visitor);
-  return WalkedRotation<Result>{RotationForm::direction, {std::move(x), std::move(y)}};
+  return walk_xy(RotationForm::direction, r.x, r.y, visitor);
 }
 template <class Visitor, class X, class Y>
 auto walk_rotation(const DoubleAngle<X, Y>& r, Visitor& visitor) {
-  using Result = decltype(visitor.constant(0.0));
-  auto x = walk(r.x, visitor);
-  auto y = walk(r.y, visitor);
-  return WalkedRotation<Result>{RotationForm::double_angle, {std::move(x), std::move(y)}};
+  return walk_xy(RotationForm::double_angle, r.x, r.y, visitor);
 }
 template <class Visitor, class Phi>
 auto walk_rotation(const ExplicitAngle<Phi>& r, Visitor& visitor) {

@@ -67,8 +67,6 @@ public:
   CompiledKernel get_or_compile(const std::string& source, const std::string& name,
                                 const std::vector<std::string>& options, const std::string& arch);
 
-  const KernelCacheSettings& settings() const { return settings_; }
-
   // The directory in use; empty when the disk layer is off or turned out unusable.
   std::filesystem::path directory() const;
 

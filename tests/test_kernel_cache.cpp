@@ -86,6 +86,19 @@ TEST_CASE("kernel cache: a repeat is a memory hit, a new cache on the same direc
   CHECK(fresh.warnings().empty());
 }
 
+TEST_CASE("kernel cache: NVRTC's warnings are kept with the cubin, in memory and on disk") {
+  const TemporaryDirectory dir;
+  const std::string source = "#warning generated code is odd\n" + saxpy_source;
+  KernelCache cache(disk_at(dir.path()));
+  const std::string log = cache.get_or_compile(source, "odd.cu", {}, "sm_90").log;
+  CHECK(log.find("generated code is odd") != std::string::npos);
+  CHECK(cache.get_or_compile(source, "odd.cu", {}, "sm_90").log == log);
+  const CompiledKernel from_disk =
+      KernelCache(disk_at(dir.path())).get_or_compile(source, "odd.cu", {}, "sm_90");
+  CHECK(from_disk.origin == KernelOrigin::disk_cache);
+  CHECK(from_disk.log == log);
+}
+
 TEST_CASE("kernel cache: a damaged entry is a miss and is rebuilt") {
   const TemporaryDirectory dir;
   const fs::path entry = KernelCache(disk_at(dir.path()))

@@ -1,5 +1,6 @@
 #pragma once
 // A dense cubical tensor in host memory: order D, size N in every mode, C or Fortran layout.
+#include "dsl/layout.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -9,8 +10,7 @@
 
 namespace tensordiag::runtime {
 
-// C order: the last index varies fastest. Fortran order: the first index varies fastest.
-enum class Layout { c_order, fortran_order };
+using dsl::Layout;
 
 enum class Dtype { float32, float64 };
 

@@ -1,0 +1,33 @@
+#pragma once
+// When a run stops (DESIGN.md section 2): at off_rel <= tol, when a sweep raised ||diag C||^2 by
+// less than stall_tol relative (a non-diagonalizable tensor has reached its limit), or after
+// max_sweeps. Shared by every engine so they stop alike.
+#include <optional>
+#include <vector>
+
+#include "runtime/diagonalize.hpp"
+
+namespace tensordiag::runtime {
+
+struct StopCriteria {
+  int max_sweeps;
+  double tol;
+  double stall_tol;
+};
+
+// Called after each sweep with the history so far (history[0] = the input).
+inline std::optional<StopReason> stop_reason_after(const std::vector<SweepRecord>& history, const StopCriteria& c,
+                                                   bool callback_asked_to_stop) {
+  const SweepRecord& now = history.back();
+  if (now.off_rel <= c.tol) return StopReason::tolerance;
+  if (callback_asked_to_stop) return StopReason::callback;
+  if (history.size() >= 2) {
+    const double before = history[history.size() - 2].diag_norm2;
+    const bool stalled = before > 0 ? (now.diag_norm2 - before) / before < c.stall_tol : now.diag_norm2 <= 0;
+    if (stalled) return StopReason::stalled;
+  }
+  if (now.sweep >= c.max_sweeps) return StopReason::max_sweeps;
+  return std::nullopt;
+}
+
+}  // namespace tensordiag::runtime

@@ -77,7 +77,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
              "--stall-tol", [&options](const double& stall_tol) { options.stall_tol = stall_tol; },
              "Stop when a sweep raises ||diag C||^2 by less than this, relative\n"
              "[default: 1e-13 for float64, 1e-6 for float32]")
-      ->check(greater_than(0));
+      ->check(at_least(0));
   command->add_option("--rule", options.rule,
                       "max_diag maximizes sum_i C[i,..,i]^2;\n"
                       "max_trace maximizes sum_i C[i,..,i]")
@@ -97,7 +97,9 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
   command->add_option("--dtype", arguments.dtype,
                       "Convert the input to this dtype before running\n[default: the input's]")
       ->check(CLI::IsMember({"float32", "float64"}));
-  command->add_option("--threads", options.threads, "CPU threads; 0 = all hardware threads")
+  command->add_option("--threads", options.threads,
+                      "CPU threads; 0 = OpenMP's default (OMP_NUM_THREADS if set,\n"
+                      "else every hardware thread)")
       ->check(at_least(0))
       ->capture_default_str();
   command->add_flag("-q,--quiet", arguments.quiet,

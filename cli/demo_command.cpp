@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "cli/stop_summary.hpp"
@@ -55,10 +56,10 @@ void print_diagonals(const std::vector<double>& recovered, const std::vector<dou
 
 CLI::App* add_demo_command(CLI::App& app) {
   return app.add_subcommand(
-      "demo",
-      "Generate a diagonalizable tensor (order 5, size 8, float64, fixed\n"
-      "seed), diagonalize it and print the sweeps, the recovered diagonal\n"
-      "next to the true one, and the errors.");
+      "demo", "Generate a diagonalizable tensor (order " + std::to_string(demo_order) + ", size " +
+                  std::to_string(demo_size) + ", float64, seed " + std::to_string(demo_seed) +
+                  "),\ndiagonalize it and print the sweeps, the recovered diagonal next\n"
+                  "to the true one, and the errors.");
 }
 
 int run_demo() {

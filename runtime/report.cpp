@@ -27,6 +27,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
     history.push_back({{"sweep", record.sweep},
                        {"off_rel", record.off_rel},
                        {"diag_norm2", record.diag_norm2},
+                       {"trace", record.trace},
                        {"seconds", record.seconds}});
   return {
       {"tensordiag_version", std::string(version())},

@@ -19,5 +19,13 @@ if ((${#missing[@]})); then
     apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S . -B build
+# The CUDA 13 toolkit (NVRTC, the CUDA runtime) is not a Debian package: it is expected in
+# /usr/local/cuda, or where CUDAToolkit_ROOT points.
+cuda_root=${CUDAToolkit_ROOT:-/usr/local/cuda}
+if [ ! -x "$cuda_root/bin/nvcc" ] && [ ! -f "$cuda_root/include/nvrtc.h" ]; then
+  echo "error: the CUDA 13 toolkit was not found in $cuda_root (set CUDAToolkit_ROOT)" >&2
+  exit 1
+fi
+
+cmake -S . -B build -DCUDAToolkit_ROOT="$cuda_root"
 cmake --build build -j"$(nproc)"

@@ -26,11 +26,32 @@ inline constexpr Int<16 * I + J> monomial{};
 template <class Key>
 inline constexpr int degree_of = std::remove_cvref_t<Key>::value / 16 + std::remove_cvref_t<Key>::value % 16;
 
-// Coefficient arithmetic that folds the structural constants: 1*x = x, 0*x = 0, 0+x = x.
+template <class X>
+struct negation_of {
+  static constexpr bool value = false;
+};
+template <class X>
+struct negation_of<Node<op::neg, X>> {
+  static constexpr bool value = true;
+  static constexpr X operand(const Node<op::neg, X>& n) { return boost::hana::at_c<0>(n.args); }
+};
+
+// Coefficient arithmetic that folds the structural constants and negations, so derived angles
+// read as written: 1*x = x, 0*x = 0, 0+x = x, -(-x) = x, x*(-y) = -(x*y), x + (-y) = x - y.
+template <class X>
+constexpr auto coefficient_neg(X x) {
+  if constexpr (std::is_same_v<X, Zero>) return Zero{};
+  else if constexpr (negation_of<X>::value) return negation_of<X>::operand(x);
+  else return -x;
+}
 template <class X, class Y>
 constexpr auto coefficient_add(X x, Y y) {
   if constexpr (std::is_same_v<X, Zero>) return y;
   else if constexpr (std::is_same_v<Y, Zero>) return x;
+  else if constexpr (negation_of<X>::value && negation_of<Y>::value)
+    return coefficient_neg(negation_of<X>::operand(x) + negation_of<Y>::operand(y));
+  else if constexpr (negation_of<Y>::value) return x - negation_of<Y>::operand(y);
+  else if constexpr (negation_of<X>::value) return y - negation_of<X>::operand(x);
   else return x + y;
 }
 template <class X, class Y>
@@ -38,12 +59,9 @@ constexpr auto coefficient_mul(X x, Y y) {
   if constexpr (std::is_same_v<X, Zero> || std::is_same_v<Y, Zero>) return Zero{};
   else if constexpr (std::is_same_v<X, One>) return y;
   else if constexpr (std::is_same_v<Y, One>) return x;
+  else if constexpr (negation_of<X>::value) return coefficient_neg(coefficient_mul(negation_of<X>::operand(x), y));
+  else if constexpr (negation_of<Y>::value) return coefficient_neg(coefficient_mul(x, negation_of<Y>::operand(y)));
   else return x * y;
-}
-template <class X>
-constexpr auto coefficient_neg(X x) {
-  if constexpr (std::is_same_v<X, Zero>) return Zero{};
-  else return -x;
 }
 
 // The coefficient of a monomial, Zero when absent.

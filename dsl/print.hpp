@@ -35,9 +35,9 @@ struct is_negation<Node<op::neg, X>> : std::true_type {};
 template <Symbol S>
 std::string to_string(Var<S>) { return std::string(symbol_name(S)); }
 inline std::string to_string(Constant k) {
-  if (!(k.value < 0)) return format_number(k.value);
-  std::string text = "(";  // appended, not "(" + ...: g++ 12 -O3 misreports -Wrestrict on that
-  return text + format_number(k.value) + ")";
+  std::string text = format_number(k.value);
+  if (k.value < 0) text = std::string("(").append(text).append(")");
+  return text;
 }
 inline std::string to_string(Zero) { return "0"; }
 inline std::string to_string(One) { return "1"; }

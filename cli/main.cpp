@@ -1,2 +1,73 @@
+// The tensordiag command: parses the command line, runs one subcommand and turns every failure into
+// one line on stderr. Exit codes: 0 success, 1 bad input (user_error), 2 our bug (internal error),
+// CLI11's own codes (100 and up) for a malformed command line.
 #include <cstdio>
-int main() { std::puts("tensordiag 0.1.0"); return 0; }
+#include <exception>
+#include <new>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/demo_command.hpp"
+#include "cli/diagonalize_command.hpp"
+#include "cli/generate_command.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/version.hpp"
+
+namespace {
+
+// CLI11's default failure message adds a second line ("Run with --help ..."); keep it to one.
+std::string one_line_failure(const CLI::App*, const CLI::Error& error) {
+  return "tensordiag: error: " + std::string(error.what()) + " (see --help)\n";
+}
+
+int fail(const char* kind, const char* message, int exit_code) {
+  std::fprintf(stderr, "tensordiag: %s: %s\n", kind, message);
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tensordiag::cli;
+  CLI::App app(
+      "tensordiag: Jacobi-type approximate orthogonal diagonalization of dense cubical tensors.\n"
+      "T = C x_1 M_1 x_2 M_2 ... x_D M_D with orthogonal N x N factors M_n and the core C as\n"
+      "diagonal as possible. Tensors are NumPy .npy files: float32 or float64, C or Fortran\n"
+      "order, order D >= 3, size N in every mode.",
+      "tensordiag");
+  app.failure_message(one_line_failure);  // before the subcommands: they copy it when added
+  app.set_version_flag("--version", "tensordiag " + std::string(tensordiag::runtime::version()));
+  app.require_subcommand(1);
+
+  DiagonalizeArguments diagonalize;
+  GenerateArguments generate;
+  const CLI::App* diagonalize_command = add_diagonalize_command(app, diagonalize);
+  const CLI::App* generate_command = add_generate_command(app, generate);
+  const CLI::App* demo_command = add_demo_command(app);
+  app.footer(  // after the subcommands, which would copy it
+      "Examples:\n"
+      "  tensordiag demo\n"
+      "  tensordiag generate --order 4 --size 10 --seed 1 t.npy\n"
+      "  tensordiag diagonalize t.npy --out result\n"
+      "Run 'tensordiag COMMAND --help' for the options of a command; README.md has the details.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  }
+
+  try {
+    if (diagonalize_command->parsed()) return run_diagonalize(diagonalize);
+    if (generate_command->parsed()) return run_generate(generate);
+    if (demo_command->parsed()) return run_demo();
+    return fail("internal error", "no subcommand ran", 2);
+  } catch (const tensordiag::user_error& error) {
+    return fail("error", error.what(), 1);
+  } catch (const std::bad_alloc&) {
+    return fail("error", "out of memory: the tensor is too large for this machine", 1);
+  } catch (const std::exception& error) {
+    return fail("internal error", error.what(), 2);
+  }
+}

@@ -63,7 +63,7 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Cp
   const auto schedule = round_robin_schedule(tensor.size());
   const double off_input = std::sqrt(off_norm2(tensor));
   auto relative_off = [off_input](double off2) { return off_input > 0 ? std::sqrt(off2) / off_input : 0.0; };
-  result.history.push_back({0, relative_off(off_input * off_input), diag_norm2(tensor), 0.0});
+  result.history.push_back({0, relative_off(off_input * off_input), diag_norm2(tensor), trace(tensor), 0.0});
   result.timings.setup_seconds = seconds_since(start);
 
   const auto sweeps_start = std::chrono::steady_clock::now();
@@ -76,7 +76,8 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Cp
         const auto group = group_step(result.core, pairs, rule, settings.eta, settings.threads);
         apply_group_to_factors(result.factors, group);
       }
-      result.history.push_back({sweep, relative_off(off_norm2(result.core)), diag_norm2(result.core), 0.0});
+      result.history.push_back(
+          {sweep, relative_off(off_norm2(result.core)), diag_norm2(result.core), trace(result.core), 0.0});
       result.history.back().seconds = seconds_since(sweep_start);
       const bool stop_asked = settings.on_sweep && settings.on_sweep(result.history.back());
       if (const auto reason = stop_reason_after(result.history, settings.stop, stop_asked)) {

@@ -84,7 +84,7 @@ Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options) {
   constexpr bool single = std::is_same_v<T, float>;
   CpuRunSettings settings{
       StopCriteria{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
-                   options.stall_tol.value_or(single ? 1e-6 : 1e-13)},
+                   options.stall_tol.value_or(single ? 1e-6 : 1e-13), options.rule == "max_trace"},
       options.eta, options.threads > 0 ? options.threads : omp_get_max_threads(), options.on_sweep};
 
   Result<T> result;

@@ -22,6 +22,7 @@ struct SweepRecord {
   int sweep = 0;
   double off_rel = 1.0;      // off(C) / off(T), off computed as a direct sum of squares
   double diag_norm2 = 0.0;   // ||diag C||^2 = sum_i C[i, .., i]^2
+  double trace = 0.0;        // sum_i C[i, .., i], the objective of max_trace
   double seconds = 0.0;      // wall time of this sweep alone
 };
 
@@ -32,7 +33,8 @@ struct Options {
   int max_sweeps = 100;
   // Stop when off_rel <= tol. Unset: 1e-12 for float64, 1e-5 for float32.
   std::optional<double> tol;
-  // Stop when a sweep raises ||diag C||^2 by less than stall_tol relative. Unset: 1e-13 (float64),
+  // Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by less
+  // than stall_tol relative. Unset: 1e-13 (float64),
   // 1e-6 (float32): below that the gain is rounding noise.
   std::optional<double> stall_tol;
   int threads = 0;  // CPU threads; 0 = all hardware threads

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace tensordiag::runtime {
@@ -27,6 +28,49 @@ inline void rotate_runs(T* __restrict x, T* __restrict y, std::size_t length, ds
 template <class T>
 bool is_identity(dsl::Givens<T> g) {
   return g.c == T(1) && g.s == T(0);
+}
+
+// A mode whose runs are shorter than a vector is applied in gather form over each slab of N runs:
+// x'[j] = C[j] x[j] + S[j] x[P[j]], with P[j] the same position in the partner run, (C, S) =
+// (c, s) at p positions, (c, -s) at q positions and (1, 0) for unpaired indices. The j loop then
+// vectorizes (a gather for x[P[j]]), where the run-by-run form would be scalar.
+constexpr std::size_t shortest_vector_run = 8;
+
+template <class T>
+struct GatherForm {
+  std::vector<T> c, s;
+  std::vector<std::uint32_t> partner;
+};
+
+template <class T>
+GatherForm<T> gather_form(const std::vector<dsl::Givens<T>>& rotations, const PivotGroup& pairs, std::size_t size,
+                          std::size_t run) {
+  const std::size_t slab = size * run;
+  GatherForm<T> f{std::vector<T>(slab, T(1)), std::vector<T>(slab, T(0)), std::vector<std::uint32_t>(slab)};
+  for (std::size_t j = 0; j < slab; ++j) f.partner[j] = static_cast<std::uint32_t>(j);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto g = rotations[k];
+    for (std::size_t i = 0; i < run; ++i) {
+      const std::size_t p = static_cast<std::size_t>(pairs[k].p) * run + i;
+      const std::size_t q = static_cast<std::size_t>(pairs[k].q) * run + i;
+      f.c[p] = f.c[q] = g.c;
+      f.s[p] = g.s;
+      f.s[q] = -g.s;
+      f.partner[p] = static_cast<std::uint32_t>(q);
+      f.partner[q] = static_cast<std::uint32_t>(p);
+    }
+  }
+  return f;
+}
+
+template <class T>
+inline void apply_gather_form(T* __restrict x, T* __restrict scratch, const GatherForm<T>& f) {
+  const std::size_t slab = f.c.size();
+  const T* __restrict c = f.c.data();
+  const T* __restrict s = f.s.data();
+  const std::uint32_t* __restrict partner = f.partner.data();
+  for (std::size_t j = 0; j < slab; ++j) scratch[j] = c[j] * x[j] + s[j] * x[partner[j]];
+  for (std::size_t j = 0; j < slab; ++j) x[j] = scratch[j];
 }
 
 // The pairs of the group and their rotations, seen in memory-mode order.
@@ -85,6 +129,17 @@ void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int
   std::vector<std::size_t> outer_stride(static_cast<std::size_t>(outer));  // in blocks
   for (int k = outer - 1, s = 1; k >= 0; --k, s *= static_cast<int>(size)) outer_stride[static_cast<std::size_t>(k)] = static_cast<std::size_t>(s);
 
+  // Inner memory mode k has runs of N^(order-1-k) entries; short ones use the gather form.
+  std::vector<GatherForm<T>> gather_forms(static_cast<std::size_t>(order));
+  {
+    std::size_t run = block;
+    for (int k = outer; k < order; ++k) {
+      run /= size;
+      if (run < shortest_vector_run)
+        gather_forms[static_cast<std::size_t>(k)] = gather_form(rot.by_mode[static_cast<std::size_t>(k)], pairs, size, run);
+    }
+  }
+
   const std::size_t reps = rot.representatives.size();
   std::size_t orbits = 1;
   for (int k = 0; k < outer; ++k) orbits *= reps;
@@ -95,6 +150,7 @@ void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int
   {
     std::vector<T*> blocks(std::size_t{1} << outer, nullptr);
     std::vector<int> rep_of_mode(static_cast<std::size_t>(outer));
+    std::vector<T> scratch(size * shortest_vector_run);
 #pragma omp for schedule(static)
     for (std::size_t orbit = 0; orbit < orbits; ++orbit) {
       // The orbit's representative index in each outer mode; its blocks are all choices of
@@ -134,6 +190,11 @@ void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int
         for (int k = outer; k < order; ++k) {
           run /= size;
           const std::size_t slab = run * size;
+          if (run < shortest_vector_run) {
+            for (std::size_t base = 0; base < block; base += slab)
+              apply_gather_form(data + base, scratch.data(), gather_forms[static_cast<std::size_t>(k)]);
+            continue;
+          }
           const auto& mode_rotations = rot.by_mode[static_cast<std::size_t>(k)];
           for (std::size_t base = 0; base < block; base += slab)
             for (std::size_t pair = 0; pair < pairs.size(); ++pair) {

@@ -1,6 +1,6 @@
 #pragma once
-// When a run stops (DESIGN.md section 2): at off_rel <= tol, when a sweep raised ||diag C||^2 by
-// less than stall_tol relative (a non-diagonalizable tensor has reached its limit), or after
+// When a run stops (DESIGN.md section 2): at off_rel <= tol, when a sweep raised the rule's
+// objective (||diag C||^2, or the trace for max_trace) by less than stall_tol relative (a non-diagonalizable tensor has reached its limit), or after
 // max_sweeps. Shared by every engine so they stop alike.
 #include <optional>
 #include <vector>
@@ -13,6 +13,7 @@ struct StopCriteria {
   int max_sweeps;
   double tol;
   double stall_tol;
+  bool stall_on_trace = false;  // the rule maximizes the trace, not ||diag C||^2
 };
 
 // Called after each sweep with the history so far (history[0] = the input).
@@ -22,8 +23,10 @@ inline std::optional<StopReason> stop_reason_after(const std::vector<SweepRecord
   if (now.off_rel <= c.tol) return StopReason::tolerance;
   if (callback_asked_to_stop) return StopReason::callback;
   if (history.size() >= 2) {
-    const double before = history[history.size() - 2].diag_norm2;
-    const bool stalled = before > 0 ? (now.diag_norm2 - before) / before < c.stall_tol : now.diag_norm2 <= 0;
+    const SweepRecord& last = history[history.size() - 2];
+    const double before = c.stall_on_trace ? last.trace : last.diag_norm2;
+    const double after = c.stall_on_trace ? now.trace : now.diag_norm2;
+    const bool stalled = before > 0 ? (after - before) / before < c.stall_tol : after <= before;
     if (stalled) return StopReason::stalled;
   }
   if (now.sweep >= c.max_sweeps) return StopReason::max_sweeps;

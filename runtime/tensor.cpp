@@ -1,5 +1,6 @@
 #include "runtime/tensor.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -123,7 +124,14 @@ AnyTensor convert(const AnyTensor& tensor, Dtype dtype) {
       [dtype](const auto& t) -> AnyTensor {
         auto cast = [&t](auto zero) {
           using U = decltype(zero);
-          std::vector<U> values(t.values().begin(), t.values().end());
+          std::vector<U> values(t.values().size());
+          for (std::size_t i = 0; i < values.size(); ++i) {
+            // A finite value beyond the target's range would become Inf (undefined behaviour).
+            if (std::abs(static_cast<double>(t.values()[i])) > static_cast<double>(std::numeric_limits<U>::max()))
+              throw user_error("value " + std::to_string(static_cast<double>(t.values()[i])) + " at flat index " +
+                               std::to_string(i) + " overflows " + std::string(to_string(dtype_of<U>())));
+            values[i] = static_cast<U>(t.values()[i]);
+          }
           return HostTensor<U>(t.order(), t.size(), t.layout(), std::move(values));
         };
         if (dtype == Dtype::float32) return cast(0.0f);

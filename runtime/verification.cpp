@@ -83,6 +83,14 @@ double diag_norm2(const HostTensor<T>& x) {
 }
 
 template <class T>
+double trace(const HostTensor<T>& x) {
+  double sum = 0.0;
+  const std::size_t step = static_cast<std::size_t>(x.diagonal_stride());
+  for (int i = 0; i < x.size(); ++i) sum += static_cast<double>(x.values()[static_cast<std::size_t>(i) * step]);
+  return sum;
+}
+
+template <class T>
 double off_norm2(const HostTensor<T>& x) {
   // The diagonal entries sit at k * step, k = 0..N-1: sum the runs between them.
   const std::size_t step = static_cast<std::size_t>(x.diagonal_stride());
@@ -107,6 +115,7 @@ double off_norm2(const HostTensor<T>& x) {
   template double reconstruction_error(const HostTensor<T>&, const HostTensor<T>&, const std::vector<Matrix<T>>&); \
   template double orthogonality_error(const std::vector<Matrix<T>>&);                                       \
   template double diag_norm2(const HostTensor<T>&);                                                         \
+  template double trace(const HostTensor<T>&);                                                              \
   template double off_norm2(const HostTensor<T>&);
 TENSORDIAG_INSTANTIATE(float)
 TENSORDIAG_INSTANTIATE(double)

@@ -29,5 +29,7 @@ template <class T>
 double off_norm2(const HostTensor<T>& x);
 template <class T>
 double diag_norm2(const HostTensor<T>& x);
+template <class T>
+double trace(const HostTensor<T>& x);
 
 }  // namespace tensordiag::runtime

@@ -206,6 +206,15 @@ TEST_CASE("stopping: tolerance, stall, max sweeps, callback, and the history") {
   CHECK(stopped.sweeps() == 2);
   CHECK(calls == 2);
 
+  // max_trace stalls on its own objective, the trace, which rises monotonically.
+  Options trace_rule;
+  trace_rule.rule = "max_trace";
+  const auto trace_stalled = diagonalize(noisy.tensor, trace_rule);
+  CHECK(trace_stalled.stop_reason == StopReason::stalled);
+  CHECK(trace_stalled.sweeps() < 100);
+  for (std::size_t k = 1; k < trace_stalled.history.size(); ++k)
+    CHECK(trace_stalled.history[k].trace >= trace_stalled.history[k - 1].trace - 1e-12);
+
   g.noise = 0;
   const auto clean = diagonalize(generate_diagonalizable<double>(g).tensor, Options{});
   CHECK(clean.stop_reason == StopReason::tolerance);

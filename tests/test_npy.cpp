@@ -6,8 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <random>
 #include <set>
@@ -17,8 +15,10 @@
 #include <variant>
 #include <vector>
 
+#include "npy_bytes.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/npy.hpp"
+#include "scratch_dir.hpp"
 
 namespace {
 
@@ -26,72 +26,7 @@ namespace fs = std::filesystem;
 using tensordiag::internal_error;
 using tensordiag::user_error;
 using namespace tensordiag::runtime;
-
-// A fresh directory under the system temp directory, removed with its contents at scope exit.
-class ScratchDir {
-public:
-  ScratchDir() {
-    std::random_device entropy;
-    do {
-      path_ = fs::temp_directory_path() /
-              ("tensordiag_test_npy_" + std::to_string(entropy()) + std::to_string(entropy()));
-    } while (!fs::create_directory(path_));
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-
-  fs::path operator/(std::string_view name) const { return path_ / name; }
-  const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
-
-void write_file(const fs::path& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  REQUIRE(out.good());
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in.good());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-template <class T>
-std::string raw_bytes(const std::vector<T>& values) {
-  return {reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)};
-}
-
-// A .npy file laid out as numpy.lib.format writes it: "\x93NUMPY", major and minor version, the
-// header length (little-endian uint16 for 1.0, uint32 for 2.0 and 3.0), the dict padded with
-// spaces and ended by '\n' so that everything before the data is a multiple of 64 bytes
-// (NumPy's padding formula, 64 - (prefix + dict + 1) % 64, which is never 0), then the data.
-std::string npy_file(int major, std::string_view dict, std::string_view data = {}) {
-  const std::size_t width = major == 1 ? 2 : 4;
-  const std::size_t padding = 64 - (8 + width + dict.size() + 1) % 64;
-  const std::size_t length = dict.size() + padding + 1;
-  std::string file("\x93NUMPY", 6);
-  file += static_cast<char>(major);
-  file += '\0';
-  for (std::size_t i = 0; i < width; ++i) file += static_cast<char>((length >> (8 * i)) & 0xff);
-  file += dict;
-  file += std::string(padding, ' ') + '\n';
-  file += data;
-  return file;
-}
-
-std::string dict_for(std::string_view descr, std::string_view shape, bool fortran = false) {
-  return "{'descr': '" + std::string(descr) +
-         "', 'fortran_order': " + (fortran ? "True" : "False") +
-         ", 'shape': " + std::string(shape) + ", }";
-}
+using namespace tensordiag::testing;
 
 // Seeded values spread over many binades, of both signs, never zero.
 template <class T>
@@ -175,7 +110,7 @@ void check_round_trip(const ScratchDir& dir, int order, int size, Layout layout)
 }  // namespace
 
 TEST_CASE("npy: tensors round-trip bit for bit, keeping dtype and layout") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const std::pair<int, int> shapes[] = {{3, 2}, {3, 3}, {3, 7}, {4, 2}, {4, 3},
                                         {4, 7}, {5, 2}, {5, 3}, {5, 7}};
   for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
@@ -190,7 +125,7 @@ TEST_CASE("npy: tensors round-trip bit for bit, keeping dtype and layout") {
 }
 
 TEST_CASE("npy: a written tensor has exactly the bytes numpy.save writes") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const std::vector<double> values = {0, 1, 2, 3, 4, 5, 6, 7};
   write_tensor(dir / "t.npy", HostTensor<double>(3, 2, Layout::c_order, values));
   // np.save(f, np.arange(8.0).reshape(2, 2, 2)) with NumPy 1.24: header length 118 (0x76).
@@ -205,7 +140,7 @@ TEST_CASE("npy: a written tensor has exactly the bytes numpy.save writes") {
 }
 
 TEST_CASE("npy: write_matrix writes an n x n C-order array") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   Matrix<double> matrix = Matrix<double>::identity(3);
   matrix(0, 2) = -2.5;
   matrix(2, 1) = 1e-300;
@@ -223,7 +158,7 @@ TEST_CASE("npy: write_matrix writes an n x n C-order array") {
 }
 
 TEST_CASE("npy: arrays of any shape round-trip through write_npy_array and read_npy_array") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const std::vector<std::vector<std::size_t>> shapes = {{},  {5},       {2, 3},
                                                         {0}, {4, 0, 2}, {1, 2, 1, 3}};
   std::uint8_t next = 1;
@@ -247,7 +182,7 @@ TEST_CASE("npy: arrays of any shape round-trip through write_npy_array and read_
 }
 
 TEST_CASE("npy: a header longer than 65535 bytes is written as version 2.0") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   NpyArray array;
   array.shape.assign(30000, 1);  // "1, " per mode: about 90 kB of header
   array.bytes.assign(8, 0x3f);
@@ -268,7 +203,7 @@ TEST_CASE("npy: a header longer than 65535 bytes is written as version 2.0") {
 }
 
 TEST_CASE("npy: reads files laid out as NumPy writes them") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const std::vector<double> values = {0.5, -1, 2, 3e10, 4, 5, 6, -7e-10};
 
   SUBCASE("version 1.0, C and Fortran order: data kept in file order, layout from the header") {
@@ -342,7 +277,7 @@ TEST_CASE("npy: reads files laid out as NumPy writes them") {
 }
 
 TEST_CASE("npy: a missing, empty or non-.npy file is a user_error naming it") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   check_user_error([&] { read_tensor(dir / "missing.npy"); }, dir / "missing.npy", "no such file");
   check_user_error([&] { read_npy_array(dir.path()); }, dir.path(), "is a directory");
   check_read_error(dir, "empty.npy", "", "magic");
@@ -356,7 +291,7 @@ TEST_CASE("npy: a missing, empty or non-.npy file is a user_error naming it") {
 }
 
 TEST_CASE("npy: a truncated header is a user_error") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const std::string whole = npy_file(1, dict_for("<f8", "(2, 2, 2)"), std::string(64, '\0'));
   check_read_error(dir, "magic_only.npy", whole.substr(0, 4), "truncated header");
   check_read_error(dir, "no_length.npy", whole.substr(0, 8), "truncated header");
@@ -367,7 +302,7 @@ TEST_CASE("npy: a truncated header is a user_error") {
 }
 
 TEST_CASE("npy: a malformed header is a user_error") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const std::pair<std::string_view, std::string_view> cases[] = {
       {"", "expected '{'"},
       {"['descr', '<f8']", "expected '{'"},
@@ -399,7 +334,7 @@ TEST_CASE("npy: a malformed header is a user_error") {
 }
 
 TEST_CASE("npy: an unsupported dtype is a user_error naming it and the supported ones") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   for (const std::string_view descr :
        {">f8", ">f4", "<f2", "<i8", "<i4", "|u1", "|b1", "<c16", "|O", "float64", "|f8"}) {
     CAPTURE(descr);
@@ -418,7 +353,7 @@ TEST_CASE("npy: an unsupported dtype is a user_error naming it and the supported
 }
 
 TEST_CASE("npy: missing data and impossible sizes are user_errors, found before allocating") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   check_read_error(
       dir, "short.npy", npy_file(1, dict_for("<f8", "(3, 3, 3)"), std::string(100, '\0')),
       "truncated data: shape (3, 3, 3) of float64 needs 216 bytes, the file has only 100");
@@ -437,7 +372,7 @@ TEST_CASE("npy: missing data and impossible sizes are user_errors, found before 
 }
 
 TEST_CASE("npy: read_tensor rejects shapes that are not cubical tensors of order >= 3") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const std::string data(1024, '\0');
   check_tensor_error(dir, "scalar.npy", npy_file(1, dict_for("<f8", "()"), data),
                      "shape () is a scalar; tensordiag needs a cubical tensor of order >= 3");
@@ -461,7 +396,7 @@ TEST_CASE("npy: read_tensor rejects shapes that are not cubical tensors of order
 }
 
 TEST_CASE("npy: read_tensor rejects NaN and Inf, naming the flat index in file order") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<double> values(27, 1.0);
   values[5] = std::numeric_limits<double>::quiet_NaN();
@@ -487,7 +422,7 @@ TEST_CASE("npy: read_tensor rejects NaN and Inf, naming the flat index in file o
 }
 
 TEST_CASE("npy: write errors are user_errors naming the path") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   const HostTensor<double> tensor = random_tensor<double>(3, 2, Layout::c_order, 7);
   const fs::path no_dir = dir / "no_such_dir" / "core.npy";
   check_user_error([&] { write_tensor(no_dir, tensor); }, no_dir, "cannot open for writing");
@@ -501,7 +436,7 @@ TEST_CASE("npy: write errors are user_errors naming the path") {
 }
 
 TEST_CASE("npy: writing data that does not match its shape is an internal_error") {
-  const ScratchDir dir;
+  const ScratchDir dir("npy");
   NpyArray array;
   array.shape = {2, 2};
   array.bytes.assign(3 * 8, 0);

@@ -1,0 +1,132 @@
+#include "cli/diagonalize_command.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <variant>
+
+#include "cli/atomic_output.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
+#include "cli/stop_summary.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/npy.hpp"
+#include "runtime/report.hpp"
+
+namespace tensordiag::cli {
+
+namespace {
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  file.close();
+  if (!file) throw user_error("cannot write '" + path.string() + "': " + std::strerror(errno));
+}
+
+// Diagonalizes, checks the result against `tensor` and stages every output file; returns the line
+// that says how the run stopped.
+template <class T>
+std::string diagonalize_into(AtomicOutput& output, const runtime::HostTensor<T>& tensor,
+                             const runtime::Options& options, const runtime::ReportInput& input) {
+  const runtime::Result<T> result = runtime::diagonalize(tensor, options);
+  const runtime::Verification verification = runtime::verify(tensor, result);
+  runtime::write_tensor(output.stage("core.npy"), result.core);
+  for (std::size_t n = 0; n < result.factors.size(); ++n)
+    runtime::write_matrix(output.stage("factor_" + std::to_string(n + 1) + ".npy"),
+                          result.factors[n]);
+  write_text(output.stage("report.json"),
+             runtime::make_report(result, options, input, verification).dump(2) + "\n");
+  char errors[120];
+  std::snprintf(errors, sizeof errors, "; reconstruction error %.3e, orthogonality error %.3e",
+                verification.reconstruction_error, verification.orthogonality_error);
+  return stop_summary(result) + errors;
+}
+
+}  // namespace
+
+CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments) {
+  runtime::Options& options = arguments.options;
+  CLI::App* command = app.add_subcommand(
+      "diagonalize",
+      "T = C x_1 M_1 ... x_D M_D: orthogonal factors M_n and a core C as\n"
+      "diagonal as the rule makes it. Writes DIR/core.npy, DIR/factor_1.npy\n"
+      ".. DIR/factor_D.npy (N x N) and DIR/report.json; a failed run\n"
+      "writes nothing.");
+  command->add_option("input", arguments.input,
+                      "The tensor T: a .npy file, float32 or float64, C or Fortran order,\n"
+                      "order >= 3, the same size N in every mode, finite values")
+      ->required()
+      ->type_name("IN.npy");
+  command->add_option("--out", arguments.out, "Output directory, created if missing")
+      ->required()
+      ->type_name("DIR");
+  command->add_option("--max-sweeps", options.max_sweeps,
+                      "Stop after this many sweeps (a sweep rotates every index pair\n"
+                      "once in every mode)")
+      ->check(at_least(1))
+      ->capture_default_str();
+  command->add_option_function<double>(
+             "--tol", [&options](const double& tol) { options.tol = tol; },
+             "Stop when off_rel = off(C)/off(T) <= tol\n"
+             "[default: 1e-12 for float64, 1e-5 for float32]")
+      ->check(greater_than(0));
+  command->add_option_function<double>(
+             "--stall-tol", [&options](const double& stall_tol) { options.stall_tol = stall_tol; },
+             "Stop when a sweep raises ||diag C||^2 by less than this, relative\n"
+             "[default: 1e-13 for float64, 1e-6 for float32]")
+      ->check(at_least(0));
+  command->add_option("--rule", options.rule,
+                      "max_diag maximizes sum_i C[i,..,i]^2;\n"
+                      "max_trace maximizes sum_i C[i,..,i]")
+      ->check(CLI::IsMember({"max_diag", "max_trace"}))
+      ->capture_default_str();
+  command->add_option("--eta", options.eta,
+                      "Pivot check: rotate (p, q) in mode n only if\n"
+                      "2|Lambda_pq| >= eta ||Lambda||_2. 0 rotates every pair;\n"
+                      "0 < eta <= 2/N guarantees convergence")
+      ->check(at_least(0))
+      ->capture_default_str();
+  command->add_option("--backend", arguments.backend,
+                      "auto and cpu run the CPU engine; cuda (the GPU engine,\n"
+                      "planned) is refused for now")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  command->add_option("--dtype", arguments.dtype,
+                      "Convert the input to this dtype before running\n[default: the input's]")
+      ->check(CLI::IsMember({"float32", "float64"}));
+  command->add_option("--threads", options.threads,
+                      "CPU threads; 0 = OpenMP's default (OMP_NUM_THREADS if set,\n"
+                      "else every hardware thread)")
+      ->check(at_least(0))
+      ->capture_default_str();
+  command->add_flag("-q,--quiet", arguments.quiet,
+                    "Print nothing but errors: no per-sweep progress (shown only\n"
+                    "when stderr is a terminal), no summary");
+  return command;
+}
+
+int run_diagonalize(const DiagonalizeArguments& arguments) {
+  runtime::AnyTensor tensor = runtime::read_tensor(arguments.input);
+  const runtime::ReportInput input{arguments.input, runtime::dtype_of(tensor)};
+  AtomicOutput output(arguments.out);
+  if (!arguments.dtype.empty()) {
+    const runtime::Dtype dtype = runtime::parse_dtype(arguments.dtype);
+    if (dtype != input.dtype) tensor = runtime::convert(tensor, dtype);
+  }
+  runtime::Options options = arguments.options;
+  options.backend = runtime::parse_backend(arguments.backend);
+  options.on_sweep = sweep_progress(arguments.quiet, options.max_sweeps);
+  const std::string summary = std::visit(
+      [&](const auto& typed) { return diagonalize_into(output, typed, options, input); }, tensor);
+  output.commit();
+  const int order = std::visit([](const auto& typed) { return typed.order(); }, tensor);
+  if (!arguments.quiet)
+    std::printf("%s\nwrote core.npy, factor_1.npy .. factor_%d.npy and report.json in %s\n",
+                summary.c_str(), order, arguments.out.c_str());
+  return 0;
+}
+
+}  // namespace tensordiag::cli

@@ -1,0 +1,24 @@
+#pragma once
+// `tensordiag diagonalize IN.npy --out DIR`: T = C x_1 M_1 ... x_D M_D, written as DIR/core.npy,
+// DIR/factor_1.npy .. DIR/factor_D.npy and DIR/report.json, all or nothing.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "runtime/diagonalize.hpp"
+
+namespace tensordiag::cli {
+
+struct DiagonalizeArguments {
+  std::string input;
+  std::string out;
+  std::string dtype;  // empty: compute in the input's dtype
+  std::string backend = "auto";
+  bool quiet = false;
+  runtime::Options options;  // everything but backend and on_sweep, which run_diagonalize sets
+};
+
+CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments);
+int run_diagonalize(const DiagonalizeArguments& arguments);
+
+}  // namespace tensordiag::cli

@@ -1,0 +1,76 @@
+#include "cli/generate_command.hpp"
+
+#include <filesystem>
+
+#include "cli/atomic_output.hpp"
+#include "cli/option_checks.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/npy.hpp"
+
+namespace tensordiag::cli {
+
+namespace {
+
+// Order 2 gets its own message: a matrix is diagonalized by its SVD (DESIGN.md section 1).
+const CLI::Validator tensor_order(
+    [](std::string& text) -> std::string {
+      if (text == "2")
+        return "order 2 is a matrix: use an SVD (e.g. numpy.linalg.svd); tensordiag needs "
+               "order >= 3";
+      return at_least(3)(text);
+    },
+    ">=3");
+
+}  // namespace
+
+CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
+  runtime::GeneratorOptions& options = arguments.options;
+  CLI::App* command = app.add_subcommand(
+      "generate",
+      "Write a diagonalizable test tensor T = S x_1 Q_1 ... x_D Q_D (S\n"
+      "diagonal, Q_n random orthogonal, both fixed by the seed), plus\n"
+      "optional Gaussian noise, as a .npy file.");
+  command->add_option("--order", options.order, "Order D (number of modes)")
+      ->required()
+      ->check(tensor_order);
+  command->add_option("--size", options.size, "Size N of every mode")
+      ->required()
+      ->check(at_least(2));
+  command->add_option("--seed", options.seed, "Seed of the random stream: same seed, same tensor")
+      ->required()
+      ->check(at_least(0));
+  command->add_option("--noise", options.noise,
+                      "Relative Frobenius size of the added Gaussian noise:\n"
+                      "||T_noisy - T|| = noise ||T||")
+      ->check(at_least(0))
+      ->capture_default_str();
+  command->add_option("--dtype", arguments.dtype, "Element type")
+      ->check(CLI::IsMember({"float32", "float64"}))
+      ->capture_default_str();
+  command->add_option("--layout", arguments.layout, "C (last index fastest) or F (first fastest)")
+      ->check(CLI::IsMember({"C", "F"}))
+      ->capture_default_str();
+  command->add_option("output", arguments.output, "The .npy file to write (replaced if it exists)")
+      ->required()
+      ->type_name("OUT.npy");
+  return command;
+}
+
+int run_generate(const GenerateArguments& arguments) {
+  const std::filesystem::path path = arguments.output;
+  if (!path.has_filename() || std::filesystem::is_directory(path))
+    throw user_error("'" + arguments.output + "' is a directory: name the .npy file to write");
+  runtime::GeneratorOptions options = arguments.options;
+  options.layout =
+      arguments.layout == "F" ? runtime::Layout::fortran_order : runtime::Layout::c_order;
+  AtomicOutput output(path.parent_path());
+  const std::filesystem::path staged = output.stage(path.filename().string());
+  if (runtime::parse_dtype(arguments.dtype) == runtime::Dtype::float32)
+    runtime::write_tensor(staged, runtime::generate_diagonalizable<float>(options).tensor);
+  else
+    runtime::write_tensor(staged, runtime::generate_diagonalizable<double>(options).tensor);
+  output.commit();
+  return 0;
+}
+
+}  // namespace tensordiag::cli

@@ -1,0 +1,22 @@
+#pragma once
+// `tensordiag generate --order D --size N --seed S OUT.npy`: a diagonalizable test tensor
+// T = S x_1 Q_1 ... x_D Q_D (S diagonal, Q_n random orthogonal), optionally with noise.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "runtime/generator.hpp"
+
+namespace tensordiag::cli {
+
+struct GenerateArguments {
+  runtime::GeneratorOptions options;  // everything but the layout, which run_generate sets
+  std::string dtype = "float64";
+  std::string layout = "C";
+  std::string output;
+};
+
+CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments);
+int run_generate(const GenerateArguments& arguments);
+
+}  // namespace tensordiag::cli

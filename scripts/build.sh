@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages tensordiag needs (apt-get is skipped when all of them are already
+# installed, so this works offline on a prepared machine), then configures and builds build/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake g++ make libboost-dev libeigen3-dev nlohmann-json3-dev libcli11-dev doctest-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# The CUDA 13 toolkit (NVRTC, the CUDA runtime) is not a Debian package: it is expected in
+# /usr/local/cuda, or where CUDAToolkit_ROOT points.
+cuda_root=${CUDAToolkit_ROOT:-/usr/local/cuda}
+if [ ! -x "$cuda_root/bin/nvcc" ] && [ ! -f "$cuda_root/include/nvrtc.h" ]; then
+  echo "error: the CUDA 13 toolkit was not found in $cuda_root (set CUDAToolkit_ROOT)" >&2
+  exit 1
+fi
+
+cmake -S . -B build -DCUDAToolkit_ROOT="$cuda_root"
+cmake --build build -j"$(nproc)"

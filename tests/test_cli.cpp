@@ -1,0 +1,374 @@
+// The tensordiag command seen from outside: exit status, stdout, stderr and what is left on disk.
+// Every bad input must end with one line on stderr, a non-zero exit and no output files.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "npy_bytes.hpp"
+#include "scratch_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace tensordiag::testing;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// A scratch directory whose subdirectory work/ is the command's working directory; the captured
+// stdout and stderr live beside work/, so work/ holds exactly what the command left behind.
+class Workspace {
+public:
+  Workspace() { fs::create_directory(work()); }
+
+  fs::path work() const { return scratch_ / "work"; }
+  fs::path operator/(std::string_view name) const { return work() / name; }
+
+  // Runs `tensordiag <arguments>` in work/ through the shell, stdin closed.
+  CliRun run(const std::string& arguments) const {
+    const fs::path out = scratch_ / "stdout.txt";
+    const fs::path err = scratch_ / "stderr.txt";
+    const std::string command = "cd '" + work().string() + "' && '" TENSORDIAG_CLI_PATH "' " +
+                                arguments + " < /dev/null > '" + out.string() + "' 2> '" +
+                                err.string() + "'";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+  }
+
+  // Every path under work/, hidden temporaries and directories included.
+  std::set<std::string> files() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::recursive_directory_iterator(work()))
+      names.insert(fs::relative(entry.path(), work()).string());
+    return names;
+  }
+
+private:
+  ScratchDir scratch_{"cli"};
+};
+
+// A rejected command: non-zero exit, exactly one line on stderr that starts with
+// "tensordiag: error: " and contains `phrase`, nothing on stdout, and work/ unchanged.
+void check_rejected(const Workspace& workspace, const std::string& arguments,
+                    std::string_view phrase) {
+  const std::set<std::string> before = workspace.files();
+  const CliRun run = workspace.run(arguments);
+  INFO("tensordiag " << arguments << "\nstderr: " << run.err);
+  CHECK(run.exit_code != 0);
+  CHECK(run.err.starts_with("tensordiag: error: "));
+  CHECK(run.err.ends_with("\n"));
+  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  CHECK(run.err.find(phrase) != std::string::npos);
+  CHECK(run.out.empty());
+  CHECK(workspace.files() == before);
+}
+
+// 3 x 3 x 3 float64 values 1..27: a valid input.
+std::vector<double> ramp_values() {
+  std::vector<double> values(27);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i + 1);
+  return values;
+}
+
+std::string valid_npy() {
+  return npy_file(1, dict_for("<f8", "(3, 3, 3)"), raw_bytes(ramp_values()));
+}
+
+std::string npy_with(double value) {
+  std::vector<double> values = ramp_values();
+  values[13] = value;
+  return npy_file(1, dict_for("<f8", "(3, 3, 3)"), raw_bytes(values));
+}
+
+void check_bad_input(std::string_view bytes, std::string_view phrase) {
+  const Workspace workspace;
+  write_file(workspace / "in.npy", bytes);
+  check_rejected(workspace, "diagonalize in.npy --out result", phrase);
+}
+
+// The text between "'shape': (" and ")" in a .npy header, spaces removed: "6,6" for (6, 6).
+std::string npy_shape(const fs::path& file) {
+  const std::string bytes = read_file(file);
+  const std::size_t start = bytes.find("'shape': (");
+  REQUIRE(start != std::string::npos);
+  const std::size_t end = bytes.find(')', start);
+  std::string shape = bytes.substr(start + 10, end - start - 10);
+  std::erase(shape, ' ');
+  return shape;
+}
+
+nlohmann::json read_report(const fs::path& file) { return nlohmann::json::parse(read_file(file)); }
+
+}  // namespace
+
+TEST_CASE("cli: a missing input file is rejected") {
+  const Workspace workspace;
+  check_rejected(workspace, "diagonalize missing.npy --out result", "no such file");
+}
+
+TEST_CASE("cli: truncated files are rejected") {
+  const std::string file = valid_npy();
+  SUBCASE("in the header") { check_bad_input(file.substr(0, 40), "truncated header"); }
+  SUBCASE("in the data") { check_bad_input(file.substr(0, file.size() - 8), "truncated data"); }
+}
+
+TEST_CASE("cli: a file that is not .npy is rejected") {
+  check_bad_input("just some text, no magic string\n", "wrong magic");
+}
+
+TEST_CASE("cli: unsupported dtypes are rejected") {
+  SUBCASE("int32") {
+    check_bad_input(npy_file(1, dict_for("<i4", "(3, 3, 3)"), std::string(27 * 4, '\0')),
+                    "unsupported dtype");
+  }
+  SUBCASE("big-endian float64") {
+    check_bad_input(npy_file(1, dict_for(">f8", "(3, 3, 3)"), std::string(27 * 8, '\0')),
+                    "unsupported dtype");
+  }
+}
+
+TEST_CASE("cli: shapes other than cubical of order >= 3 are rejected") {
+  const std::string data = raw_bytes(std::vector<double>(36, 1.0));
+  SUBCASE("not cubical") {
+    check_bad_input(npy_file(1, dict_for("<f8", "(3, 3, 4)"), data), "not cubical");
+  }
+  SUBCASE("order 0") { check_bad_input(npy_file(1, dict_for("<f8", "()"), data), "scalar"); }
+  SUBCASE("order 1") { check_bad_input(npy_file(1, dict_for("<f8", "(6,)"), data), "vector"); }
+  SUBCASE("order 2 points to the SVD") {
+    check_bad_input(npy_file(1, dict_for("<f8", "(6, 6)"), data), "SVD");
+  }
+}
+
+TEST_CASE("cli: NaN and Inf are rejected") {
+  SUBCASE("NaN") {
+    check_bad_input(npy_with(std::numeric_limits<double>::quiet_NaN()), "NaN or Inf");
+  }
+  SUBCASE("Inf") {
+    check_bad_input(npy_with(-std::numeric_limits<double>::infinity()), "NaN or Inf");
+  }
+}
+
+TEST_CASE("cli: an unusable output directory fails before the computation") {
+  const Workspace workspace;
+  write_file(workspace / "in.npy", valid_npy());
+  write_file(workspace / "a_file", "");
+  check_rejected(workspace, "diagonalize in.npy --out a_file/result",
+                 "cannot create output directory");
+  check_rejected(workspace, "diagonalize in.npy --out a_file", "is not a directory");
+  check_rejected(workspace, "generate --order 3 --size 4 --seed 1 a_file/t.npy",
+                 "is not a directory");
+  // Permissions bind everyone but root, who writes anywhere.
+  if (::geteuid() != 0) {
+    fs::create_directory(workspace / "read_only");
+    fs::permissions(workspace / "read_only", fs::perms::owner_read | fs::perms::owner_exec);
+    check_rejected(workspace, "diagonalize in.npy --out read_only/result",
+                   "cannot create output directory");
+    check_rejected(workspace, "diagonalize in.npy --out read_only",
+                   "cannot write to output directory");
+    fs::permissions(workspace / "read_only", fs::perms::owner_all);
+  }
+}
+
+TEST_CASE("cli: a run that fails after creating its output directory removes it") {
+  const Workspace workspace;
+  // Finite in float64, beyond float32's range: the conversion refuses it after the output
+  // directory was made.
+  write_file(workspace / "in.npy", npy_with(1e300));
+  check_rejected(workspace, "diagonalize in.npy --out new/nested --dtype float32", "overflows float32");
+
+  SUBCASE("and leaves a directory it did not create as it was") {
+    fs::create_directory(workspace / "existing");
+    write_file(workspace / "existing" / "keep.txt", "mine");
+    check_rejected(workspace, "diagonalize in.npy --out existing --dtype float32", "overflows float32");
+    CHECK(read_file(workspace / "existing" / "keep.txt") == "mine");
+  }
+}
+
+TEST_CASE("cli: a rename that fails at the end takes back the files already renamed") {
+  const Workspace workspace;
+  write_file(workspace / "in.npy", valid_npy());
+  // report.json is renamed last; a non-empty directory of that name makes its rename fail after
+  // core.npy and the factors are in place.
+  fs::create_directories(workspace / "result" / "report.json");
+  write_file(workspace / "result" / "report.json" / "keep.txt", "mine");
+  check_rejected(workspace, "diagonalize in.npy --out result", "report.json");
+}
+
+TEST_CASE("cli: bad option values are one line each") {
+  const Workspace workspace;
+  write_file(workspace / "in.npy", valid_npy());
+  const std::string diagonalize = "diagonalize in.npy --out result ";
+  check_rejected(workspace, diagonalize + "--tol 0", "--tol: must be >0, got 0");
+  check_rejected(workspace, diagonalize + "--tol abc", "--tol: 'abc' is not a number");
+  check_rejected(workspace, diagonalize + "--stall-tol -1", "--stall-tol: must be >=0");
+  check_rejected(workspace, diagonalize + "--max-sweeps 0", "--max-sweeps: must be >=1");
+  check_rejected(workspace, diagonalize + "--eta -0.5", "--eta: must be >=0");
+  check_rejected(workspace, diagonalize + "--threads -1", "--threads: must be >=0");
+  check_rejected(workspace, diagonalize + "--rule fastest", "--rule");
+  check_rejected(workspace, diagonalize + "--backend gpu", "--backend");
+  check_rejected(workspace, diagonalize + "--dtype float16", "--dtype");
+  check_rejected(workspace, diagonalize + "--no-such-option", "--no-such-option");
+  check_rejected(workspace, "diagonalize in.npy", "--out is required");
+  check_rejected(workspace, "", "subcommand");
+  const std::string generate = "generate --order 3 --size 4 --seed 1 t.npy ";
+  check_rejected(workspace, "generate --order 2 --size 4 --seed 1 t.npy", "SVD");
+  check_rejected(workspace, "generate --order 1 --size 4 --seed 1 t.npy", "--order: must be >=3");
+  check_rejected(workspace, "generate --order 3 --size 1 --seed 1 t.npy", "--size: must be >=2");
+  check_rejected(workspace, "generate --order 3 --size 4 --seed -1 t.npy", "--seed: must be >=0");
+  check_rejected(workspace, "generate --order 3 --size 4 t.npy", "--seed is required");
+  check_rejected(workspace, generate + "--noise -0.1", "--noise: must be >=0");
+  check_rejected(workspace, generate + "--layout X", "--layout");
+  check_rejected(workspace, "generate --order 3 --size 4 --seed 1 .", "is a directory");
+}
+
+TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a full report") {
+  const Workspace workspace;
+  const CliRun generated = workspace.run("generate --order 3 --size 6 --seed 3 t.npy");
+  CHECK(generated.exit_code == 0);
+  CHECK(generated.err.empty());
+  CHECK(npy_shape(workspace / "t.npy") == "6,6,6");
+
+  const CliRun run = workspace.run("diagonalize t.npy --out result");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.empty());  // no progress: stderr is not a terminal
+  CHECK(run.out.find("converged after") != std::string::npos);
+  CHECK(workspace.files() == std::set<std::string>{"t.npy", "result", "result/core.npy",
+                                                   "result/factor_1.npy", "result/factor_2.npy",
+                                                   "result/factor_3.npy", "result/report.json"});
+  CHECK(npy_shape(workspace / "result/core.npy") == "6,6,6");
+  for (int n = 1; n <= 3; ++n)
+    CHECK(npy_shape(workspace / ("result/factor_" + std::to_string(n) + ".npy")) == "6,6");
+
+  const nlohmann::json report = read_report(workspace / "result/report.json");
+  for (const char* key :
+       {"tensordiag_version", "input", "input_dtype", "order", "size", "dtype", "layout", "backend",
+        "device", "rule", "eta", "tol", "stall_tol", "max_sweeps", "sweeps", "stop_reason",
+        "converged", "history", "reconstruction_error", "orthogonality_error", "timings"})
+    CHECK_MESSAGE(report.contains(key), key);
+  CHECK(report["input"] == "t.npy");
+  CHECK(report["order"] == 3);
+  CHECK(report["size"] == 6);
+  CHECK(report["dtype"] == "float64");
+  CHECK(report["layout"] == "C");
+  CHECK(report["backend"] == "cpu");
+  CHECK(report["rule"] == "max_diag");
+  CHECK(report["eta"] == 0.0);
+  CHECK(report["tol"] == 1e-12);
+  CHECK(report["stall_tol"] == 1e-13);
+  CHECK(report["max_sweeps"] == 100);
+  CHECK(report["converged"] == true);
+  CHECK(report["stop_reason"] == "tolerance");
+
+  const nlohmann::json& history = report["history"];
+  REQUIRE(history.size() >= 2);
+  CHECK(report["sweeps"] == history.size() - 1);
+  CHECK(history[0]["sweep"] == 0);
+  CHECK(history[0]["off_rel"] == 1.0);
+  for (std::size_t k = 1; k < history.size(); ++k) {
+    CHECK(history[k]["sweep"] == k);
+    // The max_diag rule never lowers ||diag C||^2 (DESIGN.md section 2).
+    CHECK(history[k]["diag_norm2"].get<double>() >= history[k - 1]["diag_norm2"].get<double>());
+  }
+  CHECK(history.back()["off_rel"].get<double>() <= 1e-12);
+  CHECK(report["reconstruction_error"].get<double>() < 1e-13);
+  CHECK(report["orthogonality_error"].get<double>() < 1e-13);
+  for (const char* key :
+       {"setup_seconds", "sweeps_seconds", "total_seconds", "verification_seconds"})
+    CHECK_MESSAGE(report["timings"][key].get<double>() >= 0.0, key);
+}
+
+TEST_CASE("cli: options reach the run and the report") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 4 --size 5 --seed 9 --dtype float32 --layout F "
+                        "--noise 0.01 t.npy")
+              .exit_code == 0);
+  const CliRun run = workspace.run(
+      "diagonalize t.npy --out result --dtype float64 --rule max_trace --eta 0.1 --max-sweeps 3 "
+      "--tol 1e-9 --stall-tol 0 --threads 1 --backend cpu --quiet");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.empty());  // --quiet
+  const nlohmann::json report = read_report(workspace / "result/report.json");
+  CHECK(report["input_dtype"] == "float32");
+  CHECK(report["dtype"] == "float64");
+  CHECK(report["layout"] == "F");
+  CHECK(report["rule"] == "max_trace");
+  CHECK(report["eta"] == 0.1);
+  CHECK(report["tol"] == 1e-9);
+  CHECK(report["stall_tol"] == 0.0);
+  CHECK(report["max_sweeps"] == 3);
+  CHECK(report["sweeps"].get<int>() <= 3);
+  CHECK(report["order"] == 4);
+  CHECK(npy_shape(workspace / "result/factor_4.npy") == "5,5");
+}
+
+TEST_CASE("cli: generate is deterministic and a second diagonalize replaces the first") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 4 --seed 5 a.npy").exit_code == 0);
+  REQUIRE(workspace.run("generate --order 3 --size 4 --seed 5 b.npy").exit_code == 0);
+  CHECK(read_file(workspace / "a.npy") == read_file(workspace / "b.npy"));
+  REQUIRE(workspace.run("generate --order 3 --size 4 --seed 6 b.npy").exit_code == 0);
+  CHECK(read_file(workspace / "a.npy") != read_file(workspace / "b.npy"));
+
+  REQUIRE(workspace.run("diagonalize a.npy --out result").exit_code == 0);
+  REQUIRE(workspace.run("diagonalize b.npy --out result").exit_code == 0);
+  CHECK(read_report(workspace / "result/report.json")["input"] == "b.npy");
+  CHECK(workspace.files().size() == 8);  // a.npy, b.npy, result/ and its 5 files: no temporaries
+}
+
+TEST_CASE("cli: progress lines go to a terminal stderr only, and --quiet silences them") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 6 --seed 3 t.npy").exit_code == 0);
+  // script(1) (util-linux, on every Debian) runs the command on a pseudo-terminal.
+  const auto on_terminal = [&](const std::string& arguments) {
+    const std::string command = "cd '" + workspace.work().string() + "' && script -qec \"'" +
+                                TENSORDIAG_CLI_PATH + "' " + arguments + "\" /dev/null > '" +
+                                (workspace / "terminal.txt").string() + "' 2>&1";
+    REQUIRE(std::system(command.c_str()) == 0);
+    const std::string text = read_file(workspace / "terminal.txt");
+    fs::remove(workspace / "terminal.txt");
+    return text;
+  };
+  CHECK(on_terminal("diagonalize t.npy --out result").find("tensordiag: sweep 1/100") !=
+        std::string::npos);
+  CHECK(on_terminal("diagonalize t.npy --out result --quiet").empty());
+}
+
+TEST_CASE("cli: demo runs without arguments and prints a summary") {
+  const Workspace workspace;
+  const CliRun run = workspace.run("demo");
+  INFO("stderr: " << run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.empty());
+  for (const char* phrase : {"sweep", "converged after", "recovered", "true",
+                             "reconstruction error", "orthogonality error"})
+    CHECK_MESSAGE(run.out.find(phrase) != std::string::npos, phrase);
+  CHECK(workspace.files().empty());
+}
+
+TEST_CASE("cli: --version and --help") {
+  const Workspace workspace;
+  const CliRun version = workspace.run("--version");
+  CHECK(version.exit_code == 0);
+  CHECK(version.out.starts_with("tensordiag "));
+  const CliRun help = workspace.run("diagonalize --help");
+  CHECK(help.exit_code == 0);
+  for (const char* option : {"--out", "--max-sweeps", "--tol", "--stall-tol", "--eta", "--rule",
+                             "--backend", "--dtype", "--threads", "--quiet"})
+    CHECK_MESSAGE(help.out.find(option) != std::string::npos, option);
+}

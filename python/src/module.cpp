@@ -12,6 +12,7 @@
 #include "runtime/diagonalize.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/generator.hpp"
+#include "runtime/version.hpp"
 
 namespace tensordiag::python {
 
@@ -22,6 +23,7 @@ py::dict record_dict(const runtime::SweepRecord& record) {
   d["sweep"] = record.sweep;
   d["off_rel"] = record.off_rel;
   d["diag_norm2"] = record.diag_norm2;
+  d["trace"] = record.trace;
   d["seconds"] = record.seconds;
   return d;
 }
@@ -124,7 +126,7 @@ PYBIND11_MODULE(_tensordiag, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
-  m.attr("__version__") = TENSORDIAG_VERSION;
+  m.attr("__version__") = std::string(tensordiag::runtime::version());
   py::list rules;
   for (const auto name : tensordiag::dsl::builtin_rule_names) rules.append(std::string(name));
   m.attr("rules") = py::tuple(rules);

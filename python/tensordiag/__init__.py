@@ -38,10 +38,11 @@ class Result:
     """Everything a run computed; :func:`diagonalize_full` returns it.
 
     ``history[0]`` describes the input (sweep 0, off_rel 1), ``history[k]`` the core after sweep k:
-    dicts ``{"sweep", "off_rel", "diag_norm2", "seconds"}`` with off_rel = off(C) / off(T),
-    off(X)^2 the sum of squares of the off-diagonal entries, diag_norm2 = ||diag C||^2 and seconds
-    the wall time of that sweep alone. ``stop_reason`` is ``"tolerance"`` (off_rel <= tol),
-    ``"stalled"`` (a sweep raised ||diag C||^2 by less than stall_tol, relative: the tensor is not
+    dicts ``{"sweep", "off_rel", "diag_norm2", "trace", "seconds"}`` with off_rel = off(C) / off(T),
+    off(X)^2 the sum of squares of the off-diagonal entries, diag_norm2 = ||diag C||^2,
+    trace = sum_i C[i, .., i] and seconds the wall time of that sweep alone. ``stop_reason`` is
+    ``"tolerance"`` (off_rel <= tol), ``"stalled"`` (a sweep raised the rule's objective,
+    ||diag C||^2 or the trace for max_trace, by less than stall_tol, relative: the tensor is not
     diagonalizable, or rounding has taken over), ``"max_sweeps"`` or ``"callback"``.
     """
 
@@ -74,8 +75,9 @@ class Result:
         if self.stop_reason == "tolerance":
             return f"converged after {self.sweeps} sweeps: off_rel {off_rel:.3e} <= tol {self.tol:.3g}"
         if self.stop_reason == "stalled":
+            objective = "the trace" if self.rule == "max_trace" else "||diag C||^2"
             return (f"stalled after {self.sweeps} sweeps: off_rel {off_rel:.3e} (a sweep raised "
-                    f"||diag C||^2 by less than stall_tol {self.stall_tol:.3g}, relative)")
+                    f"{objective} by less than stall_tol {self.stall_tol:.3g}, relative)")
         if self.stop_reason == "max_sweeps":
             return f"stopped at max_sweeps ({self.sweeps}): off_rel {off_rel:.3e} > tol {self.tol:.3g}"
         return f"stopped by the caller after {self.sweeps} sweeps: off_rel {off_rel:.3e}"
@@ -181,15 +183,16 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     backend : str
         ``"auto"``, ``"cpu"`` or ``"cuda"``.
     stall_tol : float, optional
-        Stop when a sweep raises ||diag C||^2 by less than this, relative: a tensor that is not
-        diagonalizable converges to off_rel > 0. Default 1e-13 (float64), 1e-6 (float32).
+        Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
+        less than this, relative: a tensor that is not diagonalizable converges to off_rel > 0.
+        Default 1e-13 (float64), 1e-6 (float32).
     threads : int
-        CPU threads; 0 uses all hardware threads.
+        CPU threads; 0 is OpenMP's default (OMP_NUM_THREADS if set, else every hardware thread).
     verbose : bool
         Print one line per sweep, then how the run stopped, to stdout.
     callback : callable, optional
         ``callback(record)`` after every sweep, record = ``{"sweep", "off_rel", "diag_norm2",
-        "seconds"}``; a true return value stops the run (stop reason "callback"). An exception it
+        "trace", "seconds"}`` (see :class:`Result`); a true return value stops the run (stop reason "callback"). An exception it
         raises ends the run and propagates. Ctrl-C stops a run between sweeps (KeyboardInterrupt).
     return_history : bool
         Also return the history: a list of records, ``history[0]`` being the input (sweep 0).

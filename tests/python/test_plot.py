@@ -1,9 +1,11 @@
 """python3 -m tensordiag.plot: convergence from reports, runtimes from benchmark files."""
 
 import json
+import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import tensordiag
@@ -100,3 +102,24 @@ def test_the_title_names_what_the_runs_share(reports):
     runs = [json.loads(path.read_text()) for path in reports]
     assert plot.convergence_figure(runs).axes[0].get_title() == "Convergence, N = 6, float64"
     assert plot.convergence_figure(runs[:1]).axes[0].get_title() == "Convergence, D = 3, N = 6, float64"
+
+
+@pytest.mark.skipif("TENSORDIAG_CLI" not in os.environ, reason="TENSORDIAG_CLI names the tensordiag command (CTest sets it)")
+def test_the_commands_report_plots_and_matches_result_report(tmp_path):
+    tensor, _, _ = tensordiag.generate(4, 6, seed=3, noise=0.01)
+    np.save(tmp_path / "tensor.npy", tensor)
+    subprocess.run([os.environ["TENSORDIAG_CLI"], "diagonalize", str(tmp_path / "tensor.npy"), "--out",
+                    str(tmp_path / "run"), "--quiet"], check=True)
+    report_path = tmp_path / "run" / "report.json"
+    assert plot.main([str(report_path), "-o", str(tmp_path / "command.png")]) == 0
+
+    command = json.loads(report_path.read_text())
+    ours = tensordiag.diagonalize_full(tensor).report()
+    only_the_command_knows = {"input", "input_dtype", "reconstruction_error", "orthogonality_error"}
+    assert list(ours) == [key for key in command if key not in only_the_command_knows]
+    assert set(ours["timings"]) == set(command["timings"]) - {"verification_seconds"}
+    for key in ("order", "size", "dtype", "layout", "rule", "eta", "tol", "stall_tol", "sweeps", "stop_reason"):
+        assert ours[key] == command[key], key
+    assert [r["off_rel"] for r in ours["history"]] == pytest.approx([r["off_rel"] for r in command["history"]],
+                                                                    rel=1e-9, abs=1e-15)
+    assert np.allclose(np.load(tmp_path / "run" / "core.npy"), tensordiag.diagonalize(tensor)[0], atol=1e-13)

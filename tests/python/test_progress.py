@@ -52,10 +52,11 @@ def test_an_exception_in_the_callback_ends_the_run_and_reaches_the_caller(noisy)
 def test_history_records(noisy):
     core, _, history = tensordiag.diagonalize(noisy, return_history=True)
     assert [record["sweep"] for record in history] == list(range(len(history)))
-    assert all(set(record) == {"sweep", "off_rel", "diag_norm2", "seconds"} for record in history)
+    assert all(set(record) == {"sweep", "off_rel", "diag_norm2", "trace", "seconds"} for record in history)
     assert history[0]["off_rel"] == 1.0 and history[0]["seconds"] == 0.0
     assert history[0]["diag_norm2"] == pytest.approx(np.sum(tensordiag.diagonal(noisy) ** 2), rel=1e-12)
     assert history[-1]["diag_norm2"] == pytest.approx(np.sum(tensordiag.diagonal(core) ** 2), rel=1e-12)
+    assert history[-1]["trace"] == pytest.approx(np.sum(tensordiag.diagonal(core)), rel=1e-12)
     off = np.sum(core ** 2) - np.sum(tensordiag.diagonal(core) ** 2)
     off_input = np.sum(noisy ** 2) - np.sum(tensordiag.diagonal(noisy) ** 2)
     assert history[-1]["off_rel"] == pytest.approx(np.sqrt(off / off_input), rel=1e-9)
@@ -125,3 +126,10 @@ def test_a_signal_stops_the_run_at_the_next_sweep():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("rule,objective", [("max_diag", "||diag C||^2"), ("max_trace", "the trace")])
+def test_a_stall_is_reported_against_the_rules_objective(noisy, rule, objective):
+    result = tensordiag.diagonalize_full(noisy, rule=rule)
+    assert result.stop_reason == "stalled"
+    assert f"(a sweep raised {objective} by less than stall_tol 1e-13, relative)" in result.summary()

@@ -71,17 +71,6 @@ std::string quote_for_message(std::string_view text, char quote = '"') {
   return out + quote;
 }
 
-// The shape as Python prints a tuple, as NumPy writes it in the header: (), (5,), (3, 4, 3).
-std::string shape_text(const std::vector<std::size_t>& shape) {
-  std::string out = "(";
-  for (std::size_t n = 0; n < shape.size(); ++n) {
-    if (n > 0) out += ", ";
-    out += std::to_string(shape[n]);
-  }
-  if (shape.size() == 1) out += ",";
-  return out + ")";
-}
-
 std::size_t item_size(Dtype dtype) { return dtype == Dtype::float32 ? 4 : 8; }
 
 std::string_view descr_of(Dtype dtype) { return dtype == Dtype::float32 ? "<f4" : "<f8"; }
@@ -400,27 +389,6 @@ void read_data(NpyInput& input, std::vector<T>& values, const fs::path& file) {
   if (!input.stream) fail(file, "read error in the data: " + system_reason());
 }
 
-// read_tensor's contract: order >= 3, cubical, N >= 2.
-void check_tensor_shape(const std::vector<std::size_t>& shape, const fs::path& file) {
-  const std::string shape_str = "shape " + shape_text(shape);
-  const std::string needs = "tensordiag needs a cubical tensor of order >= 3";
-  if (shape.empty()) fail(file, shape_str + " is a scalar; " + needs);
-  if (shape.size() == 1) fail(file, shape_str + " is a vector; " + needs);
-  if (shape.size() == 2)
-    fail(file, shape_str +
-                   ": order 2 is a matrix; its diagonalization by orthogonal factors is "
-                   "the SVD (numpy.linalg.svd)");
-  for (auto extent : shape) {
-    if (extent != shape.front())
-      fail(file, shape_str + " is not cubical; " + needs + " (the same size N in every mode)");
-  }
-  if (shape.front() == 0) fail(file, shape_str + " is empty; tensordiag needs size N >= 2");
-  if (shape.front() == 1)
-    fail(file, shape_str +
-                   " has a single entry, which is trivially diagonal; tensordiag needs "
-                   "size N >= 2");
-}
-
 template <class T>
 AnyTensor load_tensor(NpyInput& input, const fs::path& file) {
   const NpyHeader& header = input.header;
@@ -502,7 +470,11 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array) {
 
 AnyTensor read_tensor(const std::filesystem::path& path) {
   NpyInput input = open_npy(path);
-  check_tensor_shape(input.header.shape, path);
+  try {
+    check_tensor_shape(input.header.shape);
+  } catch (const user_error& error) {
+    fail(path, error.what());
+  }
   if (input.header.dtype == Dtype::float32) return load_tensor<float>(input, path);
   return load_tensor<double>(input, path);
 }

@@ -22,6 +22,33 @@ Dtype parse_dtype(std::string_view name) {
   throw user_error("unsupported dtype '" + std::string(name) + "': use float32 or float64");
 }
 
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string out = "(";
+  for (std::size_t n = 0; n < shape.size(); ++n) {
+    if (n > 0) out += ", ";
+    out += std::to_string(shape[n]);
+  }
+  if (shape.size() == 1) out += ",";
+  return out + ")";
+}
+
+void check_tensor_shape(const std::vector<std::size_t>& shape) {
+  const std::string shape_str = "shape " + shape_text(shape);
+  const std::string needs = "tensordiag needs a cubical tensor of order >= 3";
+  if (shape.empty()) throw user_error(shape_str + " is a scalar; " + needs);
+  if (shape.size() == 1) throw user_error(shape_str + " is a vector; " + needs);
+  if (shape.size() == 2)
+    throw user_error(shape_str +
+                     ": order 2 is a matrix; its diagonalization by orthogonal factors is the SVD "
+                     "(numpy.linalg.svd)");
+  for (auto extent : shape)
+    if (extent != shape.front())
+      throw user_error(shape_str + " is not cubical; " + needs + " (the same size N in every mode)");
+  if (shape.front() == 0) throw user_error(shape_str + " is empty; tensordiag needs size N >= 2");
+  if (shape.front() == 1)
+    throw user_error(shape_str + " has a single entry, which is trivially diagonal; tensordiag needs size N >= 2");
+}
+
 std::size_t entry_count(int order, int size) {
   if (order < 0 || size < 0) throw user_error("tensor order and size must be non-negative");
   std::size_t count = 1;

@@ -22,6 +22,14 @@ template <class T> constexpr Dtype dtype_of();
 template <> constexpr Dtype dtype_of<float>() { return Dtype::float32; }
 template <> constexpr Dtype dtype_of<double>() { return Dtype::float64; }
 
+// The shape as Python prints a tuple, as NumPy writes it in a .npy header: (), (5,), (3, 4, 3).
+std::string shape_text(const std::vector<std::size_t>& shape);
+
+// The shapes every front end accepts (.npy files, NumPy arrays): order >= 3, the same size N >= 2
+// in every mode. Otherwise throws user_error naming the shape and what is wrong with it; order 2
+// points to the SVD.
+void check_tensor_shape(const std::vector<std::size_t>& shape);
+
 // Number of entries N^D; throws user_error when it does not fit in memory addressing.
 std::size_t entry_count(int order, int size);
 

@@ -1,0 +1,137 @@
+// _tensordiag: the runtime's public API for Python. tensordiag/__init__.py checks dtypes and
+// layouts and shapes the results; this file converts, releases the GIL for the run and takes it back
+// for the per-sweep callback. user_error becomes ValueError with the runtime's message.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "dsl/builtin_rules.hpp"
+#include "python/src/numpy_tensor.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/generator.hpp"
+#include "runtime/version.hpp"
+
+namespace tensordiag::python {
+
+namespace {
+
+py::dict record_dict(const runtime::SweepRecord& record) {
+  py::dict d;
+  d["sweep"] = record.sweep;
+  d["off_rel"] = record.off_rel;
+  d["diag_norm2"] = record.diag_norm2;
+  d["trace"] = record.trace;
+  d["seconds"] = record.seconds;
+  return d;
+}
+
+template <class T>
+py::dict run(const py::array& array, const runtime::Options& options) {
+  const runtime::HostTensor<T> tensor = to_host_tensor<T>(array);
+  runtime::Result<T> result;
+  {
+    const py::gil_scoped_release release;
+    result = runtime::diagonalize(tensor, options);
+  }
+  py::list factors, history;
+  for (auto& factor : result.factors) factors.append(to_numpy(std::move(factor)));
+  for (const auto& record : result.history) history.append(record_dict(record));
+  py::dict timings;
+  timings["setup_seconds"] = result.timings.setup_seconds;
+  timings["sweeps_seconds"] = result.timings.sweeps_seconds;
+  timings["total_seconds"] = result.timings.total_seconds;
+  py::dict out;
+  out["core"] = to_numpy(std::move(result.core));
+  out["factors"] = factors;
+  out["history"] = history;
+  out["stop_reason"] = std::string(runtime::to_string(result.stop_reason));
+  out["backend"] = std::string(runtime::to_string(result.backend));
+  out["device"] = result.device;
+  out["rule"] = result.rule;
+  out["eta"] = result.eta;
+  out["tol"] = result.tol;
+  out["stall_tol"] = result.stall_tol;
+  out["timings"] = timings;
+  return out;
+}
+
+// `array` is C- or Fortran-contiguous float32 or float64. on_sweep(record) -> truthy stops the run;
+// it runs with the GIL held, after a check for pending signals (Ctrl-C stops a long run, raising
+// KeyboardInterrupt). An exception from it ends the run and reaches the caller.
+py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
+                     const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
+                     int threads, const py::object& on_sweep) {
+  runtime::Options options;
+  options.backend = runtime::parse_backend(backend);
+  options.rule = rule;
+  options.eta = eta;
+  options.max_sweeps = max_sweeps;
+  options.tol = tol;
+  options.stall_tol = stall_tol;
+  options.threads = threads;
+  // Captures by reference: the engine copies std::functions without the GIL, and copying a
+  // py::object would touch its reference count.
+  options.on_sweep = [&on_sweep](const runtime::SweepRecord& record) {
+    const py::gil_scoped_acquire acquire;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (on_sweep.is_none()) return false;
+    return static_cast<bool>(py::bool_(on_sweep(record_dict(record))));
+  };
+  if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options);
+  if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options);
+  throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");
+}
+
+template <class T>
+py::tuple generate_as(const runtime::GeneratorOptions& options) {
+  runtime::GeneratedTensor<T> generated;
+  {
+    const py::gil_scoped_release release;
+    generated = runtime::generate_diagonalizable<T>(options);
+  }
+  py::list factors;
+  for (auto& factor : generated.factors) factors.append(to_numpy(std::move(factor)));
+  const py::ssize_t n = options.size;
+  return py::make_tuple(to_numpy(std::move(generated.tensor)),
+                        adopt_buffer(std::move(generated.diagonal), {n}, {1}), factors);
+}
+
+py::tuple generate(int order, int size, std::uint64_t seed, double noise, const std::string& dtype,
+                   bool fortran_order) {
+  runtime::GeneratorOptions options;
+  options.order = order;
+  options.size = size;
+  options.seed = seed;
+  options.noise = noise;
+  options.layout = fortran_order ? runtime::Layout::fortran_order : runtime::Layout::c_order;
+  if (runtime::parse_dtype(dtype) == runtime::Dtype::float32) return generate_as<float>(options);
+  return generate_as<double>(options);
+}
+
+}  // namespace
+
+}  // namespace tensordiag::python
+
+PYBIND11_MODULE(_tensordiag, m) {
+  namespace py = pybind11;
+  using namespace tensordiag::python;
+  m.doc() = "tensordiag's C++ runtime; use the tensordiag package, which documents and checks the arguments.";
+  py::register_exception_translator([](std::exception_ptr error) {
+    try {
+      if (error) std::rethrow_exception(error);
+    } catch (const tensordiag::user_error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  m.attr("__version__") = std::string(tensordiag::runtime::version());
+  py::list rules;
+  for (const auto name : tensordiag::dsl::builtin_rule_names) rules.append(std::string(name));
+  m.attr("rules") = py::tuple(rules);
+  m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
+        py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("on_sweep"));
+  m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
+        py::arg("fortran_order"));
+}

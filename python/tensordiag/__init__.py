@@ -1,0 +1,256 @@
+"""Jacobi-type approximate orthogonal diagonalization of dense cubical tensors.
+
+For a tensor T of order D >= 3 and size N in every mode, :func:`diagonalize` finds orthogonal
+N x N factors M_1 .. M_D and a core C, as diagonal as the rule makes it, with
+
+    T = C x_1 M_1 x_2 M_2 ... x_D M_D,   (C x_n M)[.., j, ..] = sum_i M[j, i] C[.., i, ..]
+
+(the TensorLy / Kolda-Bader mode product; mode n is axis n-1). Equivalently
+C = T x_1 M_1^T ... x_D M_D^T, so C[i, .., i] = <T, m_1i (x) m_2i (x) ... (x) m_Di>, m_ni the i-th
+column of M_n. ``(core, factors)`` is a Tucker tensor: ``tensorly.tucker_to_tensor((core, factors))``
+rebuilds T, and so does :func:`reconstruct` here, in plain NumPy.
+
+The default rule, ``"max_diag"``, maximizes ||diag C||^2 = sum_i C[i, .., i]^2; ``"max_trace"``
+maximizes sum_i C[i, .., i]. For a diagonalizable T (T = S x_1 Q_1 ... x_D Q_D, S diagonal, Q_n
+orthogonal) the core converges to S up to sign and order of the diagonal entries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from . import _tensordiag
+
+__version__: str = _tensordiag.__version__
+
+#: The built-in rotation rules, by name.
+RULES: tuple = _tensordiag.rules
+
+__all__ = ["RULES", "Result", "diagonal", "diagonalize", "diagonalize_full", "generate", "reconstruct"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """Everything a run computed; :func:`diagonalize_full` returns it.
+
+    ``history[0]`` describes the input (sweep 0, off_rel 1), ``history[k]`` the core after sweep k:
+    dicts ``{"sweep", "off_rel", "diag_norm2", "trace", "seconds"}`` with off_rel = off(C) / off(T),
+    off(X)^2 the sum of squares of the off-diagonal entries, diag_norm2 = ||diag C||^2,
+    trace = sum_i C[i, .., i] and seconds the wall time of that sweep alone. ``stop_reason`` is
+    ``"tolerance"`` (off_rel <= tol), ``"stalled"`` (a sweep raised the rule's objective,
+    ||diag C||^2 or the trace for max_trace, by less than stall_tol, relative: the tensor is not
+    diagonalizable, or rounding has taken over), ``"max_sweeps"`` or ``"callback"``.
+    """
+
+    core: np.ndarray
+    factors: list
+    history: list
+    stop_reason: str
+    max_sweeps: int
+    backend: str
+    device: str
+    rule: str
+    eta: float
+    tol: float
+    stall_tol: float
+    timings: dict
+
+    @property
+    def sweeps(self) -> int:
+        """Sweeps run (history has one more entry: the input)."""
+        return len(self.history) - 1
+
+    @property
+    def converged(self) -> bool:
+        """True when off_rel reached tol."""
+        return self.stop_reason == "tolerance"
+
+    def summary(self) -> str:
+        """One line saying how the run stopped, worded as the tensordiag command words it."""
+        off_rel = self.history[-1]["off_rel"]
+        if self.stop_reason == "tolerance":
+            return f"converged after {self.sweeps} sweeps: off_rel {off_rel:.3e} <= tol {self.tol:.3g}"
+        if self.stop_reason == "stalled":
+            objective = "the trace" if self.rule == "max_trace" else "||diag C||^2"
+            return (f"stalled after {self.sweeps} sweeps: off_rel {off_rel:.3e} (a sweep raised "
+                    f"{objective} by less than stall_tol {self.stall_tol:.3g}, relative)")
+        if self.stop_reason == "max_sweeps":
+            return f"stopped at max_sweeps ({self.sweeps}): off_rel {off_rel:.3e} > tol {self.tol:.3g}"
+        return f"stopped by the caller after {self.sweeps} sweeps: off_rel {off_rel:.3e}"
+
+    def report(self) -> dict:
+        """The run as a dict with the keys and meanings of the command's report.json.
+
+        Omits what only the command knows: the input file, and the verification figures (compute
+        those with :func:`reconstruct`). ``python3 -m tensordiag.plot`` reads it once saved as JSON.
+        """
+        return {
+            "tensordiag_version": __version__,
+            "order": self.core.ndim,
+            "size": self.core.shape[0],
+            "dtype": self.core.dtype.name,
+            "layout": "F" if self.core.flags.f_contiguous else "C",
+            "backend": self.backend,
+            "device": self.device,
+            "rule": self.rule,
+            "eta": self.eta,
+            "tol": self.tol,
+            "stall_tol": self.stall_tol,
+            "max_sweeps": self.max_sweeps,
+            "sweeps": self.sweeps,
+            "stop_reason": self.stop_reason,
+            "converged": self.converged,
+            "history": [dict(record) for record in self.history],
+            "timings": dict(self.timings),
+        }
+
+
+def _tensor_array(tensor: Any) -> np.ndarray:
+    """The tensor as a float32/float64 array in native byte order, C- or Fortran-contiguous.
+
+    Arrays that already are pass through without a copy; other strided arrays become C-ordered.
+    """
+    array = np.asarray(tensor)
+    if array.dtype.kind != "f" or array.dtype.itemsize not in (4, 8):
+        raise TypeError(f"unsupported dtype '{array.dtype}': use float32 or float64 "
+                        "(convert with tensor.astype(numpy.float64))")
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    if not (array.flags.c_contiguous or array.flags.f_contiguous):
+        array = np.ascontiguousarray(array)
+    return array
+
+
+def _optional_float(value: Optional[float]) -> Optional[float]:
+    return None if value is None else float(value)
+
+
+def _printing_callback(max_sweeps: int, callback: Optional[Callable[[dict], Any]]) -> Callable[[dict], bool]:
+    """``callback`` preceded by a progress line per sweep, worded as the tensordiag command's."""
+    def on_sweep(record: dict) -> bool:
+        print(f"tensordiag: sweep {record['sweep']}/{max_sweeps}  off_rel {record['off_rel']:.3e}  "
+              f"diag_norm2 {record['diag_norm2']:.9e}  {record['seconds']:.3g} s", flush=True)
+        return callback is not None and bool(callback(record))
+    return on_sweep
+
+
+def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = None, eta: float = 0.0,
+                     rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
+                     threads: int = 0, verbose: bool = False,
+                     callback: Optional[Callable[[dict], Any]] = None) -> Result:
+    """Diagonalize ``tensor`` and return a :class:`Result` (core, factors, history, stop reason, ...).
+
+    Arguments are those of :func:`diagonalize`.
+    """
+    array = _tensor_array(tensor)
+    max_sweeps = operator.index(max_sweeps)
+    threads = operator.index(threads)
+    on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
+    out = _tensordiag.diagonalize(array, max_sweeps, _optional_float(tol), float(eta), str(rule), str(backend),
+                                  _optional_float(stall_tol), threads, on_sweep)
+    result = Result(max_sweeps=max_sweeps, **out)
+    if verbose:
+        print(f"tensordiag: {result.summary()}", flush=True)
+    return result
+
+
+def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = None, eta: float = 0.0,
+                rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
+                threads: int = 0, verbose: bool = False, callback: Optional[Callable[[dict], Any]] = None,
+                return_history: bool = False):
+    """Orthogonal factors and a core as diagonal as possible: T = C x_1 M_1 ... x_D M_D.
+
+    Parameters
+    ----------
+    tensor : array_like, float32 or float64
+        Order D >= 3, the same size N >= 2 in every mode, finite. C- and Fortran-ordered arrays are
+        read as they are (other strided arrays are copied to C order); the core comes back in the
+        input's order and dtype. Other dtypes raise TypeError; other shapes, NaN or Inf raise
+        ValueError (order 2 is a matrix: use numpy.linalg.svd).
+    max_sweeps : int
+        Upper bound on sweeps (a sweep rotates every index pair once in every mode).
+    tol : float, optional
+        Stop when off_rel = off(C) / off(T) <= tol. Default 1e-12 (float64), 1e-5 (float32).
+    eta : float
+        Pivot check threshold (seed paper, section 3); 0 rotates every pair. 0 < eta <= 2/N keeps
+        the convergence guarantee.
+    rule : str
+        ``"max_diag"`` (maximize ||diag C||^2) or ``"max_trace"`` (maximize the trace); see RULES.
+    backend : str
+        ``"auto"``, ``"cpu"`` or ``"cuda"``.
+    stall_tol : float, optional
+        Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
+        less than this, relative: a tensor that is not diagonalizable converges to off_rel > 0.
+        Default 1e-13 (float64), 1e-6 (float32).
+    threads : int
+        CPU threads; 0 is OpenMP's default (OMP_NUM_THREADS if set, else every hardware thread).
+    verbose : bool
+        Print one line per sweep, then how the run stopped, to stdout.
+    callback : callable, optional
+        ``callback(record)`` after every sweep, record = ``{"sweep", "off_rel", "diag_norm2",
+        "trace", "seconds"}`` (see :class:`Result`); a true return value stops the run (stop reason "callback"). An exception it
+        raises ends the run and propagates. Ctrl-C stops a run between sweeps (KeyboardInterrupt).
+    return_history : bool
+        Also return the history: a list of records, ``history[0]`` being the input (sweep 0).
+
+    Returns
+    -------
+    (core, factors) or (core, factors, history)
+        core: the input's shape, dtype and memory order; factors: D orthogonal N x N arrays of the
+        same dtype. ``reconstruct(core, factors)`` equals the tensor to rounding. For the stop
+        reason and timings, use :func:`diagonalize_full`.
+
+    The GIL is released while the run computes.
+    """
+    result = diagonalize_full(tensor, max_sweeps=max_sweeps, tol=tol, eta=eta, rule=rule, backend=backend,
+                              stall_tol=stall_tol, threads=threads, verbose=verbose, callback=callback)
+    if return_history:
+        return result.core, result.factors, result.history
+    return result.core, result.factors
+
+
+def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype: Any = "float64",
+             layout: str = "C"):
+    """A seeded diagonalizable test tensor T = S x_1 Q_1 ... x_D Q_D (+ noise).
+
+    S is diagonal with standard Gaussian entries, the Q_n Haar-random orthogonal; Gaussian noise of
+    relative Frobenius size ``noise`` is added (||T_noisy - T|| = noise ||T||). The same seed gives
+    the same tensor on every platform, and as ``tensordiag generate`` gives.
+
+    Returns ``(tensor, diagonal, factors)``: tensor of the given dtype and memory layout (``"C"`` or
+    ``"F"``); diagonal = S[i, .., i] (float64, length N); factors = [Q_1, .., Q_D] (float64).
+    Without noise, the tensor is ``reconstruct(S, factors)``, S the order-D diagonal tensor
+    holding ``diagonal``.
+    """
+    seed = operator.index(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, not {seed}")
+    if layout not in ("C", "F"):
+        raise ValueError(f"layout must be 'C' or 'F', not {layout!r}")
+    return _tensordiag.generate(operator.index(order), operator.index(size), seed, float(noise),
+                                np.dtype(dtype).name, layout == "F")
+
+
+def diagonal(core: np.ndarray) -> np.ndarray:
+    """The diagonal entries C[i, .., i], i = 0..N-1, of a cubical array (a copy)."""
+    core = np.asarray(core)
+    n = core.shape[0]
+    return core[(np.arange(n),) * core.ndim]
+
+
+def reconstruct(core: np.ndarray, factors: Sequence[np.ndarray]) -> np.ndarray:
+    """C x_1 M_1 x_2 M_2 ... x_D M_D in NumPy: (C x_n M)[.., j, ..] = sum_i M[j, i] C[.., i, ..].
+
+    The same as ``tensorly.tucker_to_tensor((core, factors))``. Factors may be rectangular
+    (J_n x N); the result has the dtype NumPy promotes the inputs to.
+    """
+    tensor = np.asarray(core)
+    if len(factors) != tensor.ndim:
+        raise ValueError(f"{len(factors)} factors for a core of order {tensor.ndim}: need one per mode")
+    for mode, factor in enumerate(factors):
+        tensor = np.moveaxis(np.tensordot(factor, tensor, axes=(1, mode)), 0, mode)
+    return tensor

@@ -32,6 +32,7 @@ template <class T>
 std::string diagonalize_into(AtomicOutput& output, const runtime::HostTensor<T>& tensor,
                              const runtime::Options& options, const runtime::ReportInput& input) {
   const runtime::Result<T> result = runtime::diagonalize(tensor, options);
+  for (const auto& note : result.notes) std::fprintf(stderr, "tensordiag: note: %s\n", note.c_str());
   const runtime::Verification verification = runtime::verify(tensor, result);
   runtime::write_tensor(output.stage("core.npy"), result.core);
   for (std::size_t n = 0; n < result.factors.size(); ++n)
@@ -90,8 +91,9 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       ->check(at_least(0))
       ->capture_default_str();
   command->add_option("--backend", arguments.backend,
-                      "auto and cpu run the CPU engine; cuda (the GPU engine,\n"
-                      "planned) is refused for now")
+                      "cuda runs on the GPU (an error without one), cpu on the\n"
+                      "CPU; auto takes the GPU when there is one, else the CPU\n"
+                      "(with a note on stderr)")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->capture_default_str();
   command->add_option("--dtype", arguments.dtype,

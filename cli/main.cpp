@@ -11,6 +11,7 @@
 #include "cli/demo_command.hpp"
 #include "cli/diagonalize_command.hpp"
 #include "cli/generate_command.hpp"
+#include "runtime/cuda_check.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/version.hpp"
 
@@ -64,6 +65,8 @@ int main(int argc, char** argv) {
     if (demo_command->parsed()) return run_demo();
     return fail("internal error", "no subcommand ran", 2);
   } catch (const tensordiag::user_error& error) {
+    return fail("error", error.what(), 1);
+  } catch (const tensordiag::runtime::cuda_error& error) {
     return fail("error", error.what(), 1);
   } catch (const std::bad_alloc&) {
     return fail("error", "out of memory: the tensor is too large for this machine", 1);

@@ -7,7 +7,10 @@
 #include <string>
 
 #include "dsl/builtin_rules.hpp"
+#include "codegen/lowered_rule.hpp"
 #include "runtime/cpu_engine.hpp"
+#include "runtime/cuda_device.hpp"
+#include "runtime/gpu_engine.hpp"
 #include "runtime/errors.hpp"
 
 namespace tensordiag::runtime {
@@ -78,25 +81,35 @@ template <class T>
 Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options) {
   check_options(options);
   check_input(tensor);
-  if (options.backend == Backend::cuda)
-    throw user_error("the CUDA backend is not available in this build of tensordiag: use --backend cpu or auto");
+  if (!dsl::with_builtin_rule(options.rule, [](const auto&) {}))
+    throw user_error("unknown rule '" + options.rule + "': use max_diag or max_trace");
 
   constexpr bool single = std::is_same_v<T, float>;
-  CpuRunSettings settings{
-      StopCriteria{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
-                   options.stall_tol.value_or(single ? 1e-6 : 1e-13), options.rule == "max_trace"},
-      options.eta, options.threads > 0 ? options.threads : omp_get_max_threads(), options.on_sweep};
+  const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
+                          options.stall_tol.value_or(single ? 1e-6 : 1e-13), options.rule == "max_trace"};
+
+  // auto takes the GPU when there is one; cuda insists on it.
+  std::vector<std::string> notes;
+  bool on_gpu = options.backend == Backend::cuda;
+  if (options.backend == Backend::automatic) {
+    on_gpu = cuda_device().has_value();
+    if (!on_gpu) notes.push_back("no GPU (" + cuda_unavailable_reason() + "): running on the CPU");
+  }
 
   Result<T> result;
-  const bool known = dsl::with_builtin_rule(options.rule, [&](const auto& rule) {
-    result = run_cpu_engine(tensor, rule, settings);
-  });
-  if (!known) throw user_error("unknown rule '" + options.rule + "': use max_diag or max_trace");
-  result.device = cpu_model_name() + " (" + std::to_string(settings.threads) + " threads)";
+  if (on_gpu) {
+    result = run_gpu_engine(tensor, codegen::lower_builtin_rule(options.rule), GpuRunSettings{stop, options.eta, options.on_sweep});
+  } else {
+    const CpuRunSettings settings{stop, options.eta, options.threads > 0 ? options.threads : omp_get_max_threads(),
+                                  options.on_sweep};
+    dsl::with_builtin_rule(options.rule, [&](const auto& rule) { result = run_cpu_engine(tensor, rule, settings); });
+    result.device = cpu_model_name() + " (" + std::to_string(settings.threads) + " threads)";
+  }
+  result.notes = std::move(notes);
   result.rule = options.rule;
   result.eta = options.eta;
-  result.tol = settings.stop.tol;
-  result.stall_tol = settings.stop.stall_tol;
+  result.tol = stop.tol;
+  result.stall_tol = stop.stall_tol;
   return result;
 }
 

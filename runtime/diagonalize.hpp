@@ -46,6 +46,7 @@ struct Timings {
   double setup_seconds = 0.0;    // allocation, copies, schedule
   double sweeps_seconds = 0.0;   // all sweeps including convergence figures
   double total_seconds = 0.0;    // call to return
+  double compile_seconds = 0.0;  // cuda: generating, compiling (or fetching from the cache) and loading kernels
 };
 
 template <class T>
@@ -55,7 +56,8 @@ struct Result {
   std::vector<SweepRecord> history;
   StopReason stop_reason = StopReason::max_sweeps;
   Backend backend = Backend::cpu;  // the backend that ran
-  std::string device;              // "cpu (k threads)" or the GPU's name
+  std::string device;              // the CPU's model and threads, or the GPU's name
+  std::vector<std::string> notes;  // for the caller to show: e.g. auto fell back to the CPU
   std::string rule;
   double eta = 0.0;
   double tol = 0.0;

@@ -54,6 +54,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
        {{"setup_seconds", result.timings.setup_seconds},
         {"sweeps_seconds", result.timings.sweeps_seconds},
         {"total_seconds", result.timings.total_seconds},
+        {"compile_seconds", result.timings.compile_seconds},
         {"verification_seconds", verification.seconds}}},
   };
 }

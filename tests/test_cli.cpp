@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runtime/cuda_device.hpp"
+
 #include "npy_bytes.hpp"
 #include "scratch_dir.hpp"
 
@@ -205,7 +207,7 @@ TEST_CASE("cli: a rename that fails at the end takes back the files already rena
   // core.npy and the factors are in place.
   fs::create_directories(workspace / "result" / "report.json");
   write_file(workspace / "result" / "report.json" / "keep.txt", "mine");
-  check_rejected(workspace, "diagonalize in.npy --out result", "report.json");
+  check_rejected(workspace, "diagonalize in.npy --out result --backend cpu", "report.json");
 }
 
 TEST_CASE("cli: bad option values are one line each") {
@@ -242,7 +244,7 @@ TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a f
   CHECK(generated.err.empty());
   CHECK(npy_shape(workspace / "t.npy") == "6,6,6");
 
-  const CliRun run = workspace.run("diagonalize t.npy --out result");
+  const CliRun run = workspace.run("diagonalize t.npy --out result --backend cpu");
   INFO("stderr: " << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(run.err.empty());  // no progress: stderr is not a terminal
@@ -344,9 +346,32 @@ TEST_CASE("cli: progress lines go to a terminal stderr only, and --quiet silence
     fs::remove(workspace / "terminal.txt");
     return text;
   };
-  CHECK(on_terminal("diagonalize t.npy --out result").find("tensordiag: sweep 1/100") !=
+  CHECK(on_terminal("diagonalize t.npy --out result --backend cpu").find("tensordiag: sweep 1/100") !=
         std::string::npos);
-  CHECK(on_terminal("diagonalize t.npy --out result --quiet").empty());
+  CHECK(on_terminal("diagonalize t.npy --out result --backend cpu --quiet").empty());
+}
+
+TEST_CASE("cli: --backend auto takes the GPU when there is one, else the CPU with a note on stderr") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 5 --seed 4 t.npy").exit_code == 0);
+  const CliRun run = workspace.run("diagonalize t.npy --out result --quiet");
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json report = read_report(workspace / "result/report.json");
+  if (tensordiag::runtime::cuda_device()) {
+    CHECK(report["backend"] == "cuda");
+    CHECK(run.err.empty());
+  } else {
+    CHECK(report["backend"] == "cpu");
+    CHECK(run.err.find("tensordiag: note: no GPU (") == 0);
+    CHECK(run.err.find("running on the CPU") != std::string::npos);
+  }
+}
+
+TEST_CASE("cli: --backend cuda without a GPU is one clear error and writes nothing") {
+  if (tensordiag::runtime::cuda_device()) return;  // the GPU suite covers the cuda backend there
+  const Workspace workspace;
+  write_file(workspace / "in.npy", valid_npy());
+  check_rejected(workspace, "diagonalize in.npy --out result --backend cuda", "the CUDA backend needs a GPU");
 }
 
 TEST_CASE("cli: demo runs without arguments and prints a summary") {

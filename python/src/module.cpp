@@ -43,6 +43,7 @@ py::dict run(const py::array& array, const runtime::Options& options) {
   timings["setup_seconds"] = result.timings.setup_seconds;
   timings["sweeps_seconds"] = result.timings.sweeps_seconds;
   timings["total_seconds"] = result.timings.total_seconds;
+  timings["compile_seconds"] = result.timings.compile_seconds;
   py::dict out;
   out["core"] = to_numpy(std::move(result.core));
   out["factors"] = factors;

@@ -70,7 +70,7 @@ def test_result_fields_and_report(noisy):
     assert result.stop_reason == "max_sweeps" and result.sweeps == 3 and result.max_sweeps == 3
     assert result.backend == "cpu" and "threads" in result.device
     assert result.eta == 0.01 and result.tol == 1e-12 and result.stall_tol == 0.0
-    assert set(result.timings) == {"setup_seconds", "sweeps_seconds", "total_seconds"}
+    assert set(result.timings) == {"setup_seconds", "sweeps_seconds", "total_seconds", "compile_seconds"}
     report = json.loads(json.dumps(result.report()))
     assert report["order"] == 4 and report["size"] == 8 and report["dtype"] == "float64"
     assert report["layout"] == "C" and report["sweeps"] == 3 and report["converged"] is False

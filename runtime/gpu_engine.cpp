@@ -1,0 +1,207 @@
+#include "runtime/gpu_engine.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include "codegen/codegen_error.hpp"
+#include "runtime/cuda_device.hpp"
+#include "runtime/cuda_stream.hpp"
+#include "runtime/device_buffer.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/gpu_kernels.hpp"
+#include "runtime/lambda_norm_cusolver.hpp"
+#include "runtime/pivot_schedule.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point start, Clock::time_point end) {
+  return std::chrono::duration<double>(end - start).count();
+}
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+template <class T>
+codegen::KernelSpec base_spec(const HostTensor<T>& tensor, const codegen::LoweredRule& rule) {
+  codegen::KernelSpec spec{codegen::KernelKind::group_pass, tensor.order(), tensor.size(),
+                           std::is_same_v<T, float> ? codegen::ScalarType::float32 : codegen::ScalarType::float64,
+                           tensor.layout(), rule, {}};
+  try {
+    codegen::validate(spec);
+  } catch (const codegen::codegen_error& error) {
+    throw user_error(std::string("the CUDA backend cannot take this tensor: ") + error.what());
+  }
+  return spec;
+}
+
+// Everything a run keeps on the device, allocated and filled once.
+template <class T>
+struct DeviceState {
+  DeviceBuffer<T> tensor;
+  DeviceBuffer<T> factors;         // D row-major N x N matrices
+  DeviceBuffer<int> pairs;         // every group of the schedule, flattened
+  DeviceBuffer<dsl::Givens<T>> rotations;  // per group: (c, s) of every mode and pair
+  DeviceBuffer<double> partials;   // off_norm's first stage
+  DeviceBuffer<double> figures;    // (off^2, ||diag||^2)
+  DeviceBuffer<double> lambda;     // pivot check: Lambda of one mode
+  DeviceBuffer<T> workspace;       // pivot check: the pairs' subtensors between modes
+};
+
+}  // namespace
+
+template <class T>
+Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule& rule, const GpuRunSettings& settings) {
+  const auto start = Clock::now();
+  const auto device = cuda_device();
+  if (!device) throw user_error("the CUDA backend needs a GPU: " + cuda_unavailable_reason());
+  check_cuda(cudaSetDevice(device->index), "cudaSetDevice");
+
+  const int order = tensor.order(), size = tensor.size();
+  const auto schedule = round_robin_schedule(size);
+  const std::size_t groups = schedule.size();
+  const std::size_t pairs_per_group = static_cast<std::size_t>(size / 2);
+  const bool checked = settings.eta > 0;
+  const std::size_t subtensor = std::size_t{1} << order;
+
+  // The tensor and its few companions must fit next to what is already in use.
+  const double needed = static_cast<double>(tensor.count() * sizeof(T)) +
+                        static_cast<double>(order) * size * size * sizeof(T) + (64 << 20);
+  if (needed > static_cast<double>(device->free_memory))
+    throw user_error("the tensor needs " + gib(needed) + " on the GPU, but " + device->name + " has " +
+                     gib(static_cast<double>(device->free_memory)) + " free");
+
+  const GpuKernels kernels(base_spec(tensor, rule), device->arch(), checked, false);
+  const CudaStream stream;
+  DeviceState<T> d{DeviceBuffer<T>(tensor.count()),
+                   DeviceBuffer<T>(static_cast<std::size_t>(order) * size * size),
+                   DeviceBuffer<int>(groups * 2 * pairs_per_group),
+                   DeviceBuffer<dsl::Givens<T>>(groups * static_cast<std::size_t>(order) * pairs_per_group),
+                   DeviceBuffer<double>(2 * static_cast<std::size_t>(kernels.off_norm_partial_blocks)),
+                   DeviceBuffer<double>(2),
+                   DeviceBuffer<double>(checked ? static_cast<std::size_t>(size) * size : 0),
+                   DeviceBuffer<T>(checked ? pairs_per_group * subtensor : 0)};
+  d.tensor.upload(tensor.data(), tensor.count(), stream.get());
+  std::vector<T> identities;
+  for (int n = 0; n < order; ++n) {
+    const auto m = Matrix<T>::identity(size);
+    identities.insert(identities.end(), m.data.begin(), m.data.end());
+  }
+  d.factors.upload(identities, stream.get());
+  std::vector<int> flat_pairs;
+  for (const auto& group : schedule)
+    for (const auto [p, q] : group) flat_pairs.insert(flat_pairs.end(), {p, q});
+  d.pairs.upload(flat_pairs, stream.get());
+  std::optional<LambdaNormCusolver> lambda_norm;
+  if (checked) lambda_norm.emplace(size);
+
+  PinnedBuffer<double> figures(2);
+  PinnedBuffer<T> diagonal(static_cast<std::size_t>(size));
+  const std::size_t diagonal_pitch = static_cast<std::size_t>(tensor.diagonal_stride()) * sizeof(T);
+
+  // The convergence figures: off(C)^2 from the reduction, the diagonal itself by a strided copy.
+  T* tensor_data = d.tensor.data();
+  auto enqueue_figures = [&](cudaStream_t s) {
+    double* partials = d.partials.data();
+    double* out = d.figures.data();
+    kernels.off_norm_partial(s, tensor_data, partials);
+    kernels.off_norm_final(s, partials, out);
+    check_cuda(cudaMemcpyAsync(figures.data(), out, 2 * sizeof(double), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
+    check_cuda(cudaMemcpy2DAsync(diagonal.data(), sizeof(T), tensor_data, diagonal_pitch, sizeof(T),
+                                 static_cast<std::size_t>(size), cudaMemcpyDeviceToHost, s),
+               "cudaMemcpy2DAsync (diagonal)");
+  };
+  auto enqueue_sweep = [&](cudaStream_t s) {
+    T* factors = d.factors.data();
+    for (std::size_t g = 0; g < groups; ++g) {
+      const int* pairs = d.pairs.data() + g * 2 * pairs_per_group;
+      dsl::Givens<T>* rotations = d.rotations.data() + g * static_cast<std::size_t>(order) * pairs_per_group;
+      if (!checked) {
+        kernels.pivot_angles(s, tensor_data, pairs, rotations);
+      } else {
+        double* lambda = d.lambda.data();
+        T* workspace = d.workspace.data();
+        for (int mode = 0; mode < order; ++mode) {
+          kernels.pivot_check_gather(s, tensor_data, pairs, rotations, mode, lambda);
+          lambda_norm->enqueue(s, lambda);
+          const double* norm = lambda_norm->norm();
+          kernels.pivot_angles_mode(s, tensor_data, pairs, rotations, workspace, mode, lambda, norm, settings.eta);
+        }
+      }
+      kernels.group_pass(s, tensor_data, pairs, rotations);
+      kernels.factor_update(s, factors, pairs, rotations);
+    }
+    enqueue_figures(s);
+  };
+
+  auto record_of = [&](int sweep, double off_input, double seconds) {
+    double diag2 = 0, trace = 0;
+    for (int i = 0; i < size; ++i) {
+      const double x = static_cast<double>(diagonal[static_cast<std::size_t>(i)]);
+      diag2 += x * x;
+      trace += x;
+    }
+    const double off_rel = off_input > 0 ? std::sqrt(figures[0]) / off_input : 0.0;
+    return SweepRecord{sweep, off_rel, diag2, trace, seconds};
+  };
+
+  Result<T> result;
+  result.backend = Backend::cuda;
+  result.device = device->name;
+  enqueue_figures(stream.get());
+  stream.synchronize();
+  const double off_input = std::sqrt(figures[0]);
+  result.history.push_back(record_of(0, off_input, 0.0));
+  // cuSOLVER is not captured: with the pivot check the sweep's work is enqueued directly.
+  std::optional<CudaGraph> graph;
+  if (!checked) graph.emplace(stream.get(), enqueue_sweep);
+  result.timings.setup_seconds = seconds_between(start, Clock::now());
+
+  const auto sweeps_start = Clock::now();
+  CudaEvent before, after;
+  if (off_input == 0) {
+    result.stop_reason = StopReason::tolerance;
+  } else {
+    for (int sweep = 1;; ++sweep) {
+      before.record(stream.get());
+      if (graph) graph->launch(stream.get());
+      else enqueue_sweep(stream.get());
+      after.record(stream.get());
+      stream.synchronize();
+      result.history.push_back(record_of(sweep, off_input, after.seconds_since(before)));
+      const bool stop_asked = settings.on_sweep && settings.on_sweep(result.history.back());
+      if (const auto reason = stop_reason_after(result.history, settings.stop, stop_asked)) {
+        result.stop_reason = *reason;
+        break;
+      }
+    }
+  }
+  result.timings.sweeps_seconds = seconds_between(sweeps_start, Clock::now());
+
+  result.core = HostTensor<T>(order, size, tensor.layout());
+  d.tensor.download(result.core.data(), result.core.count(), stream.get());
+  std::vector<T> factors(d.factors.count());
+  d.factors.download(factors.data(), factors.size(), stream.get());
+  stream.synchronize();
+  const std::size_t square = static_cast<std::size_t>(size) * size;
+  for (int n = 0; n < order; ++n)
+    result.factors.push_back(
+        Matrix<T>{size, std::vector<T>(factors.begin() + static_cast<std::ptrdiff_t>(n * square),
+                                       factors.begin() + static_cast<std::ptrdiff_t>((n + 1) * square))});
+  result.timings.compile_seconds = kernels.report().seconds;
+  result.timings.total_seconds = seconds_between(start, Clock::now());
+  return result;
+}
+
+template Result<float> run_gpu_engine(const HostTensor<float>&, const codegen::LoweredRule&, const GpuRunSettings&);
+template Result<double> run_gpu_engine(const HostTensor<double>&, const codegen::LoweredRule&, const GpuRunSettings&);
+
+}  // namespace tensordiag::runtime

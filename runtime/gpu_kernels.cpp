@@ -1,0 +1,52 @@
+#include "runtime/gpu_kernels.hpp"
+
+#include <chrono>
+
+#include "codegen/kernel_plan.hpp"
+#include "codegen/kernel_source.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/kernel_cache.hpp"
+
+namespace tensordiag::runtime {
+
+GpuKernels::GpuKernels(codegen::KernelSpec base, const std::string& arch, bool pivot_check, bool small) {
+  using codegen::KernelKind;
+  const auto start = std::chrono::steady_clock::now();
+  auto with_kind = [&base](KernelKind kind) {
+    codegen::KernelSpec spec = base;
+    spec.kind = kind;
+    return spec;
+  };
+  if (small) {
+    load(with_kind(KernelKind::small_tensor), arch, {{"small_tensor", &small_tensor}});
+  } else {
+    load(with_kind(KernelKind::pivot_angles), arch, {{"pivot_angles", &pivot_angles}, {"pivot_angles_mode", &pivot_angles_mode}});
+    load(with_kind(KernelKind::group_pass), arch, {{"group_pass", &group_pass}});
+    load(with_kind(KernelKind::factor_update), arch, {{"factor_update", &factor_update}});
+    load(with_kind(KernelKind::off_norm), arch, {{"off_norm_partial", &off_norm_partial}, {"off_norm_final", &off_norm_final}});
+    off_norm_partial_blocks = off_norm_partial.grid.x;
+    if (pivot_check) load(with_kind(KernelKind::pivot_check_gather), arch, {{"pivot_check_gather", &pivot_check_gather}});
+  }
+  report_.cache_warnings = default_kernel_cache().warnings();
+  report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void GpuKernels::load(codegen::KernelSpec spec, const std::string& arch,
+                      const std::vector<std::pair<std::string, GpuKernel*>>& wanted) {
+  const std::string kind(codegen::to_string(spec.kind));
+  const CompiledKernel compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), kind + ".cu", {}, arch);
+  if (compiled.origin == KernelOrigin::compiled) ++report_.compiled;
+  libraries_.push_back(std::make_unique<CudaLibrary>(compiled.cubin));
+  const auto entries = codegen::kernel_entries(spec);
+  for (const auto& [name, kernel] : wanted) {
+    const codegen::KernelEntry* entry = nullptr;
+    for (const auto& e : entries)
+      if (e.name == name) entry = &e;
+    if (!entry) throw internal_error("codegen source for " + kind + " defines no kernel " + name);
+    kernel->function = libraries_.back()->kernel(name);
+    kernel->grid = dim3(static_cast<unsigned>(entry->grid_blocks));
+    kernel->block = dim3(static_cast<unsigned>(entry->block_threads));
+  }
+}
+
+}  // namespace tensordiag::runtime

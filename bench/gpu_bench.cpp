@@ -1,0 +1,217 @@
+// GPU benchmark reproducing the seed paper's experiments (float32, diagonalizable tensors, 10
+// sweeps): N = 8 with D = 3..9 and D = 3 with N = 8..256, eta = 0 and 0.00125, beside the paper's
+// final CUDA version (its figures 3 and 4, table 1). GPU time is the sum of the sweeps' CUDA-event
+// times, median of --repeats runs after a warm-up. Also: the device-to-device copy bandwidth, the
+// group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
+// cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
+//   usage: gpu_bench [OUT.json] [--repeats K] [--quick]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "codegen/lowered_rule.hpp"
+#include "runtime/cuda_device.hpp"
+#include "runtime/cuda_stream.hpp"
+#include "runtime/device_buffer.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/generator.hpp"
+#include "runtime/gpu_kernels.hpp"
+#include "runtime/pivot_schedule.hpp"
+#include "runtime/random_stream.hpp"
+
+using namespace tensordiag::runtime;
+namespace codegen = tensordiag::codegen;
+
+namespace {
+
+struct Case {
+  int order, size;
+  double eta;
+  double paper_cuda_seconds;  // the seed's "CUDA 3" curve; 0 where it has none
+};
+
+// The seed's figure 3 (N = 8) and figure 4 (D = 3) data for its final CUDA version.
+const std::vector<Case> cases = {
+    {3, 8, 0, 0.002874},  {4, 8, 0, 0.003902},  {5, 8, 0, 0.004995},   {6, 8, 0, 0.006755},
+    {7, 8, 0, 0.016143},  {8, 8, 0, 0.097370},  {9, 8, 0, 0.797681},   {3, 16, 0, 0.006238},
+    {3, 32, 0, 0.013274}, {3, 64, 0, 0.030902}, {3, 128, 0, 0.124943}, {3, 256, 0, 0},
+    {3, 8, 0.00125, 0.072255},   {4, 8, 0.00125, 0.083364},   {5, 8, 0.00125, 0.094782},
+    {6, 8, 0.00125, 0.125077},   {7, 8, 0.00125, 0.350241},   {8, 8, 0.00125, 2.786550},
+    {9, 8, 0.00125, 27.809240},  {3, 16, 0.00125, 0.12368},   {3, 32, 0.00125, 0.443783},
+    {3, 64, 0.00125, 1.659189},  {3, 128, 0.00125, 28.273055},
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double wall(auto&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Read + write bytes per second of a device-to-device copy of 1 GiB.
+double copy_bandwidth() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  DeviceBuffer<char> a(bytes), b(bytes);
+  CudaStream stream;
+  CudaEvent start, stop;
+  std::vector<double> times;
+  for (int r = 0; r < 7; ++r) {
+    start.record(stream.get());
+    check_cuda(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, stream.get()), "copy");
+    stop.record(stream.get());
+    stream.synchronize();
+    if (r > 0) times.push_back(stop.seconds_since(start));
+  }
+  return 2.0 * static_cast<double>(bytes) / median(times);
+}
+
+// One group_pass launch alone (random rotations), read + write bytes per second.
+double group_pass_bandwidth(int order, int size) {
+  const HostTensor<float> tensor(order, size, Layout::c_order);
+  const auto schedule = round_robin_schedule(size);
+  const GpuKernels kernels(codegen::KernelSpec{codegen::KernelKind::group_pass, order, size, codegen::ScalarType::float32,
+                                               Layout::c_order, codegen::lower_builtin_rule("max_diag"), {}},
+                           cuda_device()->arch(), false, false);
+  DeviceBuffer<float> d_tensor(tensor.count());
+  std::vector<float> values(tensor.count());
+  RandomStream random(1);
+  for (auto& v : values) v = static_cast<float>(random.gaussian());
+  d_tensor.upload(values);
+  std::vector<int> pairs;
+  for (const auto [p, q] : schedule[0]) pairs.insert(pairs.end(), {p, q});
+  DeviceBuffer<int> d_pairs(pairs.size());
+  d_pairs.upload(pairs);
+  std::vector<tensordiag::dsl::Givens<float>> rotations(static_cast<std::size_t>(order) * schedule[0].size());
+  for (auto& r : rotations) {
+    const double phi = random.uniform();
+    r = {static_cast<float>(std::cos(phi)), static_cast<float>(std::sin(phi))};
+  }
+  DeviceBuffer<tensordiag::dsl::Givens<float>> d_rotations(rotations.size());
+  d_rotations.upload(rotations);
+  CudaStream stream;
+  CudaEvent start, stop;
+  std::vector<double> times;
+  float* t = d_tensor.data();
+  const int* p = d_pairs.data();
+  const tensordiag::dsl::Givens<float>* r = d_rotations.data();
+  for (int k = 0; k < 12; ++k) {
+    start.record(stream.get());
+    kernels.group_pass(stream.get(), t, p, r);
+    stop.record(stream.get());
+    stream.synchronize();
+    if (k > 1) times.push_back(stop.seconds_since(start));
+  }
+  return 2.0 * static_cast<double>(tensor.count() * sizeof(float)) / median(times);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path;
+  int repeats = 5;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else out_path = argv[i];
+  }
+  const auto device = cuda_device();
+  if (!device) {
+    std::printf("gpu_bench: %s\n", cuda_unavailable_reason().c_str());
+    return 77;
+  }
+  const double copy_bw = copy_bandwidth();
+  std::printf("device: %s (%s, %d SMs); device-to-device copy %.0f GB/s (read + write)\n", device->name.c_str(),
+              device->arch().c_str(), device->multiprocessors, copy_bw / 1e9);
+  nlohmann::json results = nlohmann::json::array();
+  std::printf("%-3s %-4s %-8s %-6s %-11s %-11s %-9s %-9s %-9s %-10s %-10s\n", "D", "N", "eta", "sweeps", "gpu_ms",
+              "paper_ms", "speedup", "off_rel", "GB_moved", "of_copy", "load_s");
+  for (const auto& c : cases) {
+    if (quick && (c.eta > 0 ? std::pow(c.size, c.order) > 1e6 : false)) continue;
+    GeneratorOptions g;
+    g.order = c.order;
+    g.size = c.size;
+    g.seed = 2026;
+    const auto tensor = generate_diagonalizable<float>(g).tensor;
+    Options options;
+    options.backend = Backend::cuda;
+    options.max_sweeps = 10;
+    options.eta = c.eta;
+    options.tol = 1e-300;  // all 10 sweeps, as the paper measured
+    options.stall_tol = 0;
+    const auto first = diagonalize(tensor, options);  // warm-up: compiles or loads the kernels
+    std::vector<double> gpu_times;
+    Result<float> result;
+    const int runs = c.eta > 0 && c.size >= 64 ? std::min(repeats, 3) : repeats;
+    for (int r = 0; r < runs; ++r) {
+      result = diagonalize(tensor, options);
+      double sum = 0;
+      for (const auto& h : result.history) sum += h.seconds;
+      gpu_times.push_back(sum);
+    }
+    const double t = median(gpu_times);
+    const double groups = c.size % 2 == 0 ? c.size - 1 : c.size;
+    const double bytes = 10 * groups * 2 * static_cast<double>(tensor.count()) * sizeof(float);
+    std::printf("%-3d %-4d %-8g %-6d %-11.4f %-11.3f %-9.1f %-9.1e %-9.2f %-10.2f %-10.3f\n", c.order, c.size, c.eta,
+                result.sweeps(), t * 1e3, c.paper_cuda_seconds * 1e3,
+                c.paper_cuda_seconds > 0 ? c.paper_cuda_seconds / t : 0.0, result.history.back().off_rel, bytes / 1e9,
+                bytes / t / copy_bw, first.timings.compile_seconds);
+    results.push_back({{"order", c.order}, {"size", c.size}, {"eta", c.eta}, {"dtype", "float32"},
+                       {"sweeps", result.sweeps()}, {"gpu_seconds_median", t}, {"gpu_seconds_all", gpu_times},
+                       {"paper_cuda_seconds", c.paper_cuda_seconds}, {"bytes_moved_group_passes", bytes},
+                       {"fraction_of_copy_bandwidth", bytes / t / copy_bw}, {"final_off_rel", result.history.back().off_rel},
+                       {"first_call_kernel_load_seconds", first.timings.compile_seconds},
+                       {"warm_kernel_load_seconds", result.timings.compile_seconds}});
+  }
+
+  std::printf("\ngroup pass alone (one launch, float32):\n%-3s %-4s %-10s %-10s %-10s\n", "D", "N", "MB", "GB/s", "of_copy");
+  nlohmann::json passes = nlohmann::json::array();
+  for (auto [order, size] : {std::pair{3, 256}, {3, 512}, {4, 64}, {4, 128}, {9, 8}, {5, 32}, {6, 16}}) {
+    const double bw = group_pass_bandwidth(order, size);
+    const double mb = std::pow(size, order) * 4 / 1e6;
+    std::printf("%-3d %-4d %-10.1f %-10.0f %-10.2f\n", order, size, mb, bw / 1e9, bw / copy_bw);
+    passes.push_back({{"order", order}, {"size", size}, {"megabytes", mb}, {"bytes_per_second", bw},
+                      {"fraction_of_copy_bandwidth", bw / copy_bw}});
+  }
+
+  std::printf("\nend to end (call to result in host memory, warm kernel cache, float32, D = 3, 10 sweeps):\n");
+  const double paper_e2e[] = {0.36, 0.37, 0.39};
+  nlohmann::json e2e = nlohmann::json::array();
+  int k = 0;
+  for (int size : {8, 16, 32}) {
+    GeneratorOptions g;
+    g.order = 3;
+    g.size = size;
+    g.seed = 7;
+    const auto tensor = generate_diagonalizable<float>(g).tensor;
+    Options options;
+    options.backend = Backend::cuda;
+    options.max_sweeps = 10;
+    options.tol = 1e-300;
+    options.stall_tol = 0;
+    diagonalize(tensor, options);
+    std::vector<double> times;
+    for (int r = 0; r < std::max(repeats, 5); ++r) times.push_back(wall([&] { diagonalize(tensor, options); }));
+    std::printf("  N=%-3d %.2f ms   [paper %.0f ms]\n", size, median(times) * 1e3, paper_e2e[k] * 1e3);
+    e2e.push_back({{"size", size}, {"seconds_median", median(times)}, {"paper_seconds", paper_e2e[k++]}});
+  }
+
+  if (!out_path.empty()) {
+    std::ofstream out(out_path);
+    out << nlohmann::json{{"device", device->name}, {"copy_bandwidth_bytes_per_second", copy_bw},
+                          {"results", results}, {"group_pass", passes}, {"end_to_end", e2e}}
+               .dump(2)
+        << "\n";
+  }
+  return 0;
+}

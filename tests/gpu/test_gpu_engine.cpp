@@ -1,0 +1,143 @@
+// The GPU engine against the CPU engine and against the mathematics: the same input and schedule
+// give the same core and factors (float64 to 1e-10, float32 to 1e-4, relative), diagonalizable
+// tensors are diagonalized, and the pivot check decides as on the CPU.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "random_tensor.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/generator.hpp"
+#include "runtime/verification.hpp"
+
+using namespace tensordiag::runtime;
+using tensordiag::testing::random_tensor;
+
+namespace {
+
+template <class T>
+double relative_difference(const std::vector<T>& x, const std::vector<T>& y) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    diff += std::pow(static_cast<double>(x[i]) - static_cast<double>(y[i]), 2);
+    norm += std::pow(static_cast<double>(y[i]), 2);
+  }
+  return std::sqrt(diff / norm);
+}
+
+template <class T>
+void check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {
+  options.tol = 1e-300;  // a fixed number of sweeps on both
+  options.stall_tol = 0;
+  options.backend = Backend::cpu;
+  const auto cpu = diagonalize(tensor, options);
+  options.backend = Backend::cuda;
+  const auto gpu = diagonalize(tensor, options);
+  REQUIRE(gpu.backend == Backend::cuda);
+  REQUIRE(gpu.sweeps() == cpu.sweeps());
+  CHECK(relative_difference(gpu.core.values(), cpu.core.values()) <= bound);
+  for (std::size_t n = 0; n < cpu.factors.size(); ++n)
+    CHECK(relative_difference(gpu.factors[n].data, cpu.factors[n].data) <= bound);
+  for (std::size_t k = 0; k < cpu.history.size(); ++k)
+    CHECK(gpu.history[k].off_rel == doctest::Approx(cpu.history[k].off_rel).epsilon(bound * 10).scale(1e-6));
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: the GPU engine equals the CPU engine on the same input (float64, 1e-10)") {
+    for (auto [order, size, layout] : {std::tuple{3, 8, Layout::c_order}, {3, 7, Layout::c_order},
+                                       {4, 6, Layout::fortran_order}, {5, 4, Layout::c_order},
+                                       {3, 33, Layout::c_order}, {7, 3, Layout::fortran_order}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      Options options;
+      options.max_sweeps = 3;
+      check_gpu_equals_cpu(random_tensor<double>(order, size, 40u + static_cast<unsigned>(size), layout), options, 1e-10);
+    }
+  }
+
+  TEST_CASE("gpu: the GPU engine equals the CPU engine on the same input (float32, 1e-4)") {
+    for (auto [order, size] : {std::pair{3, 16}, {4, 8}, {6, 4}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      GeneratorOptions g;
+      g.order = order;
+      g.size = size;
+      g.seed = 70u + static_cast<unsigned>(size);
+      Options options;
+      options.max_sweeps = 3;
+      check_gpu_equals_cpu(generate_diagonalizable<float>(g).tensor, options, 1e-4);
+    }
+  }
+
+  TEST_CASE("gpu: the pivot check path equals the CPU's (eta > 0), for both rules") {
+    for (auto [order, size, eta, rule] : {std::tuple{3, 8, 0.2, "max_diag"}, {4, 5, 0.3, "max_diag"},
+                                          {3, 7, 0.25, "max_trace"}, {3, 16, 0.00125, "max_diag"}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      CAPTURE(eta);
+      Options options;
+      options.max_sweeps = 3;
+      options.eta = eta;
+      options.rule = rule;
+      check_gpu_equals_cpu(random_tensor<double>(order, size, 90u + static_cast<unsigned>(size)), options, 1e-10);
+    }
+  }
+
+  TEST_CASE("gpu: max_trace equals the CPU's") {
+    Options options;
+    options.max_sweeps = 4;
+    options.rule = "max_trace";
+    check_gpu_equals_cpu(random_tensor<double>(4, 6, 123), options, 1e-10);
+  }
+
+  TEST_CASE_TEMPLATE("gpu: diagonalizable tensors are diagonalized and their diagonal recovered", T, float, double) {
+    constexpr double eps = std::numeric_limits<T>::epsilon();
+    for (auto [order, size] : {std::pair{3, 16}, {4, 8}, {5, 7}, {7, 3}, {3, 64}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      GeneratorOptions g;
+      g.order = order;
+      g.size = size;
+      g.seed = 500u + static_cast<unsigned>(order * size);
+      const auto generated = generate_diagonalizable<T>(g);
+      Options options;
+      options.backend = Backend::cuda;
+      options.max_sweeps = 12;
+      const auto result = diagonalize(generated.tensor, options);
+      CHECK(result.converged());
+      std::vector<double> truth, found;
+      for (int i = 0; i < size; ++i) {
+        truth.push_back(std::abs(generated.diagonal[static_cast<std::size_t>(i)]));
+        found.push_back(std::abs(static_cast<double>(result.core.values()[static_cast<std::size_t>(i * result.core.diagonal_stride())])));
+      }
+      std::sort(truth.begin(), truth.end());
+      std::sort(found.begin(), found.end());
+      const double scale = std::sqrt(diag_norm2(generated.tensor) + off_norm2(generated.tensor));
+      for (int i = 0; i < size; ++i) CHECK(std::abs(found[static_cast<std::size_t>(i)] - truth[static_cast<std::size_t>(i)]) <= 100 * size * eps * scale);
+      CHECK(reconstruction_error(generated.tensor, result.core, result.factors) <= 50 * size * eps);
+      CHECK(orthogonality_error(result.factors) <= 50 * size * eps);
+      // Every sweep raises ||diag C||^2.
+      for (std::size_t k = 1; k < result.history.size(); ++k)
+        CHECK(result.history[k].diag_norm2 >= result.history[k - 1].diag_norm2 * (1 - 64 * eps));
+    }
+  }
+
+  TEST_CASE("gpu: the callback stops the run, and the device is named") {
+    Options options;
+    options.backend = Backend::cuda;
+    int calls = 0;
+    options.on_sweep = [&](const SweepRecord& r) { return ++calls, r.sweep == 2; };
+    const auto result = diagonalize(random_tensor<double>(3, 10, 5), options);
+    CHECK(result.stop_reason == StopReason::callback);
+    CHECK(result.sweeps() == 2);
+    CHECK(calls == 2);
+    CHECK(result.device.find("NVIDIA") != std::string::npos);
+    CHECK(result.timings.compile_seconds > 0);
+    for (std::size_t k = 1; k < result.history.size(); ++k) CHECK(result.history[k].seconds > 0);
+  }
+}

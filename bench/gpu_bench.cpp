@@ -76,11 +76,11 @@ double copy_bandwidth() {
 }
 
 // One group_pass launch alone (random rotations), read + write bytes per second.
-double group_pass_bandwidth(int order, int size) {
+double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) {
   const HostTensor<float> tensor(order, size, Layout::c_order);
   const auto schedule = round_robin_schedule(size);
   const GpuKernels kernels(codegen::KernelSpec{codegen::KernelKind::group_pass, order, size, codegen::ScalarType::float32,
-                                               Layout::c_order, codegen::lower_builtin_rule("max_diag"), {}},
+                                               Layout::c_order, codegen::lower_builtin_rule("max_diag"), tuning},
                            cuda_device()->arch(), false, false);
   DeviceBuffer<float> d_tensor(tensor.count());
   std::vector<float> values(tensor.count());
@@ -174,14 +174,34 @@ int main(int argc, char** argv) {
                        {"warm_kernel_load_seconds", result.timings.compile_seconds}});
   }
 
-  std::printf("\ngroup pass alone (one launch, float32):\n%-3s %-4s %-10s %-10s %-10s\n", "D", "N", "MB", "GB/s", "of_copy");
+  std::printf("\ngroup pass alone (one launch, float32; default tuning, then the best of the tile/block sweep):\n"
+              "%-3s %-4s %-8s %-9s %-9s %-9s %-9s %-9s\n", "D", "N", "MB", "GB/s", "of_copy", "best_GB/s", "tile_KB", "block");
   nlohmann::json passes = nlohmann::json::array();
   for (auto [order, size] : {std::pair{3, 256}, {3, 512}, {4, 64}, {4, 128}, {9, 8}, {5, 32}, {6, 16}}) {
-    const double bw = group_pass_bandwidth(order, size);
+    const codegen::Tuning defaults;
+    const double bw = group_pass_bandwidth(order, size, defaults);
+    double best = bw;
+    codegen::Tuning best_tuning = defaults;
+    nlohmann::json sweep = nlohmann::json::array();
+    for (int tile_kb : {8, 16, 32, 44})
+      for (int block : {128, 256, 512, 1024}) {
+        codegen::Tuning t;
+        t.tile_bytes = tile_kb * 1024;
+        t.block_size = block;
+        try {
+          const double b = group_pass_bandwidth(order, size, t);
+          sweep.push_back({{"tile_bytes", t.tile_bytes}, {"block_size", block}, {"bytes_per_second", b}});
+          if (b > best) best = b, best_tuning = t;
+        } catch (const std::exception& e) {
+          sweep.push_back({{"tile_bytes", t.tile_bytes}, {"block_size", block}, {"error", e.what()}});
+        }
+      }
     const double mb = std::pow(size, order) * 4 / 1e6;
-    std::printf("%-3d %-4d %-10.1f %-10.0f %-10.2f\n", order, size, mb, bw / 1e9, bw / copy_bw);
+    std::printf("%-3d %-4d %-8.1f %-9.0f %-9.2f %-9.0f %-9d %-9d\n", order, size, mb, bw / 1e9, bw / copy_bw, best / 1e9,
+                best_tuning.tile_bytes / 1024, best_tuning.block_size);
     passes.push_back({{"order", order}, {"size", size}, {"megabytes", mb}, {"bytes_per_second", bw},
-                      {"fraction_of_copy_bandwidth", bw / copy_bw}});
+                      {"fraction_of_copy_bandwidth", bw / copy_bw}, {"best_bytes_per_second", best},
+                      {"best_fraction_of_copy_bandwidth", best / copy_bw}, {"tuning_sweep", sweep}});
   }
 
   std::printf("\nend to end (call to result in host memory, warm kernel cache, float32, D = 3, 10 sweeps):\n");

@@ -10,9 +10,10 @@
 //   tensors      batch x N^D entries: in, the tensors; out, their cores C
 //   factors      out: batch x D matrices N x N row-major, M_n[i][j] = factors[((b * D + n) * N + i) * N + j]
 //   schedule     the GROUPS groups of a sweep, each flattened as `pairs` (runtime::round_robin_schedule)
-//   max_sweeps, tol, stall_tol   the stop criteria (runtime::StopCriteria)
-//   history      out: batch x (max_sweeps + 1) rows of (off_rel, ||diag C||^2): row 0 the input,
-//                row s after sweep s, rows up to sweeps[b] written
+//   max_sweeps, tol, stall_tol, stall_on_trace   the stop criteria (runtime::StopCriteria): the
+//                stall test watches the trace when stall_on_trace != 0, else ||diag C||^2
+//   history      out: batch x (max_sweeps + 1) rows of (off_rel, ||diag C||^2, trace): row 0 the
+//                input, row s after sweep s, rows up to sweeps[b] written
 //   sweeps       out: the sweeps run, per tensor
 //   stop_reason  out: per tensor, in runtime::StopReason's order: 0 max_sweeps, 1 tolerance, 2 stalled
 // Launch: grid = batch size, block = THREADS; block b runs tensor b.
@@ -26,9 +27,17 @@ inline constexpr int STOP_TOLERANCE = 1;
 inline constexpr int STOP_STALLED = 2;
 inline constexpr int RUNNING = -1;
 
+// sum_i C[i, .., i] in double, the same in every thread (each reads the N diagonal entries).
+__device__ inline double trace_of(const Scalar* core) {
+  double sum = 0.0;
+  for (int i = 0; i < N; ++i) sum += static_cast<double>(core[i * DIAGONAL_STRIDE]);
+  return sum;
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS)
 small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const int* __restrict__ schedule,
-             int max_sweeps, double tol, double stall_tol, double* __restrict__ history, int* __restrict__ sweeps,
+             int max_sweeps, double tol, double stall_tol, int stall_on_trace, double* __restrict__ history,
+             int* __restrict__ sweeps,
              int* __restrict__ stop_reason) {
   __shared__ Scalar core[ENTRIES];
   __shared__ Scalar factor[D][N * N];
@@ -49,14 +58,16 @@ small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const i
   // Sweep 0 describes the input. Every thread holds the same figures, so all take the same branches.
   const double2 input = block_sum(figures_of(core, threadIdx.x, THREADS));
   const double off_input = sqrt(input.x);
-  double* rows = history + b * (max_sweeps + 1) * 2;
+  double* rows = history + b * (max_sweeps + 1) * 3;
+  const double trace_input = trace_of(core);
   if (threadIdx.x == 0) {
     rows[0] = off_input > 0 ? sqrt(off_input * off_input) / off_input : 0.0;
     rows[1] = input.y;
+    rows[2] = trace_input;
   }
   int sweep = 0;
   int reason = off_input == 0 ? STOP_TOLERANCE : RUNNING;  // already diagonal
-  double diag_before = input.y;
+  double watched_before = stall_on_trace ? trace_input : input.y;
   while (reason == RUNNING) {
     ++sweep;
     for (int r = 0; r < GROUPS; ++r) {
@@ -80,11 +91,15 @@ small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const i
     }
     const double2 now = block_sum(figures_of(core, threadIdx.x, THREADS));
     const double off_rel = off_input > 0 ? sqrt(now.x) / off_input : 0.0;
+    const double trace = trace_of(core);
     if (threadIdx.x == 0) {
-      rows[2 * sweep] = off_rel;
-      rows[2 * sweep + 1] = now.y;
+      rows[3 * sweep] = off_rel;
+      rows[3 * sweep + 1] = now.y;
+      rows[3 * sweep + 2] = trace;
     }
-    const bool stalled = diag_before > 0 ? (now.y - diag_before) / diag_before < stall_tol : now.y <= 0;
+    const double watched = stall_on_trace ? trace : now.y;
+    const bool stalled =
+        watched_before > 0 ? (watched - watched_before) / watched_before < stall_tol : watched <= watched_before;
     if (off_rel <= tol) {
       reason = STOP_TOLERANCE;
     } else if (stalled) {
@@ -92,7 +107,7 @@ small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const i
     } else if (sweep >= max_sweeps) {
       reason = STOP_MAX_SWEEPS;
     }
-    diag_before = now.y;
+    watched_before = watched;
   }
 
   for (int i = threadIdx.x; i < ENTRIES; i += THREADS) tensors[b * ENTRIES + i] = core[i];

@@ -35,8 +35,10 @@ public:
   std::size_t count() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
 
-  void upload(const T* host, std::size_t count, cudaStream_t stream = nullptr) {
-    check_cuda(cudaMemcpyAsync(data_, host, count * sizeof(T), cudaMemcpyHostToDevice, stream), "cudaMemcpy (upload)");
+  // Copies `count` values to the device, starting at element `at`.
+  void upload(const T* host, std::size_t count, cudaStream_t stream = nullptr, std::size_t at = 0) {
+    check_cuda(cudaMemcpyAsync(data_ + at, host, count * sizeof(T), cudaMemcpyHostToDevice, stream),
+               "cudaMemcpy (upload)");
   }
   void upload(const std::vector<T>& host, cudaStream_t stream = nullptr) { upload(host.data(), host.size(), stream); }
   void download(T* host, std::size_t count, cudaStream_t stream = nullptr) const {

@@ -11,6 +11,7 @@
 #include "runtime/cpu_engine.hpp"
 #include "runtime/cuda_device.hpp"
 #include "runtime/gpu_engine.hpp"
+#include "runtime/gpu_small_engine.hpp"
 #include "runtime/errors.hpp"
 
 namespace tensordiag::runtime {
@@ -75,45 +76,101 @@ void check_options(const Options& options) {
   if (options.threads < 0) throw user_error("threads must be >= 0");
 }
 
+// What every run needs settled first: valid options, the stop criteria for the dtype, and the
+// backend (auto takes the GPU when there is one, with a note when it cannot; cuda insists on it).
+struct RunPlan {
+  StopCriteria stop;
+  bool on_gpu;
+  std::vector<std::string> notes;
+};
+
+template <class T>
+RunPlan plan_run(const Options& options) {
+  check_options(options);
+  if (!dsl::with_builtin_rule(options.rule, [](const auto&) {}))
+    throw user_error("unknown rule '" + options.rule + "': use max_diag or max_trace");
+  constexpr bool single = std::is_same_v<T, float>;
+  RunPlan plan{StopCriteria{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
+                            options.stall_tol.value_or(single ? 1e-6 : 1e-13), options.rule == "max_trace"},
+               options.backend == Backend::cuda, {}};
+  if (options.backend == Backend::automatic) {
+    plan.on_gpu = cuda_device().has_value();
+    if (!plan.on_gpu) plan.notes.push_back("no GPU (" + cuda_unavailable_reason() + "): running on the CPU");
+  }
+  return plan;
+}
+
+template <class T>
+void describe_run(Result<T>& result, const Options& options, const RunPlan& plan) {
+  result.notes = plan.notes;
+  result.rule = options.rule;
+  result.eta = options.eta;
+  result.tol = plan.stop.tol;
+  result.stall_tol = plan.stop.stall_tol;
+}
+
+// The one-block GPU kernel serves runs without the pivot check and without a per-sweep callback
+// (it reports only when the whole run is done) whose tensor fits one block's shared memory.
+template <class T>
+bool one_block_serves(const HostTensor<T>& tensor, const Options& options) {
+  return options.eta == 0 && !options.on_sweep &&
+         fits_one_block(codegen::KernelSpec{codegen::KernelKind::small_tensor, tensor.order(), tensor.size(),
+                                            std::is_same_v<T, float> ? codegen::ScalarType::float32
+                                                                     : codegen::ScalarType::float64,
+                                            tensor.layout(), codegen::lower_builtin_rule(options.rule), {}});
+}
+
 }  // namespace
 
 template <class T>
 Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options) {
-  check_options(options);
+  const RunPlan plan = plan_run<T>(options);
   check_input(tensor);
-  if (!dsl::with_builtin_rule(options.rule, [](const auto&) {}))
-    throw user_error("unknown rule '" + options.rule + "': use max_diag or max_trace");
-
-  constexpr bool single = std::is_same_v<T, float>;
-  const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
-                          options.stall_tol.value_or(single ? 1e-6 : 1e-13), options.rule == "max_trace"};
-
-  // auto takes the GPU when there is one; cuda insists on it.
-  std::vector<std::string> notes;
-  bool on_gpu = options.backend == Backend::cuda;
-  if (options.backend == Backend::automatic) {
-    on_gpu = cuda_device().has_value();
-    if (!on_gpu) notes.push_back("no GPU (" + cuda_unavailable_reason() + "): running on the CPU");
-  }
-
   Result<T> result;
-  if (on_gpu) {
-    result = run_gpu_engine(tensor, codegen::lower_builtin_rule(options.rule), GpuRunSettings{stop, options.eta, options.on_sweep});
+  if (plan.on_gpu && one_block_serves(tensor, options)) {
+    result = std::move(run_gpu_small_batch(std::vector<HostTensor<T>>{tensor}, codegen::lower_builtin_rule(options.rule),
+                                           plan.stop)
+                           .front());
+  } else if (plan.on_gpu) {
+    result = run_gpu_engine(tensor, codegen::lower_builtin_rule(options.rule),
+                            GpuRunSettings{plan.stop, options.eta, options.on_sweep});
   } else {
-    const CpuRunSettings settings{stop, options.eta, options.threads > 0 ? options.threads : omp_get_max_threads(),
+    const CpuRunSettings settings{plan.stop, options.eta, options.threads > 0 ? options.threads : omp_get_max_threads(),
                                   options.on_sweep};
     dsl::with_builtin_rule(options.rule, [&](const auto& rule) { result = run_cpu_engine(tensor, rule, settings); });
     result.device = cpu_model_name() + " (" + std::to_string(settings.threads) + " threads)";
   }
-  result.notes = std::move(notes);
-  result.rule = options.rule;
-  result.eta = options.eta;
-  result.tol = stop.tol;
-  result.stall_tol = stop.stall_tol;
+  describe_run(result, options, plan);
   return result;
+}
+
+template <class T>
+std::vector<Result<T>> diagonalize_batch(const std::vector<HostTensor<T>>& tensors, const Options& options) {
+  const RunPlan plan = plan_run<T>(options);
+  for (const auto& tensor : tensors) {
+    check_input(tensor);
+    if (tensor.order() != tensors.front().order() || tensor.size() != tensors.front().size() ||
+        tensor.layout() != tensors.front().layout())
+      throw user_error("a batch holds tensors of one shape and layout");
+  }
+  std::vector<Result<T>> results;
+  if (!tensors.empty() && plan.on_gpu && one_block_serves(tensors.front(), options)) {
+    results = run_gpu_small_batch(tensors, codegen::lower_builtin_rule(options.rule), plan.stop);
+    for (auto& result : results) describe_run(result, options, plan);
+  } else {
+    Options one = options;
+    one.backend = plan.on_gpu ? Backend::cuda : Backend::cpu;
+    for (const auto& tensor : tensors) {
+      results.push_back(diagonalize(tensor, one));
+      results.back().notes = plan.notes;
+    }
+  }
+  return results;
 }
 
 template Result<float> diagonalize(const HostTensor<float>&, const Options&);
 template Result<double> diagonalize(const HostTensor<double>&, const Options&);
+template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);
+template std::vector<Result<double>> diagonalize_batch(const std::vector<HostTensor<double>>&, const Options&);
 
 }  // namespace tensordiag::runtime

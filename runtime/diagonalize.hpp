@@ -72,7 +72,15 @@ struct Result {
 template <class T>
 Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options = {});
 
+// Many tensors of one shape and layout. On the GPU, without the pivot check and a callback, tensors
+// that fit one block's shared memory run together in one launch, one block each; otherwise one
+// after the other.
+template <class T>
+std::vector<Result<T>> diagonalize_batch(const std::vector<HostTensor<T>>& tensors, const Options& options = {});
+
 extern template Result<float> diagonalize(const HostTensor<float>&, const Options&);
 extern template Result<double> diagonalize(const HostTensor<double>&, const Options&);
+extern template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);
+extern template std::vector<Result<double>> diagonalize_batch(const std::vector<HostTensor<double>>&, const Options&);
 
 }  // namespace tensordiag::runtime

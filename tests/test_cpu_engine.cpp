@@ -238,3 +238,17 @@ TEST_CASE("bad input and options are user errors with a clear message") {
   cuda.backend = Backend::cuda;
   CHECK_THROWS_WITH_AS(diagonalize(tensor, cuda), doctest::Contains("CUDA"), user_error);
 }
+
+TEST_CASE("a batch on the CPU equals its tensors one by one; mixed shapes are refused") {
+  std::vector<HostTensor<double>> tensors;
+  for (unsigned seed = 0; seed < 4; ++seed) tensors.push_back(random_tensor<double>(3, 5, 900 + seed));
+  Options options;
+  options.backend = Backend::cpu;
+  options.max_sweeps = 5;
+  const auto batch = diagonalize_batch(tensors, options);
+  REQUIRE(batch.size() == 4);
+  for (std::size_t b = 0; b < tensors.size(); ++b)
+    CHECK(max_abs_difference(batch[b].core.values(), diagonalize(tensors[b], options).core.values()) == 0.0);
+  tensors.push_back(random_tensor<double>(3, 6, 1));
+  CHECK_THROWS_WITH_AS(diagonalize_batch(tensors, options), doctest::Contains("one shape"), user_error);
+}

@@ -90,6 +90,12 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "0 < eta <= 2/N guarantees convergence")
       ->check(at_least(0))
       ->capture_default_str();
+  command->add_option("--pivot-norm", arguments.pivot_norm,
+                      "How the GPU takes ||Lambda||_2 for the pivot check: device\n"
+                      "(one block, Lanczos; N <= 1024), cusolver (gesvd), or auto\n"
+                      "(device where it can)")
+      ->check(CLI::IsMember({"auto", "device", "cusolver"}))
+      ->capture_default_str();
   command->add_option("--backend", arguments.backend,
                       "cuda runs on the GPU (an error without one), cpu on the\n"
                       "CPU; auto takes the GPU when there is one, else the CPU\n"
@@ -120,6 +126,7 @@ int run_diagonalize(const DiagonalizeArguments& arguments) {
   }
   runtime::Options options = arguments.options;
   options.backend = runtime::parse_backend(arguments.backend);
+  options.pivot_norm = runtime::parse_pivot_norm(arguments.pivot_norm);
   options.on_sweep = sweep_progress(arguments.quiet, options.max_sweeps);
   const std::string summary = std::visit(
       [&](const auto& typed) { return diagonalize_into(output, typed, options, input); }, tensor);

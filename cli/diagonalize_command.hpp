@@ -14,6 +14,7 @@ struct DiagonalizeArguments {
   std::string out;
   std::string dtype;  // empty: compute in the input's dtype
   std::string backend = "auto";
+  std::string pivot_norm = "auto";
   bool quiet = false;
   runtime::Options options;  // everything but backend and on_sweep, which run_diagonalize sets
 };

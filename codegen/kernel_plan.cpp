@@ -166,6 +166,16 @@ KernelPlan plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
           {{"small_tensor", 32 * warps, 1, true}}};
 }
 
+// One block, Lanczos vectors of N doubles in shared memory (two of them): N up to 1024.
+KernelPlan plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
+  constexpr int largest_size = 1024;
+  if (z.n > largest_size)
+    throw codegen_error("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(largest_size) +
+                        ", the largest whose Lanczos vectors fit one block; take the norm with cuSOLVER");
+  const int threads = threads_for(std::max<long long>(z.n, 128), spec.tuning);
+  return {{}, false, {{"threads", std::to_string(threads)}}, {{"lambda_norm", threads, 1}}};
+}
+
 }  // namespace
 
 KernelPlan plan_kernel(const KernelSpec& spec) {
@@ -180,6 +190,7 @@ KernelPlan plan_kernel(const KernelSpec& spec) {
     case KernelKind::mode_product: return plan_mode_product(spec, z);
     case KernelKind::multi_mode_product: return plan_multi_mode_product(spec, z);
     case KernelKind::small_tensor: return plan_small_tensor(spec, z);
+    case KernelKind::lambda_norm: return plan_lambda_norm(spec, z);
   }
   throw internal_codegen_error("plan_kernel: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
                                " has no plan");

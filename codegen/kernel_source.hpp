@@ -14,6 +14,7 @@
 //   mode_product        mode_product (X x_n M)
 //   multi_mode_product  multi_mode_product (C x_1 M_1 ... x_D M_D, one block per small tensor)
 //   small_tensor        small_tensor (the whole run, one block per small tensor)
+//   lambda_norm         lambda_norm (||Lambda||_2 of the pivot check, one block, N <= 1024)
 #include <string>
 
 #include "codegen/kernel_plan.hpp"

@@ -9,9 +9,9 @@ namespace tensordiag::codegen {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kind_names = {
+constexpr std::array<std::string_view, 9> kind_names = {
     "pivot_angles", "pivot_check_gather", "group_pass",         "factor_update",
-    "off_norm",     "mode_product",       "multi_mode_product", "small_tensor",
+    "off_norm",     "mode_product",       "multi_mode_product", "small_tensor", "lambda_norm",
 };
 
 }  // namespace

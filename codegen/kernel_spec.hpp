@@ -23,6 +23,7 @@ enum class KernelKind {
   mode_product,
   multi_mode_product,
   small_tensor,
+  lambda_norm,
 };
 
 std::string_view to_string(KernelKind kind);

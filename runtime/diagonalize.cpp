@@ -42,6 +42,22 @@ Backend parse_backend(std::string_view name) {
   throw user_error("unknown backend '" + std::string(name) + "': use auto, cpu or cuda");
 }
 
+std::string_view to_string(PivotNorm norm) {
+  switch (norm) {
+    case PivotNorm::automatic: return "auto";
+    case PivotNorm::device: return "device";
+    case PivotNorm::cusolver: return "cusolver";
+  }
+  return "?";
+}
+
+PivotNorm parse_pivot_norm(std::string_view name) {
+  if (name == "auto") return PivotNorm::automatic;
+  if (name == "device") return PivotNorm::device;
+  if (name == "cusolver") return PivotNorm::cusolver;
+  throw user_error("unknown pivot norm '" + std::string(name) + "': use auto, device or cusolver");
+}
+
 namespace {
 
 std::string cpu_model_name() {
@@ -133,7 +149,7 @@ Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options) {
                            .front());
   } else if (plan.on_gpu) {
     result = run_gpu_engine(tensor, codegen::lower_builtin_rule(options.rule),
-                            GpuRunSettings{plan.stop, options.eta, options.on_sweep});
+                            GpuRunSettings{plan.stop, options.eta, options.on_sweep, options.pivot_norm});
   } else {
     const CpuRunSettings settings{plan.stop, options.eta, options.threads > 0 ? options.threads : omp_get_max_threads(),
                                   options.on_sweep};

@@ -12,10 +12,15 @@ namespace tensordiag::runtime {
 
 enum class Backend { automatic, cpu, cuda };
 enum class StopReason { max_sweeps, tolerance, stalled, callback };
+// How the GPU takes ||Lambda||_2 for the pivot check: automatic = on the device (one block,
+// Lanczos) where N <= 1024, else cuSOLVER; the CPU engine always uses an exact eigensolver.
+enum class PivotNorm { automatic, device, cusolver };
 
 std::string_view to_string(Backend backend);
 std::string_view to_string(StopReason reason);
 Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda"
+std::string_view to_string(PivotNorm norm);
+PivotNorm parse_pivot_norm(std::string_view name);  // "auto" | "device" | "cusolver"
 
 // One line of the convergence history. Sweep 0 describes the input.
 struct SweepRecord {
@@ -30,6 +35,7 @@ struct Options {
   Backend backend = Backend::automatic;
   std::string rule = "max_diag";  // a built-in rule: max_diag | max_trace
   double eta = 0.0;               // pivot check threshold; 0 disables the check
+  PivotNorm pivot_norm = PivotNorm::automatic;
   int max_sweeps = 100;
   // Stop when off_rel <= tol. Unset: 1e-12 for float64, 1e-5 for float32.
   std::optional<double> tol;

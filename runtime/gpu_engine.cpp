@@ -1,6 +1,7 @@
 #include "runtime/gpu_engine.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -100,8 +101,13 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
   for (const auto& group : schedule)
     for (const auto [p, q] : group) flat_pairs.insert(flat_pairs.end(), {p, q});
   d.pairs.upload(flat_pairs, stream.get());
-  std::optional<LambdaNormCusolver> lambda_norm;
-  if (checked) lambda_norm.emplace(size);
+  if (settings.pivot_norm == PivotNorm::device && checked && !kernels.has_lambda_norm)
+    throw user_error("the on-device pivot norm takes N <= 1024; use --pivot-norm cusolver or auto");
+  const bool device_norm = checked && kernels.has_lambda_norm && settings.pivot_norm != PivotNorm::cusolver;
+  std::optional<LambdaNormCusolver> cusolver_norm;
+  if (checked && !device_norm) cusolver_norm.emplace(size);
+  DeviceBuffer<double> lanczos_basis(device_norm ? static_cast<std::size_t>(std::min(size, 128) + 1) * size : 0);
+  DeviceBuffer<double> device_lambda_norm(device_norm ? 1 : 0);
 
   PinnedBuffer<double> figures(2);
   PinnedBuffer<T> diagonal(static_cast<std::size_t>(size));
@@ -131,9 +137,17 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
         T* workspace = d.workspace.data();
         for (int mode = 0; mode < order; ++mode) {
           kernels.pivot_check_gather(s, tensor_data, pairs, rotations, mode, lambda);
-          lambda_norm->enqueue(s, lambda);
-          const double* norm = lambda_norm->norm();
-          kernels.pivot_angles_mode(s, tensor_data, pairs, rotations, workspace, mode, lambda, norm, settings.eta);
+          double* norm = nullptr;
+          if (device_norm) {
+            norm = device_lambda_norm.data();
+            double* basis = lanczos_basis.data();
+            kernels.lambda_norm(s, static_cast<const double*>(lambda), basis, norm);
+          } else {
+            cusolver_norm->enqueue(s, lambda);
+            norm = cusolver_norm->norm();
+          }
+          kernels.pivot_angles_mode(s, tensor_data, pairs, rotations, workspace, mode, static_cast<const double*>(lambda),
+                                    static_cast<const double*>(norm), settings.eta);
         }
       }
       kernels.group_pass(s, tensor_data, pairs, rotations);
@@ -160,9 +174,9 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
   stream.synchronize();
   const double off_input = std::sqrt(figures[0]);
   result.history.push_back(record_of(0, off_input, 0.0));
-  // cuSOLVER is not captured: with the pivot check the sweep's work is enqueued directly.
+  // cuSOLVER is not captured: on its path the sweep's work is enqueued directly.
   std::optional<CudaGraph> graph;
-  if (!checked) graph.emplace(stream.get(), enqueue_sweep);
+  if (!cusolver_norm) graph.emplace(stream.get(), enqueue_sweep);
   result.timings.setup_seconds = seconds_between(start, Clock::now());
 
   const auto sweeps_start = Clock::now();

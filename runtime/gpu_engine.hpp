@@ -1,9 +1,10 @@
 #pragma once
 // The GPU engine (DESIGN.md section 3): the tensor is copied to the device once and the sweeps run
 // there; per group the angle kernel, the fused group pass and the factor update; per sweep the
-// off-diagonal norm and the diagonal, the only figures the host reads. Without the pivot check a
-// sweep is one CUDA graph, replayed; with it, each mode of each group gathers Lambda and takes its
-// 2-norm (cuSOLVER's singular values) before its angles.
+// off-diagonal norm and the diagonal, the only figures the host reads. With the pivot check, each
+// mode of each group gathers Lambda and takes its 2-norm (on the device by Lanczos, or cuSOLVER's
+// singular values) before its angles. A sweep is one CUDA graph, replayed, except on the cuSOLVER
+// path, whose calls are enqueued directly.
 #include <functional>
 
 #include "codegen/lowered_rule.hpp"
@@ -16,6 +17,7 @@ struct GpuRunSettings {
   StopCriteria stop;
   double eta = 0.0;
   std::function<bool(const SweepRecord&)> on_sweep;
+  PivotNorm pivot_norm = PivotNorm::automatic;
 };
 
 // History seconds are GPU time (CUDA events) per sweep. Throws user_error when there is no usable

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "codegen/codegen_error.hpp"
 #include "codegen/kernel_plan.hpp"
 #include "codegen/kernel_source.hpp"
 #include "runtime/errors.hpp"
@@ -25,7 +26,16 @@ GpuKernels::GpuKernels(codegen::KernelSpec base, const std::string& arch, bool p
     load(with_kind(KernelKind::factor_update), arch, {{"factor_update", &factor_update}});
     load(with_kind(KernelKind::off_norm), arch, {{"off_norm_partial", &off_norm_partial}, {"off_norm_final", &off_norm_final}});
     off_norm_partial_blocks = off_norm_partial.grid.x;
-    if (pivot_check) load(with_kind(KernelKind::pivot_check_gather), arch, {{"pivot_check_gather", &pivot_check_gather}});
+    if (pivot_check) {
+      load(with_kind(KernelKind::pivot_check_gather), arch, {{"pivot_check_gather", &pivot_check_gather}});
+      try {
+        codegen::plan_kernel(with_kind(KernelKind::lambda_norm));
+        has_lambda_norm = true;
+      } catch (const codegen::codegen_error&) {
+        has_lambda_norm = false;  // too large for one block: the engine takes cuSOLVER's
+      }
+      if (has_lambda_norm) load(with_kind(KernelKind::lambda_norm), arch, {{"lambda_norm", &lambda_norm}});
+    }
   }
   report_.cache_warnings = default_kernel_cache().warnings();
   report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

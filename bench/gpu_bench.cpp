@@ -4,7 +4,7 @@
 // times, median of --repeats runs after a warm-up. Also: the device-to-device copy bandwidth, the
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
-//   usage: gpu_bench [OUT.json] [--repeats K] [--quick]
+//   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--budget SECONDS]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -117,14 +117,18 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a run cut short still shows its lines
   std::string out_path;
   int repeats = 5;
   bool quick = false;
+  double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--budget") == 0 && i + 1 < argc) budget = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     else out_path = argv[i];
   }
+  const auto bench_start = std::chrono::steady_clock::now();
   const auto device = cuda_device();
   if (!device) {
     std::printf("gpu_bench: %s\n", cuda_unavailable_reason().c_str());
@@ -138,6 +142,10 @@ int main(int argc, char** argv) {
               "paper_ms", "speedup", "off_rel", "GB_moved", "of_copy", "load_s");
   for (const auto& c : cases) {
     if (quick && (c.eta > 0 ? std::pow(c.size, c.order) > 1e6 : false)) continue;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start).count() > budget) {
+      std::printf("%-3d %-4d %-8g skipped: past the --budget of %.0f s\n", c.order, c.size, c.eta, budget);
+      continue;
+    }
     GeneratorOptions g;
     g.order = c.order;
     g.size = c.size;

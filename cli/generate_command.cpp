@@ -9,20 +9,6 @@
 
 namespace tensordiag::cli {
 
-namespace {
-
-// Order 2 gets its own message: a matrix is diagonalized by its SVD (DESIGN.md section 1).
-const CLI::Validator tensor_order(
-    [](std::string& text) -> std::string {
-      if (text == "2")
-        return "order 2 is a matrix: use an SVD (e.g. numpy.linalg.svd); tensordiag needs "
-               "order >= 3";
-      return at_least(3)(text);
-    },
-    ">=3");
-
-}  // namespace
-
 CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
   runtime::GeneratorOptions& options = arguments.options;
   CLI::App* command = app.add_subcommand(
@@ -32,7 +18,7 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
       "optional Gaussian noise, as a .npy file.");
   command->add_option("--order", options.order, "Order D (number of modes)")
       ->required()
-      ->check(tensor_order);
+      ->check(tensor_order());
   command->add_option("--size", options.size, "Size N of every mode")
       ->required()
       ->check(at_least(2));

@@ -1,12 +1,13 @@
 // _tensordiag: the runtime's public API for Python. tensordiag/__init__.py checks dtypes and
 // layouts and shapes the results; this file converts, releases the GIL for the run and takes it back
-// for the per-sweep callback. user_error becomes ValueError with the runtime's message.
+// for the per-sweep callback. user_error and codegen_error become ValueError with their message.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <optional>
 #include <string>
 
+#include "codegen/kernel_source.hpp"
 #include "dsl/builtin_rules.hpp"
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
@@ -111,6 +112,19 @@ py::tuple generate(int order, int size, std::uint64_t seed, double noise, const 
   return generate_as<double>(options);
 }
 
+// One kind's generated CUDA source, or for "all" {kind: source} of every kind that serves the shape.
+py::object kernel_source(int order, int size, const std::string& kind, const std::string& dtype,
+                         const std::string& layout, const std::string& rule) {
+  const bool all = kind == "all";
+  const codegen::KernelSpec spec =
+      codegen::make_kernel_spec(all ? "group_pass" : kind, order, size, dtype, layout, rule);
+  if (!all) return py::str(codegen::kernel_source(spec));
+  py::dict sources;
+  for (const codegen::KindSource& each : codegen::every_kind_source(spec))
+    if (each.generated()) sources[py::str(std::string(codegen::to_string(each.spec.kind)))] = each.source;
+  return sources;
+}
+
 }  // namespace
 
 }  // namespace tensordiag::python
@@ -124,14 +138,19 @@ PYBIND11_MODULE(_tensordiag, m) {
       if (error) std::rethrow_exception(error);
     } catch (const tensordiag::user_error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const tensordiag::codegen::codegen_error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
   m.attr("__version__") = std::string(tensordiag::runtime::version());
   py::list rules;
   for (const auto name : tensordiag::dsl::builtin_rule_names) rules.append(std::string(name));
   m.attr("rules") = py::tuple(rules);
+  m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("on_sweep"));
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
         py::arg("fortran_order"));
+  m.def("kernel_source", &kernel_source, py::arg("order"), py::arg("size"), py::arg("kind"), py::arg("dtype"),
+        py::arg("layout"), py::arg("rule"));
 }

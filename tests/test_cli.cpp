@@ -261,6 +261,19 @@ TEST_CASE("cli: options reach the run and the report") {
   CHECK(npy_shape(workspace / "result/factor_4.npy") == "5,5");
 }
 
+TEST_CASE("cli: a stall is reported against the rule's own objective") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 6 --seed 4 --noise 0.5 t.npy").exit_code == 0);
+  for (const auto& [rule, objective] : {std::pair{"max_diag", "||diag C||^2"}, std::pair{"max_trace", "the trace"}}) {
+    const CliRun run = workspace.run(std::string("diagonalize t.npy --out result --rule ") + rule);
+    INFO(rule, "\n", run.out, run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.out.starts_with("stalled after "));
+    CHECK(run.out.find(std::string("(a sweep raised ") + objective + " by less than stall_tol 1e-13, relative)") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("cli: generate is deterministic and a second diagonalize replaces the first") {
   const Workspace workspace;
   REQUIRE(workspace.run("generate --order 3 --size 4 --seed 5 a.npy").exit_code == 0);

@@ -13,6 +13,7 @@
 #include "runtime/diagonalize.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/generator.hpp"
+#include "runtime/stop_summary.hpp"
 #include "runtime/version.hpp"
 
 namespace tensordiag::python {
@@ -125,6 +126,15 @@ py::object kernel_source(int order, int size, const std::string& kind, const std
   return sources;
 }
 
+// Result.summary(): the runtime's line, as the command prints it. `reason` is a to_string(StopReason).
+std::string stop_summary(const std::string& reason, const std::string& rule, int sweeps, double off_rel, double tol,
+                         double stall_tol) {
+  for (const auto stop : {runtime::StopReason::tolerance, runtime::StopReason::stalled, runtime::StopReason::max_sweeps,
+                          runtime::StopReason::callback})
+    if (runtime::to_string(stop) == reason) return runtime::stop_summary(stop, rule, sweeps, off_rel, tol, stall_tol);
+  throw internal_error("_tensordiag.stop_summary: unknown stop reason '" + reason + "'");
+}
+
 }  // namespace
 
 }  // namespace tensordiag::python
@@ -151,6 +161,8 @@ PYBIND11_MODULE(_tensordiag, m) {
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("on_sweep"));
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
         py::arg("fortran_order"));
+  m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),
+        py::arg("tol"), py::arg("stall_tol"));
   m.def("kernel_source", &kernel_source, py::arg("order"), py::arg("size"), py::arg("kind"), py::arg("dtype"),
         py::arg("layout"), py::arg("rule"));
 }

@@ -74,17 +74,9 @@ class Result:
         return self.stop_reason == "tolerance"
 
     def summary(self) -> str:
-        """One line saying how the run stopped, worded as the tensordiag command words it."""
-        off_rel = self.history[-1]["off_rel"]
-        if self.stop_reason == "tolerance":
-            return f"converged after {self.sweeps} sweeps: off_rel {off_rel:.3e} <= tol {self.tol:.3g}"
-        if self.stop_reason == "stalled":
-            objective = "the trace" if self.rule == "max_trace" else "||diag C||^2"
-            return (f"stalled after {self.sweeps} sweeps: off_rel {off_rel:.3e} (a sweep raised "
-                    f"{objective} by less than stall_tol {self.stall_tol:.3g}, relative)")
-        if self.stop_reason == "max_sweeps":
-            return f"stopped at max_sweeps ({self.sweeps}): off_rel {off_rel:.3e} > tol {self.tol:.3g}"
-        return f"stopped by the caller after {self.sweeps} sweeps: off_rel {off_rel:.3e}"
+        """One line saying how the run stopped, the line the tensordiag command prints."""
+        return _tensordiag.stop_summary(self.stop_reason, self.rule, self.sweeps, self.history[-1]["off_rel"],
+                                        self.tol, self.stall_tol)
 
     def report(self) -> dict:
         """The run as a dict with the keys and meanings of the command's report.json.

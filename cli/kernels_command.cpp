@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/atomic_output.hpp"
-#include "cli/option_checks.hpp"
+#include "cli/tensor_options.hpp"
 #include "codegen/kernel_source.hpp"
 #include "dsl/builtin_rules.hpp"
 #include "runtime/device_arch.hpp"
@@ -111,19 +111,10 @@ CLI::App* add_kernels_command(CLI::App& app, KernelsArguments& arguments) {
       "DIR/<kind>.cu instead; --compile compiles each with NVRTC through\n"
       "the kernel cache and prints a table of the kernels in place of the\n"
       "sources. Needs no GPU (pass --arch where there is none).");
-  command->add_option("--order", arguments.order, "Order D (number of modes)")
-      ->required()
-      ->check(tensor_order());
-  command->add_option("--size", arguments.size, "Size N of every mode")->required()->check(at_least(2));
+  add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout);
   const std::vector<std::string> rules(std::begin(dsl::builtin_rule_names), std::end(dsl::builtin_rule_names));
   command->add_option("--rule", arguments.rule, "Rotation rule")
       ->check(CLI::IsMember(rules))
-      ->capture_default_str();
-  command->add_option("--dtype", arguments.dtype, "Element type")
-      ->check(CLI::IsMember({"float32", "float64"}))
-      ->capture_default_str();
-  command->add_option("--layout", arguments.layout, "C (last index fastest) or F (first fastest)")
-      ->check(CLI::IsMember({"C", "F"}))
       ->capture_default_str();
   std::vector<std::string> kinds = codegen::kernel_kinds();
   kinds.emplace_back("all");

@@ -37,15 +37,4 @@ CLI::Validator at_least(double bound) {
   return bound_check(bound, ">=", [bound](double value) { return value >= bound; });
 }
 
-CLI::Validator tensor_order() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (text == "2")
-          return "order 2 is a matrix: use an SVD (e.g. numpy.linalg.svd); tensordiag needs "
-                 "order >= 3";
-        return at_least(3)(text);
-      },
-      ">=3");
-}
-
 }  // namespace tensordiag::cli

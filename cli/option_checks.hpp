@@ -8,8 +8,4 @@ namespace tensordiag::cli {
 CLI::Validator greater_than(double bound);  // value > bound
 CLI::Validator at_least(double bound);      // value >= bound
 
-// A tensor's order, D >= 3. Order 2 gets its own message: a matrix is diagonalized by its SVD
-// (DESIGN.md section 1).
-CLI::Validator tensor_order();
-
 }  // namespace tensordiag::cli

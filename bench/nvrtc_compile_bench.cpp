@@ -3,8 +3,6 @@
 // run). Usage: nvrtc_compile_bench [SOURCE.cu [ARCH [REPEATS]]]; without a file it compiles a
 // sample shaped like tensordiag's generated kernels (a fused rotation of all D modes, D and N
 // template constants, loops unrolled). ARCH defaults to the device's, else sm_90.
-#include <stdlib.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,10 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/compile_timing.hpp"
 #include "runtime/device_arch.hpp"
 #include "runtime/kernel_cache.hpp"
 #include "runtime/nvrtc_compiler.hpp"
 
+using namespace tensordiag::bench;
 using namespace tensordiag::runtime;
 namespace fs = std::filesystem;
 
@@ -81,22 +81,10 @@ struct Timing {
   std::vector<double> seconds;
 };
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 std::string read_source(const char* path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw tensordiag::user_error(std::string("cannot read ") + path);
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
-
-fs::path make_temporary_directory() {
-  std::string pattern = (fs::temp_directory_path() / "tensordiag-bench-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return pattern;
 }
 
 // Each request in a fresh cache made from `settings`, or all of them in `shared` when given.
@@ -107,12 +95,7 @@ Timing time_requests(const std::string& what, int repeats, const std::string& so
   for (int i = 0; i < repeats; ++i) {
     KernelCache fresh(settings);
     KernelCache& cache = shared != nullptr ? *shared : fresh;
-    const CompiledKernel kernel = cache.get_or_compile(source, name, {}, arch);
-    if (kernel.origin != expected) {
-      throw tensordiag::internal_error(what + ": the request was served by the " +
-                                       std::string(to_string(kernel.origin)));
-    }
-    timing.seconds.push_back(kernel.seconds);
+    timing.seconds.push_back(request(cache, source, name, arch, expected, what).seconds);
   }
   return timing;
 }
@@ -127,11 +110,9 @@ int main(int argc, char** argv) {
     const std::string arch = argc > 2 ? argv[2] : device.found() ? device.arch : "sm_90";
     const int repeats = argc > 3 ? std::stoi(argv[3]) : 7;
 
-    const fs::path directory = make_temporary_directory();
-    KernelCacheSettings no_disk;
-    no_disk.use_disk = false;
-    KernelCacheSettings disk;
-    disk.directory = directory;
+    const ScratchCacheDirectory directory;
+    const KernelCacheSettings no_disk = memory_only();
+    const KernelCacheSettings disk = directory.settings();
     KernelCache filled(disk);
     const CompiledKernel first = filled.get_or_compile(source, name, {}, arch);
 
@@ -142,7 +123,6 @@ int main(int argc, char** argv) {
                       nullptr),
         time_requests("warm, memory cache", repeats, source, name, arch, KernelOrigin::memory_cache,
                       disk, &filled)};
-    fs::remove_all(directory);
 
     const std::string arch_origin = device.found() ? "the device's" : "no device: " + device.reason;
     std::printf("NVRTC %s, %s (%s), source %s: %zu bytes, cubin %zu bytes\n",

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <system_error>
 
 #include "runtime/errors.hpp"
@@ -62,6 +63,14 @@ fs::path AtomicOutput::stage(const std::string& name) {
   fs::path temporary = temporary_name(directory_, name);
   staged_.emplace_back(temporary, directory_ / name);
   return temporary;
+}
+
+void AtomicOutput::stage_text(const std::string& name, std::string_view text) {
+  const fs::path path = stage(name);
+  std::ofstream file(path, std::ios::binary);
+  file.write(text.data(), static_cast<std::streamsize>(text.size()));
+  file.close();
+  if (!file) throw user_error("cannot write " + quoted(path) + ": " + std::strerror(errno));
 }
 
 void AtomicOutput::commit() {

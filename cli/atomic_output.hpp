@@ -5,6 +5,7 @@
 // any other way removes its temporaries, and the directories it created.
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,8 @@ public:
   // The path to write `name` to now, directory/.name.tmp-<pid>; commit() renames it to
   // directory/name.
   std::filesystem::path stage(const std::string& name);
+  // Stages `name` with the bytes `text`. Throws user_error when they cannot be written.
+  void stage_text(const std::string& name, std::string_view text);
   // Renames every staged file to its final name (replacing an older file of that name).
   void commit();
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/stop_summary.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/generator.hpp"
 #include "runtime/report.hpp"
+#include "runtime/stop_summary.hpp"
 
 namespace tensordiag::cli {
 
@@ -80,7 +80,7 @@ int run_demo() {
               demo_order, demo_order, static_cast<unsigned long long>(demo_seed), demo_order,
               demo_size, demo_order, demo_order, result.rule.c_str(), result.device.c_str());
   print_history(result.history);
-  std::printf("  %s, %.3f s in all\n\n", stop_summary(result).c_str(),
+  std::printf("  %s, %.3f s in all\n\n", runtime::stop_summary(result).c_str(),
               result.timings.total_seconds);
   print_diagonals(sorted_magnitudes(core_diagonal(result.core)),
                   sorted_magnitudes(generated.diagonal));

@@ -4,24 +4,11 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/tensor_options.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/npy.hpp"
 
 namespace tensordiag::cli {
-
-namespace {
-
-// Order 2 gets its own message: a matrix is diagonalized by its SVD (DESIGN.md section 1).
-const CLI::Validator tensor_order(
-    [](std::string& text) -> std::string {
-      if (text == "2")
-        return "order 2 is a matrix: use an SVD (e.g. numpy.linalg.svd); tensordiag needs "
-               "order >= 3";
-      return at_least(3)(text);
-    },
-    ">=3");
-
-}  // namespace
 
 CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
   runtime::GeneratorOptions& options = arguments.options;
@@ -30,12 +17,7 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
       "Write a diagonalizable test tensor T = S x_1 Q_1 ... x_D Q_D (S\n"
       "diagonal, Q_n random orthogonal, both fixed by the seed), plus\n"
       "optional Gaussian noise, as a .npy file.");
-  command->add_option("--order", options.order, "Order D (number of modes)")
-      ->required()
-      ->check(tensor_order);
-  command->add_option("--size", options.size, "Size N of every mode")
-      ->required()
-      ->check(at_least(2));
+  add_tensor_options(*command, options.order, options.size, arguments.dtype, arguments.layout);
   command->add_option("--seed", options.seed, "Seed of the random stream: same seed, same tensor")
       ->required()
       ->check(at_least(0));
@@ -43,12 +25,6 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
                       "Relative Frobenius size of the added Gaussian noise:\n"
                       "||T_noisy - T|| = noise ||T||")
       ->check(at_least(0))
-      ->capture_default_str();
-  command->add_option("--dtype", arguments.dtype, "Element type")
-      ->check(CLI::IsMember({"float32", "float64"}))
-      ->capture_default_str();
-  command->add_option("--layout", arguments.layout, "C (last index fastest) or F (first fastest)")
-      ->check(CLI::IsMember({"C", "F"}))
       ->capture_default_str();
   command->add_option("output", arguments.output, "The .npy file to write (replaced if it exists)")
       ->required()

@@ -11,8 +11,11 @@
 #include "cli/demo_command.hpp"
 #include "cli/diagonalize_command.hpp"
 #include "cli/generate_command.hpp"
+#include "cli/kernels_command.hpp"
+#include "codegen/codegen_error.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/nvrtc_compiler.hpp"
 #include "runtime/version.hpp"
 
 namespace {
@@ -25,6 +28,12 @@ std::string one_line_failure(const CLI::App*, const CLI::Error& error) {
 int fail(const char* kind, const char* message, int exit_code) {
   std::fprintf(stderr, "tensordiag: %s: %s\n", kind, message);
   return exit_code;
+}
+
+// NVRTC's log and the options make many lines; the first line of the log says what failed.
+std::string compile_failure(const tensordiag::runtime::CompileError& error) {
+  const std::string& log = error.log();
+  return "NVRTC could not compile the generated program '" + error.name() + "': " + log.substr(0, log.find('\n'));
 }
 
 }  // namespace
@@ -43,14 +52,17 @@ int main(int argc, char** argv) {
 
   DiagonalizeArguments diagonalize;
   GenerateArguments generate;
+  KernelsArguments kernels;
   const CLI::App* diagonalize_command = add_diagonalize_command(app, diagonalize);
   const CLI::App* generate_command = add_generate_command(app, generate);
+  const CLI::App* kernels_command = add_kernels_command(app, kernels);
   const CLI::App* demo_command = add_demo_command(app);
   app.footer(  // after the subcommands, which would copy it
       "Examples:\n"
       "  tensordiag demo\n"
       "  tensordiag generate --order 4 --size 10 --seed 1 t.npy\n"
       "  tensordiag diagonalize t.npy --out result\n"
+      "  tensordiag kernels --order 3 --size 64 --kernel group_pass\n"
       "Run 'tensordiag COMMAND --help' for the options of a command; README.md has the details.");
 
   try {
@@ -62,12 +74,17 @@ int main(int argc, char** argv) {
   try {
     if (diagonalize_command->parsed()) return run_diagonalize(diagonalize);
     if (generate_command->parsed()) return run_generate(generate);
+    if (kernels_command->parsed()) return run_kernels(kernels);
     if (demo_command->parsed()) return run_demo();
     return fail("internal error", "no subcommand ran", 2);
   } catch (const tensordiag::user_error& error) {
     return fail("error", error.what(), 1);
   } catch (const tensordiag::runtime::cuda_error& error) {
     return fail("error", error.what(), 1);
+  } catch (const tensordiag::codegen::codegen_error& error) {  // a shape or rule codegen cannot serve
+    return fail("error", error.what(), 1);
+  } catch (const tensordiag::runtime::CompileError& error) {
+    return fail("internal error", compile_failure(error).c_str(), 2);
   } catch (const std::bad_alloc&) {
     return fail("error", "out of memory: the tensor is too large for this machine", 1);
   } catch (const std::exception& error) {

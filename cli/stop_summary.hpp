@@ -1,13 +1,10 @@
 #pragma once
-// One human line on how a run ended: which stopping criterion fired (DESIGN.md section 2) and the
-// off_rel it reached.
-#include <string>
-
-#include "runtime/diagonalize.hpp"
+// The command's line on how a run ended is the runtime's (runtime/stop_summary.hpp), which the
+// Python module returns too.
+#include "runtime/stop_summary.hpp"
 
 namespace tensordiag::cli {
 
-template <class T>
-std::string stop_summary(const runtime::Result<T>& result);
+using runtime::stop_summary;
 
 }  // namespace tensordiag::cli

@@ -1,5 +1,7 @@
 #include "codegen/kernel_source.hpp"
 
+#include <utility>
+
 #include "codegen/embedded_files.hpp"
 #include "codegen/rule_function.hpp"
 #include "codegen/template_filler.hpp"
@@ -89,6 +91,28 @@ std::string kernel_source(const KernelSpec& spec) {
     source += section(fragment) + fill_template(fragment, embedded_file(fragment), {});
   source += section(kind_template) + fill_template(kind_template, embedded_file(kind_template), plan.values);
   return source;
+}
+
+std::string program_name(const KernelSpec& spec) {
+  return std::string(to_string(spec.kind)) + "_d" + std::to_string(spec.order) + "_n" + std::to_string(spec.size) +
+         "_" + std::string(to_string(spec.dtype)) + "_" + std::string(to_string(spec.layout)) + "_" + spec.rule.name +
+         ".cu";
+}
+
+std::vector<KindSource> every_kind_source(const KernelSpec& spec) {
+  validate(spec);
+  std::vector<KindSource> sources;
+  for (const std::string& name : kernel_kinds()) {
+    KindSource kind{spec, {}, {}};
+    kind.spec.kind = parse_kernel_kind(name);
+    try {
+      kind.source = kernel_source(kind.spec);
+    } catch (const codegen_error& error) {
+      kind.refusal = error.what();
+    }
+    sources.push_back(std::move(kind));
+  }
+  return sources;
 }
 
 }  // namespace tensordiag::codegen

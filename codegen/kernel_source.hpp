@@ -16,6 +16,7 @@
 //   small_tensor        small_tensor (the whole run, one block per small tensor)
 //   lambda_norm         lambda_norm (||Lambda||_2 of the pivot check, one block, N <= 1024)
 #include <string>
+#include <vector>
 
 #include "codegen/kernel_plan.hpp"
 #include "codegen/kernel_spec.hpp"
@@ -24,5 +25,25 @@ namespace tensordiag::codegen {
 
 // Throws codegen_error when the spec cannot be generated (kernel_plan.hpp, kernel_spec.hpp).
 std::string kernel_source(const KernelSpec& spec);
+
+// The name to compile the source under, from every field but the tuning:
+// "group_pass_d3_n64_float32_C_max_diag.cu". NVRTC's log cites lines as name(line), and the kernel
+// cache's file names start with it.
+std::string program_name(const KernelSpec& spec);
+
+// One kind's source for a shape, or why that kind cannot serve it.
+struct KindSource {
+  KernelSpec spec;
+  std::string source;   // kernel_source(spec); empty when refused
+  std::string refusal;  // the codegen_error's message when the kind's plan refuses the shape
+
+  bool generated() const { return refusal.empty(); }
+};
+
+// Every kind, in kernel_kinds() order, for the shape, dtype, layout, rule and tuning of `spec` (its
+// kind is ignored). The whole-tensor kinds refuse tensors too large for one block's shared memory,
+// so a shape is served by some kinds and refused by others; throws only for a spec that no kind can
+// be asked about (it is validated first).
+std::vector<KindSource> every_kind_source(const KernelSpec& spec);
 
 }  // namespace tensordiag::codegen

@@ -37,7 +37,8 @@ struct KernelCacheSettings {
   // TENSORDIAG_CACHE_DIR, else $XDG_CACHE_HOME/tensordiag (if absolute, per the XDG spec), else
   // $HOME/.cache/tensordiag. TENSORDIAG_DISABLE_KERNEL_CACHE turns the disk layer off;
   // TENSORDIAG_SAVE_SOURCE and TENSORDIAG_DUMP_SOURCE_ON_ERROR set the flags above. A flag
-  // variable is set when it holds anything but "" or "0". docs/environment.md lists them all.
+  // variable is set when it holds anything but "" or "0". README.md (Environment variables) lists
+  // them all.
   static KernelCacheSettings from_environment();
 };
 

@@ -3,6 +3,7 @@
 // objective (||diag C||^2, or the trace for max_trace) by less than stall_tol relative (a non-diagonalizable tensor has reached its limit), or after
 // max_sweeps. Shared by every engine so they stop alike.
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "runtime/diagonalize.hpp"
@@ -13,8 +14,11 @@ struct StopCriteria {
   int max_sweeps;
   double tol;
   double stall_tol;
-  bool stall_on_trace = false;  // the rule maximizes the trace, not ||diag C||^2
+  bool stall_on_trace = false;  // the rule maximizes the trace, not ||diag C||^2: stalls_on_trace(rule)
 };
+
+// Whether a rule's stall is measured on the trace (max_trace maximizes it) or on ||diag C||^2.
+inline bool stalls_on_trace(std::string_view rule) { return rule == "max_trace"; }
 
 // Called after each sweep with the history so far (history[0] = the input).
 inline std::optional<StopReason> stop_reason_after(const std::vector<SweepRecord>& history, const StopCriteria& c,

@@ -126,3 +126,28 @@ TEST_CASE("a custom DSL rule generates through the templated make_kernel_spec") 
                                             test_rules::every_operation);
   CHECK(contains(kernel_source(angle), "return tensordiag::dsl::Givens<float>{cosf("));
 }
+
+TEST_CASE("program_name names every field of the spec but the tuning") {
+  CHECK(program_name(make_kernel_spec("group_pass", 3, 64, "float32", "C", "max_diag")) ==
+        "group_pass_d3_n64_float32_C_max_diag.cu");
+  CHECK(program_name(make_kernel_spec("off_norm", 9, 8, "float64", "F", "max_trace")) ==
+        "off_norm_d9_n8_float64_F_max_trace.cu");
+}
+
+TEST_CASE("every_kind_source: each kind's source, or the reason it cannot serve the shape") {
+  // 64^3 float32 entries are 1 MiB: too large for one block, so the whole-tensor kinds refuse them.
+  const auto sources = every_kind_source(make_kernel_spec("off_norm", 3, 64, "float32", "C", "max_diag"));
+  REQUIRE(sources.size() == kernel_kinds().size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const KindSource& kind = sources[i];
+    const std::string name(to_string(kind.spec.kind));
+    CHECK(name == kernel_kinds()[i]);
+    const bool whole_tensor = name == "small_tensor" || name == "multi_mode_product";
+    CHECK_MESSAGE(kind.generated() == !whole_tensor, name, ": ", kind.refusal);
+    if (kind.generated()) CHECK(kind.source == kernel_source(kind.spec));
+    else CHECK((kind.source.empty() && contains(kind.refusal, "codegen_error: " + name)));
+  }
+  CHECK(contains(error_of([] { every_kind_source(KernelSpec{KernelKind::off_norm, 2, 4, ScalarType::float32,
+                                                            dsl::Layout::c_order, lower_builtin_rule("max_diag"), {}}); }),
+                 "use an SVD"));
+}

@@ -33,11 +33,8 @@ struct Case {
   std::string layout;
   std::string rule;
 
-  std::string name() const {
-    return kind + "_d" + std::to_string(order) + "_n" + std::to_string(size) + "_" + dtype + "_" + layout + "_" + rule +
-           ".cu";
-  }
   KernelSpec spec() const { return make_kernel_spec(kind, order, size, dtype, layout, rule); }
+  std::string name() const { return program_name(spec()); }
 };
 
 struct Outcome {

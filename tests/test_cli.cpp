@@ -1,10 +1,8 @@
 // The tensordiag command seen from outside: exit status, stdout, stderr and what is left on disk.
 // Every bad input must end with one line on stderr, a non-zero exit and no output files.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -15,69 +13,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runtime/cuda_device.hpp"
-
+#include "cli_workspace.hpp"
 #include "npy_bytes.hpp"
-#include "scratch_dir.hpp"
+#include "runtime/cuda_device.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace tensordiag::testing;
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-// A scratch directory whose subdirectory work/ is the command's working directory; the captured
-// stdout and stderr live beside work/, so work/ holds exactly what the command left behind.
-class Workspace {
-public:
-  Workspace() { fs::create_directory(work()); }
-
-  fs::path work() const { return scratch_ / "work"; }
-  fs::path operator/(std::string_view name) const { return work() / name; }
-
-  // Runs `tensordiag <arguments>` in work/ through the shell, stdin closed.
-  CliRun run(const std::string& arguments) const {
-    const fs::path out = scratch_ / "stdout.txt";
-    const fs::path err = scratch_ / "stderr.txt";
-    const std::string command = "cd '" + work().string() + "' && '" TENSORDIAG_CLI_PATH "' " +
-                                arguments + " < /dev/null > '" + out.string() + "' 2> '" +
-                                err.string() + "'";
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
-  }
-
-  // Every path under work/, hidden temporaries and directories included.
-  std::set<std::string> files() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::recursive_directory_iterator(work()))
-      names.insert(fs::relative(entry.path(), work()).string());
-    return names;
-  }
-
-private:
-  ScratchDir scratch_{"cli"};
-};
-
-// A rejected command: non-zero exit, exactly one line on stderr that starts with
-// "tensordiag: error: " and contains `phrase`, nothing on stdout, and work/ unchanged.
-void check_rejected(const Workspace& workspace, const std::string& arguments,
-                    std::string_view phrase) {
-  const std::set<std::string> before = workspace.files();
-  const CliRun run = workspace.run(arguments);
-  INFO("tensordiag " << arguments << "\nstderr: " << run.err);
-  CHECK(run.exit_code != 0);
-  CHECK(run.err.starts_with("tensordiag: error: "));
-  CHECK(run.err.ends_with("\n"));
-  CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
-  CHECK(run.err.find(phrase) != std::string::npos);
-  CHECK(run.out.empty());
-  CHECK(workspace.files() == before);
-}
 
 // 3 x 3 x 3 float64 values 1..27: a valid input.
 std::vector<double> ramp_values() {
@@ -317,6 +260,19 @@ TEST_CASE("cli: options reach the run and the report") {
   CHECK(report["sweeps"].get<int>() <= 3);
   CHECK(report["order"] == 4);
   CHECK(npy_shape(workspace / "result/factor_4.npy") == "5,5");
+}
+
+TEST_CASE("cli: a stall is reported against the rule's own objective") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 6 --seed 4 --noise 0.5 t.npy").exit_code == 0);
+  for (const auto& [rule, objective] : {std::pair{"max_diag", "||diag C||^2"}, std::pair{"max_trace", "the trace"}}) {
+    const CliRun run = workspace.run(std::string("diagonalize t.npy --out result --rule ") + rule);
+    INFO(rule, "\n", run.out, run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.out.starts_with("stalled after "));
+    CHECK(run.out.find(std::string("(a sweep raised ") + objective + " by less than stall_tol 1e-13, relative)") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("cli: generate is deterministic and a second diagonalize replaces the first") {

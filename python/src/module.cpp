@@ -1,17 +1,19 @@
 // _tensordiag: the runtime's public API for Python. tensordiag/__init__.py checks dtypes and
 // layouts and shapes the results; this file converts, releases the GIL for the run and takes it back
-// for the per-sweep callback. user_error becomes ValueError with the runtime's message.
+// for the per-sweep callback. user_error and codegen_error become ValueError with their message.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <optional>
 #include <string>
 
+#include "codegen/kernel_source.hpp"
 #include "dsl/builtin_rules.hpp"
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/generator.hpp"
+#include "runtime/stop_summary.hpp"
 #include "runtime/version.hpp"
 
 namespace tensordiag::python {
@@ -112,6 +114,28 @@ py::tuple generate(int order, int size, std::uint64_t seed, double noise, const 
   return generate_as<double>(options);
 }
 
+// One kind's generated CUDA source, or for "all" {kind: source} of every kind that serves the shape.
+py::object kernel_source(int order, int size, const std::string& kind, const std::string& dtype,
+                         const std::string& layout, const std::string& rule) {
+  const bool all = kind == "all";
+  const codegen::KernelSpec spec =
+      codegen::make_kernel_spec(all ? "group_pass" : kind, order, size, dtype, layout, rule);
+  if (!all) return py::str(codegen::kernel_source(spec));
+  py::dict sources;
+  for (const codegen::KindSource& each : codegen::every_kind_source(spec))
+    if (each.generated()) sources[py::str(std::string(codegen::to_string(each.spec.kind)))] = each.source;
+  return sources;
+}
+
+// Result.summary(): the runtime's line, as the command prints it. `reason` is a to_string(StopReason).
+std::string stop_summary(const std::string& reason, const std::string& rule, int sweeps, double off_rel, double tol,
+                         double stall_tol) {
+  for (const auto stop : {runtime::StopReason::tolerance, runtime::StopReason::stalled, runtime::StopReason::max_sweeps,
+                          runtime::StopReason::callback})
+    if (runtime::to_string(stop) == reason) return runtime::stop_summary(stop, rule, sweeps, off_rel, tol, stall_tol);
+  throw internal_error("_tensordiag.stop_summary: unknown stop reason '" + reason + "'");
+}
+
 }  // namespace
 
 }  // namespace tensordiag::python
@@ -125,14 +149,21 @@ PYBIND11_MODULE(_tensordiag, m) {
       if (error) std::rethrow_exception(error);
     } catch (const tensordiag::user_error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const tensordiag::codegen::codegen_error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
   m.attr("__version__") = std::string(tensordiag::runtime::version());
   py::list rules;
   for (const auto name : tensordiag::dsl::builtin_rule_names) rules.append(std::string(name));
   m.attr("rules") = py::tuple(rules);
+  m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("on_sweep"));
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
         py::arg("fortran_order"));
+  m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),
+        py::arg("tol"), py::arg("stall_tol"));
+  m.def("kernel_source", &kernel_source, py::arg("order"), py::arg("size"), py::arg("kind"), py::arg("dtype"),
+        py::arg("layout"), py::arg("rule"));
 }

@@ -30,7 +30,11 @@ __version__: str = _tensordiag.__version__
 #: The built-in rotation rules, by name.
 RULES: tuple = _tensordiag.rules
 
-__all__ = ["RULES", "Result", "diagonal", "diagonalize", "diagonalize_full", "generate", "reconstruct"]
+#: The kernel kinds the code generator emits, by name (see :func:`kernel_source`).
+KERNEL_KINDS: tuple = _tensordiag.kernel_kinds
+
+__all__ = ["KERNEL_KINDS", "RULES", "Result", "diagonal", "diagonalize", "diagonalize_full", "generate",
+           "kernel_source", "reconstruct"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,17 +74,9 @@ class Result:
         return self.stop_reason == "tolerance"
 
     def summary(self) -> str:
-        """One line saying how the run stopped, worded as the tensordiag command words it."""
-        off_rel = self.history[-1]["off_rel"]
-        if self.stop_reason == "tolerance":
-            return f"converged after {self.sweeps} sweeps: off_rel {off_rel:.3e} <= tol {self.tol:.3g}"
-        if self.stop_reason == "stalled":
-            objective = "the trace" if self.rule == "max_trace" else "||diag C||^2"
-            return (f"stalled after {self.sweeps} sweeps: off_rel {off_rel:.3e} (a sweep raised "
-                    f"{objective} by less than stall_tol {self.stall_tol:.3g}, relative)")
-        if self.stop_reason == "max_sweeps":
-            return f"stopped at max_sweeps ({self.sweeps}): off_rel {off_rel:.3e} > tol {self.tol:.3g}"
-        return f"stopped by the caller after {self.sweeps} sweeps: off_rel {off_rel:.3e}"
+        """One line saying how the run stopped, the line the tensordiag command prints."""
+        return _tensordiag.stop_summary(self.stop_reason, self.rule, self.sweeps, self.history[-1]["off_rel"],
+                                        self.tol, self.stall_tol)
 
     def report(self) -> dict:
         """The run as a dict with the keys and meanings of the command's report.json.
@@ -233,6 +229,24 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
         raise ValueError(f"layout must be 'C' or 'F', not {layout!r}")
     return _tensordiag.generate(operator.index(order), operator.index(size), seed, float(noise),
                                 np.dtype(dtype).name, layout == "F")
+
+
+def kernel_source(order: int, size: int, kind: str = "group_pass", *, dtype: Any = "float32", layout: str = "C",
+                  rule: str = "max_diag"):
+    """The CUDA C++ source that tensordiag generates for one kernel kind, as NVRTC compiles it.
+
+    The source is specialized for order D, size N, dtype (float32 or float64), memory layout
+    (``"C"`` or ``"F"``) and rule (see RULES); its header comment names the kind, the rule and its
+    rotation formula, the shape and the kernels with their launch shapes. ``kind`` is one of
+    KERNEL_KINDS, or ``"all"`` for a dict ``{kind: source}`` of every kind that serves the shape
+    (the whole-tensor kinds, small_tensor and multi_mode_product, need the tensor to fit in one
+    block's shared memory and are absent otherwise). The same text as ``tensordiag kernels``.
+
+    A shape, kind, dtype, layout or rule the code generator cannot serve raises ValueError with its
+    reason (``codegen_error: ...``).
+    """
+    return _tensordiag.kernel_source(operator.index(order), operator.index(size), str(kind), np.dtype(dtype).name,
+                                     str(layout), str(rule))
 
 
 def diagonal(core: np.ndarray) -> np.ndarray:

@@ -1,0 +1,33 @@
+#include "cli/tensor_options.hpp"
+
+#include "cli/option_checks.hpp"
+
+namespace tensordiag::cli {
+
+namespace {
+
+// Order 2 gets its own message: a matrix is diagonalized by its SVD (DESIGN.md section 1).
+CLI::Validator tensor_order() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text == "2")
+          return "order 2 is a matrix: use an SVD (e.g. numpy.linalg.svd); tensordiag needs order >= 3";
+        return at_least(3)(text);
+      },
+      ">=3");
+}
+
+}  // namespace
+
+void add_tensor_options(CLI::App& command, int& order, int& size, std::string& dtype, std::string& layout) {
+  command.add_option("--order", order, "Order D (number of modes)")->required()->check(tensor_order());
+  command.add_option("--size", size, "Size N of every mode")->required()->check(at_least(2));
+  command.add_option("--dtype", dtype, "Element type")
+      ->check(CLI::IsMember({"float32", "float64"}))
+      ->capture_default_str();
+  command.add_option("--layout", layout, "C (last index fastest) or F (first fastest)")
+      ->check(CLI::IsMember({"C", "F"}))
+      ->capture_default_str();
+}
+
+}  // namespace tensordiag::cli

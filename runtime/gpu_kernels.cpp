@@ -44,7 +44,7 @@ GpuKernels::GpuKernels(codegen::KernelSpec base, const std::string& arch, bool p
 void GpuKernels::load(codegen::KernelSpec spec, const std::string& arch,
                       const std::vector<std::pair<std::string, GpuKernel*>>& wanted) {
   const std::string kind(codegen::to_string(spec.kind));
-  const CompiledKernel compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), kind + ".cu", {}, arch);
+  const CompiledKernel compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
   if (compiled.origin == KernelOrigin::compiled) ++report_.compiled;
   libraries_.push_back(std::make_unique<CudaLibrary>(compiled.cubin));
   const auto entries = codegen::kernel_entries(spec);

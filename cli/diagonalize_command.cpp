@@ -1,13 +1,10 @@
 #include "cli/diagonalize_command.hpp"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <variant>
 
 #include "cli/atomic_output.hpp"
+#include "cli/diagonalize_batch.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/stop_summary.hpp"
@@ -19,12 +16,6 @@ namespace tensordiag::cli {
 
 namespace {
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  file.close();
-  if (!file) throw user_error("cannot write '" + path.string() + "': " + std::strerror(errno));
-}
 
 // Diagonalizes, checks the result against `tensor` and stages every output file; returns the line
 // that says how the run stopped.
@@ -32,14 +23,13 @@ template <class T>
 std::string diagonalize_into(AtomicOutput& output, const runtime::HostTensor<T>& tensor,
                              const runtime::Options& options, const runtime::ReportInput& input) {
   const runtime::Result<T> result = runtime::diagonalize(tensor, options);
-  for (const auto& note : result.notes) std::fprintf(stderr, "tensordiag: note: %s\n", note.c_str());
+  print_notes(result.notes);
   const runtime::Verification verification = runtime::verify(tensor, result);
   runtime::write_tensor(output.stage("core.npy"), result.core);
   for (std::size_t n = 0; n < result.factors.size(); ++n)
     runtime::write_matrix(output.stage("factor_" + std::to_string(n + 1) + ".npy"),
                           result.factors[n]);
-  write_text(output.stage("report.json"),
-             runtime::make_report(result, options, input, verification).dump(2) + "\n");
+  output.stage_text("report.json", runtime::make_report(result, options, input, verification).dump(2) + "\n");
   char errors[120];
   std::snprintf(errors, sizeof errors, "; reconstruction error %.3e, orthogonality error %.3e",
                 verification.reconstruction_error, verification.orthogonality_error);
@@ -47,6 +37,17 @@ std::string diagonalize_into(AtomicOutput& output, const runtime::HostTensor<T>&
 }
 
 }  // namespace
+
+void print_notes(const std::vector<std::string>& notes) {
+  for (const auto& note : notes) std::fprintf(stderr, "tensordiag: note: %s\n", note.c_str());
+}
+
+runtime::Options run_options(const DiagonalizeArguments& arguments) {
+  runtime::Options options = arguments.options;
+  options.backend = runtime::parse_backend(arguments.backend);
+  options.pivot_norm = runtime::parse_pivot_norm(arguments.pivot_norm);
+  return options;
+}
 
 CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments) {
   runtime::Options& options = arguments.options;
@@ -110,6 +111,11 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "else every hardware thread)")
       ->check(at_least(0))
       ->capture_default_str();
+  command->add_flag("--batch", arguments.batch,
+                    "IN.npy holds a batch (B, N, .., N) of tensors of one shape: the\n"
+                    "outputs stack them the same way (core.npy (B, N, .., N),\n"
+                    "factor_n.npy (B, N, N)) and report.json lists one report each.\n"
+                    "On the GPU, small tensors run together, one block each");
   command->add_flag("-q,--quiet", arguments.quiet,
                     "Print nothing but errors: no per-sweep progress (shown only\n"
                     "when stderr is a terminal), no summary");
@@ -117,6 +123,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
 }
 
 int run_diagonalize(const DiagonalizeArguments& arguments) {
+  if (arguments.batch) return run_diagonalize_batch(arguments);
   runtime::AnyTensor tensor = runtime::read_tensor(arguments.input);
   const runtime::ReportInput input{arguments.input, runtime::dtype_of(tensor)};
   AtomicOutput output(arguments.out);
@@ -124,9 +131,7 @@ int run_diagonalize(const DiagonalizeArguments& arguments) {
     const runtime::Dtype dtype = runtime::parse_dtype(arguments.dtype);
     if (dtype != input.dtype) tensor = runtime::convert(tensor, dtype);
   }
-  runtime::Options options = arguments.options;
-  options.backend = runtime::parse_backend(arguments.backend);
-  options.pivot_norm = runtime::parse_pivot_norm(arguments.pivot_norm);
+  runtime::Options options = run_options(arguments);
   options.on_sweep = sweep_progress(arguments.quiet, options.max_sweeps);
   const std::string summary = std::visit(
       [&](const auto& typed) { return diagonalize_into(output, typed, options, input); }, tensor);

@@ -2,6 +2,7 @@
 // `tensordiag diagonalize IN.npy --out DIR`: T = C x_1 M_1 ... x_D M_D, written as DIR/core.npy,
 // DIR/factor_1.npy .. DIR/factor_D.npy and DIR/report.json, all or nothing.
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -16,10 +17,16 @@ struct DiagonalizeArguments {
   std::string backend = "auto";
   std::string pivot_norm = "auto";
   bool quiet = false;
+  bool batch = false;  // IN.npy is (B, N, .., N)
   runtime::Options options;  // everything but backend and on_sweep, which run_diagonalize sets
 };
 
 CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments);
 int run_diagonalize(const DiagonalizeArguments& arguments);
+
+// The runtime options the arguments ask for (without the progress callback).
+runtime::Options run_options(const DiagonalizeArguments& arguments);
+// The runtime's notes (such as auto falling back to the CPU), one line each on stderr.
+void print_notes(const std::vector<std::string>& notes);
 
 }  // namespace tensordiag::cli

@@ -16,6 +16,9 @@
 #include "cli_workspace.hpp"
 #include "npy_bytes.hpp"
 #include "runtime/cuda_device.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/generator.hpp"
+#include "runtime/npy_batch.hpp"
 
 namespace {
 
@@ -352,4 +355,41 @@ TEST_CASE("cli: --version and --help") {
   for (const char* option : {"--out", "--max-sweeps", "--tol", "--stall-tol", "--eta", "--rule",
                              "--backend", "--dtype", "--threads", "--quiet"})
     CHECK_MESSAGE(help.out.find(option) != std::string::npos, option);
+}
+
+TEST_CASE("cli: --batch diagonalizes every tensor of a (B, N, .., N) file and stacks the outputs") {
+  const Workspace workspace;
+  std::vector<tensordiag::runtime::HostTensor<double>> tensors;
+  for (unsigned b = 0; b < 4; ++b) {
+    tensordiag::runtime::GeneratorOptions g;
+    g.order = 3;
+    g.size = 5;
+    g.seed = 40 + b;
+    tensors.push_back(tensordiag::runtime::generate_diagonalizable<double>(g).tensor);
+  }
+  tensordiag::runtime::write_tensor_batch(workspace / "batch.npy", tensors);
+  const CliRun run = workspace.run("diagonalize batch.npy --out result --batch --backend cpu");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.find("batch of 4 tensors") != std::string::npos);
+  CHECK(npy_shape(workspace / "result/core.npy") == "4,5,5,5");
+  for (int n = 1; n <= 3; ++n) CHECK(npy_shape(workspace / ("result/factor_" + std::to_string(n) + ".npy")) == "4,5,5");
+  const nlohmann::json report = read_report(workspace / "result/report.json");
+  REQUIRE(report["batch"] == 4);
+  REQUIRE(report["tensors"].size() == 4);
+  const auto cores = std::get<std::vector<tensordiag::runtime::HostTensor<double>>>(
+      tensordiag::runtime::read_tensor_batch(workspace / "result/core.npy"));
+  tensordiag::runtime::Options options;
+  options.backend = tensordiag::runtime::Backend::cpu;
+  for (std::size_t b = 0; b < 4; ++b) {
+    CHECK(report["tensors"][b]["converged"] == true);
+    CHECK(report["tensors"][b]["reconstruction_error"].get<double>() < 1e-13);
+    CHECK(cores[b].values() == tensordiag::runtime::diagonalize(tensors[b], options).core.values());
+  }
+}
+
+TEST_CASE("cli: a bad batch is one line and writes nothing") {
+  const Workspace workspace;
+  write_file(workspace / "in.npy", valid_npy());  // a single 3 x 3 x 3 tensor is a batch of 3 matrices
+  check_rejected(workspace, "diagonalize in.npy --out result --batch", "SVD");
 }

@@ -1,0 +1,75 @@
+#include "cli/diagonalize_batch.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <variant>
+
+#include "cli/atomic_output.hpp"
+#include "runtime/npy_batch.hpp"
+#include "runtime/report.hpp"
+
+namespace tensordiag::cli {
+
+namespace {
+
+template <class T>
+std::vector<runtime::HostTensor<T>> converted(const runtime::AnyTensorBatch& batch) {
+  std::vector<runtime::HostTensor<T>> out;
+  std::visit(
+      [&out](const auto& tensors) {
+        for (const auto& t : tensors)
+          out.push_back(std::get<runtime::HostTensor<T>>(runtime::convert(runtime::AnyTensor(t), runtime::dtype_of<T>())));
+      },
+      batch);
+  return out;
+}
+
+template <class T>
+std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runtime::HostTensor<T>>& tensors,
+                                   const runtime::Options& options, const runtime::ReportInput& input) {
+  const auto results = runtime::diagonalize_batch(tensors, options);
+  print_notes(results.front().notes);
+  std::vector<runtime::HostTensor<T>> cores;
+  std::vector<std::vector<runtime::Matrix<T>>> factors(static_cast<std::size_t>(tensors.front().order()));
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  int converged = 0;
+  double worst_reconstruction = 0, worst_orthogonality = 0;
+  for (std::size_t b = 0; b < tensors.size(); ++b) {
+    const auto verification = runtime::verify(tensors[b], results[b]);
+    reports.push_back(runtime::make_report(results[b], options, input, verification));
+    cores.push_back(results[b].core);
+    for (std::size_t n = 0; n < factors.size(); ++n) factors[n].push_back(results[b].factors[n]);
+    converged += results[b].converged();
+    worst_reconstruction = std::max(worst_reconstruction, verification.reconstruction_error);
+    worst_orthogonality = std::max(worst_orthogonality, verification.orthogonality_error);
+  }
+  runtime::write_tensor_batch(output.stage("core.npy"), cores);
+  for (std::size_t n = 0; n < factors.size(); ++n)
+    runtime::write_matrix_batch(output.stage("factor_" + std::to_string(n + 1) + ".npy"), factors[n]);
+  nlohmann::ordered_json report{{"batch", tensors.size()}, {"tensors", std::move(reports)}};
+  output.stage_text("report.json", report.dump(2) + "\n");
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "batch of %zu tensors on %s: %d converged; largest reconstruction error %.3e, orthogonality error %.3e",
+                tensors.size(), results.front().device.c_str(), converged, worst_reconstruction, worst_orthogonality);
+  return line;
+}
+
+}  // namespace
+
+int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
+  const runtime::AnyTensorBatch batch = runtime::read_tensor_batch(arguments.input);
+  const runtime::Dtype file_dtype = batch.index() == 0 ? runtime::Dtype::float32 : runtime::Dtype::float64;
+  const runtime::Dtype dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
+  const runtime::ReportInput input{arguments.input, file_dtype};
+  AtomicOutput output(arguments.out);
+  const runtime::Options options = run_options(arguments);
+  const std::string summary = dtype == runtime::Dtype::float32
+                                  ? diagonalize_batch_into(output, converted<float>(batch), options, input)
+                                  : diagonalize_batch_into(output, converted<double>(batch), options, input);
+  output.commit();
+  if (!arguments.quiet) std::printf("%s\nwrote core.npy, factor_n.npy and report.json in %s\n", summary.c_str(), arguments.out.c_str());
+  return 0;
+}
+
+}  // namespace tensordiag::cli

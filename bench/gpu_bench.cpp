@@ -4,7 +4,7 @@
 // times, median of --repeats runs after a warm-up. Also: the device-to-device copy bandwidth, the
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
-//   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--budget SECONDS]
+//   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--budget SECONDS] [--sweep]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -121,11 +121,13 @@ int main(int argc, char** argv) {
   std::string out_path;
   int repeats = 5;
   bool quick = false;
+  bool sweep_tuning = false;  // --sweep: also try group_pass tile sizes and block sizes
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--budget") == 0 && i + 1 < argc) budget = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--sweep") == 0) sweep_tuning = true;
     else out_path = argv[i];
   }
   const auto bench_start = std::chrono::steady_clock::now();
@@ -191,11 +193,11 @@ int main(int argc, char** argv) {
     double best = bw;
     codegen::Tuning best_tuning = defaults;
     nlohmann::json sweep = nlohmann::json::array();
-    for (int tile_kb : {8, 16, 32, 44})
+    for (int tile_kb : sweep_tuning ? std::vector<int>{8, 16, 32, 44} : std::vector<int>{})
       for (int block : {128, 256, 512, 1024}) {
         codegen::Tuning t;
         t.tile_bytes = tile_kb * 1024;
-        t.block_size = block;
+        t.pass_block_size = block;
         try {
           const double b = group_pass_bandwidth(order, size, t);
           sweep.push_back({{"tile_bytes", t.tile_bytes}, {"block_size", block}, {"bytes_per_second", b}});
@@ -206,7 +208,7 @@ int main(int argc, char** argv) {
       }
     const double mb = std::pow(size, order) * 4 / 1e6;
     std::printf("%-3d %-4d %-8.1f %-9.0f %-9.2f %-9.0f %-9d %-9d\n", order, size, mb, bw / 1e9, bw / copy_bw, best / 1e9,
-                best_tuning.tile_bytes / 1024, best_tuning.block_size);
+                best_tuning.tile_bytes / 1024, best_tuning.pass_block_size);
     passes.push_back({{"order", order}, {"size", size}, {"megabytes", mb}, {"bytes_per_second", bw},
                       {"fraction_of_copy_bandwidth", bw / copy_bw}, {"best_bytes_per_second", best},
                       {"best_fraction_of_copy_bandwidth", best / copy_bw}, {"tuning_sweep", sweep}});

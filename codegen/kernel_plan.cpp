@@ -102,7 +102,9 @@ KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
                         bytes(z.subtensor * z.scalar + tables) + ") exceed the shared memory limits (tile_bytes " +
                         std::to_string(spec.tuning.tile_bytes) + ", shared_bytes " +
                         std::to_string(spec.tuning.shared_bytes) + ")");
-  const int threads = threads_for(tile_entries(chosen) / 2, spec.tuning);
+  Tuning pass_tuning = spec.tuning;
+  pass_tuning.block_size = spec.tuning.pass_block_size;
+  const int threads = threads_for(tile_entries(chosen) / 2, pass_tuning);
   return {{"mode_rotations.cuh"},
           false,
           {{"threads", std::to_string(threads)}, {"inner_modes", std::to_string(chosen)}},

@@ -103,7 +103,7 @@ KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
                         std::to_string(spec.tuning.tile_bytes) + ", shared_bytes " +
                         std::to_string(spec.tuning.shared_bytes) + ")");
   Tuning pass_tuning = spec.tuning;
-  pass_tuning.block_size = spec.tuning.pass_block_size;
+  pass_tuning.block_size = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : z.d <= 4 ? 128 : 256;
   const int threads = threads_for(tile_entries(chosen) / 2, pass_tuning);
   return {{"mode_rotations.cuh"},
           false,

@@ -55,8 +55,9 @@ void validate(const KernelSpec& spec) {
   const Tuning& t = spec.tuning;
   if (t.block_size < 32 || t.block_size > 1024 || t.block_size % 32 != 0)
     throw codegen_error("block_size " + std::to_string(t.block_size) + ": use a multiple of 32 in 32..1024");
-  if (t.pass_block_size < 32 || t.pass_block_size > 1024 || t.pass_block_size % 32 != 0)
-    throw codegen_error("pass_block_size " + std::to_string(t.pass_block_size) + ": use a multiple of 32 in 32..1024");
+  if (t.pass_block_size != 0 && (t.pass_block_size < 32 || t.pass_block_size > 1024 || t.pass_block_size % 32 != 0))
+    throw codegen_error("pass_block_size " + std::to_string(t.pass_block_size) +
+                        ": use 0 (by order) or a multiple of 32 in 32..1024");
   if (t.tile_bytes < 1 || t.min_tiles < 1 || t.shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)
     throw codegen_error("tile_bytes, min_tiles, shared_bytes, partial_blocks and max_grid_blocks must be positive");
 }

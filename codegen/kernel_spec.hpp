@@ -35,9 +35,9 @@ dsl::Layout parse_layout(std::string_view name);      // throws codegen_error fo
 
 struct Tuning {
   int block_size = 256;                // threads per block at most: a multiple of 32, 32..1024
-  // group_pass's threads per block at most. 128 measured best on an H100 for 5 of 7 tensors of
-  // 64 MB and more (3-30% over 256; bench/results/gpu_h100_2026-11-21.md).
-  int pass_block_size = 128;
+  // group_pass's threads per block at most; 0 = by order: 128 for D <= 4, 256 above, the best
+  // measured on an H100 for tensors of 64 MB and more (bench/results/gpu_h100_2026-11-21.md).
+  int pass_block_size = 0;
   int tile_bytes = 32 * 1024;          // group_pass: shared memory for the orbit tile at most
   long long min_tiles = 264;           // group_pass: tiles wanted to fill the GPU (2 per H100 SM)
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)

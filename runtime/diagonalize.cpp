@@ -138,12 +138,17 @@ bool one_block_serves(const HostTensor<T>& tensor, const Options& options) {
 
 }  // namespace
 
+// A single tensor runs on one SM in the one-block path: faster than the general path's launches
+// only for the smallest (on an H100: 512 entries 0.33-0.43 ms against 0.53 ms; 4096 entries 1.27
+// ms against 0.65 ms; bench/results/gpu_h100_2026-11-21.md). Batches always take it.
+constexpr std::size_t one_block_single_tensor_entries = 1024;
+
 template <class T>
 Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options) {
   const RunPlan plan = plan_run<T>(options);
   check_input(tensor);
   Result<T> result;
-  if (plan.on_gpu && one_block_serves(tensor, options)) {
+  if (plan.on_gpu && tensor.count() <= one_block_single_tensor_entries && one_block_serves(tensor, options)) {
     result = std::move(run_gpu_small_batch(std::vector<HostTensor<T>>{tensor}, codegen::lower_builtin_rule(options.rule),
                                            plan.stop)
                            .front());

@@ -154,8 +154,10 @@ TEST_SUITE("gpu") {
       options.backend = Backend::cuda;
       options.max_sweeps = 6;
       options.rule = rule;
-      const auto one_block = diagonalize(tensor, options);
-      options.on_sweep = [](const SweepRecord&) { return false; };  // a callback needs the general path
+      // A batch takes the one-block path whenever the tensor fits one block; a callback needs the
+      // general path.
+      const auto one_block = diagonalize_batch(std::vector<HostTensor<double>>{tensor}, options).front();
+      options.on_sweep = [](const SweepRecord&) { return false; };
       const auto general = diagonalize(tensor, options);
       REQUIRE(one_block.sweeps() == general.sweeps());
       CHECK(one_block.stop_reason == general.stop_reason);

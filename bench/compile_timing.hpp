@@ -1,6 +1,6 @@
 #pragma once
 // What the compile-time benchmarks share: a kernel cache directory of their own, removed at exit;
-// requests that must come from a given layer of the cache; medians.
+// requests that must come from a given layer of the cache (medians: bench/statistics.hpp).
 #include <stdlib.h>
 
 #include <algorithm>
@@ -9,17 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/statistics.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/kernel_cache.hpp"
 
 namespace tensordiag::bench {
-
-// @pre !values.empty(); the mean of the two middle values for an even count.
-inline double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
 
 class ScratchCacheDirectory {
 public:

@@ -11,12 +11,15 @@
 #include <thread>
 #include <vector>
 
+#include "bench/statistics.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/generator.hpp"
 #include "runtime/group_pass.hpp"
 #include "runtime/random_stream.hpp"
 
 using namespace tensordiag::runtime;
+using tensordiag::bench::median;
+using tensordiag::bench::wall_seconds;
 
 namespace {
 
@@ -34,24 +37,12 @@ const std::vector<Case> cases = {
     {3, 32, 0.00125, 17.629337}, {3, 64, 0.00125, 520.33422},
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <class F>
-double seconds(F&& f) {
-  const auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Read + write bandwidth of a plain copy of a buffer far larger than the caches.
 double copy_bandwidth() {
   const std::size_t bytes = std::size_t{512} << 20;
   std::vector<char> src(bytes, 1), dst(bytes, 0);
   std::vector<double> times;
-  for (int r = 0; r < 5; ++r) times.push_back(seconds([&] { std::memcpy(dst.data(), src.data(), bytes); }));
+  for (int r = 0; r < 5; ++r) times.push_back(wall_seconds([&] { std::memcpy(dst.data(), src.data(), bytes); }));
   return 2.0 * static_cast<double>(bytes) / median(times);
 }
 
@@ -66,7 +57,7 @@ double group_pass_bandwidth(HostTensor<float> tensor) {
   const int passes = std::max(5, static_cast<int>((std::size_t{1} << 26) / tensor.count()));
   std::vector<double> times;
   for (int r = 0; r < 5; ++r)
-    times.push_back(seconds([&] {
+    times.push_back(wall_seconds([&] {
       for (int k = 0; k < passes; ++k) apply_group_pass(tensor, group, 0);
     }) / passes);
   return 2.0 * static_cast<double>(tensor.count() * sizeof(float)) / median(times);

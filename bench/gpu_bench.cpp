@@ -19,6 +19,7 @@
 #include "runtime/cuda_device.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/device_buffer.hpp"
+#include "bench/statistics.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/generator.hpp"
 #include "runtime/gpu_kernels.hpp"
@@ -26,6 +27,8 @@
 #include "runtime/random_stream.hpp"
 
 using namespace tensordiag::runtime;
+using tensordiag::bench::median;
+using tensordiag::bench::wall_seconds;
 namespace codegen = tensordiag::codegen;
 
 namespace {
@@ -46,17 +49,6 @@ const std::vector<Case> cases = {
     {9, 8, 0.00125, 27.809240},  {3, 16, 0.00125, 0.12368},   {3, 32, 0.00125, 0.443783},
     {3, 64, 0.00125, 1.659189},  {3, 128, 0.00125, 28.273055},
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double wall(auto&& f) {
-  const auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Read + write bytes per second of a device-to-device copy of 1 GiB.
 double copy_bandwidth() {
@@ -231,7 +223,7 @@ int main(int argc, char** argv) {
     options.stall_tol = 0;
     diagonalize(tensor, options);
     std::vector<double> times;
-    for (int r = 0; r < std::max(repeats, 5); ++r) times.push_back(wall([&] { diagonalize(tensor, options); }));
+    for (int r = 0; r < std::max(repeats, 5); ++r) times.push_back(wall_seconds([&] { diagonalize(tensor, options); }));
     std::printf("  N=%-3d %.2f ms   [paper %.0f ms]\n", size, median(times) * 1e3, paper_e2e[k] * 1e3);
     e2e.push_back({{"size", size}, {"seconds_median", median(times)}, {"paper_seconds", paper_e2e[k++]}});
   }

@@ -2,6 +2,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include "runtime/cuda_check.hpp"
+#include "runtime/errors.hpp"
+
 namespace tensordiag::runtime {
 
 std::optional<CudaDeviceInfo> cuda_device(int index) {
@@ -26,6 +29,13 @@ std::optional<CudaDeviceInfo> cuda_device(int index) {
     if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) info.free_memory = free_bytes;
   }
   return info;
+}
+
+CudaDeviceInfo require_cuda_device() {
+  const auto device = cuda_device();
+  if (!device) throw user_error("the CUDA backend needs a GPU: " + cuda_unavailable_reason());
+  check_cuda(cudaSetDevice(device->index), "cudaSetDevice");
+  return *device;
 }
 
 std::string cuda_unavailable_reason() {

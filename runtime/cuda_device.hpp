@@ -24,6 +24,9 @@ struct CudaDeviceInfo {
 // The device `index`, or nothing when there is no usable device (no driver, no GPU, bad index).
 std::optional<CudaDeviceInfo> cuda_device(int index = 0);
 
+// The device the engines run on, made current; user_error with the reason when there is none.
+CudaDeviceInfo require_cuda_device();
+
 // Why cuda_device() found nothing, as one line ("no CUDA driver", "no CUDA-capable device", ...).
 std::string cuda_unavailable_reason();
 

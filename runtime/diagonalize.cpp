@@ -11,6 +11,7 @@
 #include "runtime/cpu_engine.hpp"
 #include "runtime/cuda_device.hpp"
 #include "runtime/gpu_engine.hpp"
+#include "runtime/gpu_kernels.hpp"
 #include "runtime/gpu_small_engine.hpp"
 #include "runtime/errors.hpp"
 
@@ -130,10 +131,7 @@ void describe_run(Result<T>& result, const Options& options, const RunPlan& plan
 template <class T>
 bool one_block_serves(const HostTensor<T>& tensor, const Options& options) {
   return options.eta == 0 && !options.on_sweep &&
-         fits_one_block(codegen::KernelSpec{codegen::KernelKind::small_tensor, tensor.order(), tensor.size(),
-                                            std::is_same_v<T, float> ? codegen::ScalarType::float32
-                                                                     : codegen::ScalarType::float64,
-                                            tensor.layout(), codegen::lower_builtin_rule(options.rule), {}});
+         fits_one_block(kernel_spec_for(tensor, codegen::lower_builtin_rule(options.rule), codegen::KernelKind::small_tensor));
 }
 
 }  // namespace

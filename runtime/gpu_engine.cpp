@@ -1,12 +1,11 @@
 #include "runtime/gpu_engine.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <memory>
+#include <cstdio>
 #include <optional>
 
-#include "codegen/codegen_error.hpp"
 #include "runtime/cuda_device.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/device_buffer.hpp"
@@ -31,19 +30,6 @@ std::string gib(double bytes) {
   return text;
 }
 
-template <class T>
-codegen::KernelSpec base_spec(const HostTensor<T>& tensor, const codegen::LoweredRule& rule) {
-  codegen::KernelSpec spec{codegen::KernelKind::group_pass, tensor.order(), tensor.size(),
-                           std::is_same_v<T, float> ? codegen::ScalarType::float32 : codegen::ScalarType::float64,
-                           tensor.layout(), rule, {}};
-  try {
-    codegen::validate(spec);
-  } catch (const codegen::codegen_error& error) {
-    throw user_error(std::string("the CUDA backend cannot take this tensor: ") + error.what());
-  }
-  return spec;
-}
-
 // Everything a run keeps on the device, allocated and filled once.
 template <class T>
 struct DeviceState {
@@ -62,9 +48,7 @@ struct DeviceState {
 template <class T>
 Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule& rule, const GpuRunSettings& settings) {
   const auto start = Clock::now();
-  const auto device = cuda_device();
-  if (!device) throw user_error("the CUDA backend needs a GPU: " + cuda_unavailable_reason());
-  check_cuda(cudaSetDevice(device->index), "cudaSetDevice");
+  const auto device = require_cuda_device();
 
   const int order = tensor.order(), size = tensor.size();
   const auto schedule = round_robin_schedule(size);
@@ -76,11 +60,11 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
   // The tensor and its few companions must fit next to what is already in use.
   const double needed = static_cast<double>(tensor.count() * sizeof(T)) +
                         static_cast<double>(order) * size * size * sizeof(T) + (64 << 20);
-  if (needed > static_cast<double>(device->free_memory))
-    throw user_error("the tensor needs " + gib(needed) + " on the GPU, but " + device->name + " has " +
-                     gib(static_cast<double>(device->free_memory)) + " free");
+  if (needed > static_cast<double>(device.free_memory))
+    throw user_error("the tensor needs " + gib(needed) + " on the GPU, but " + device.name + " has " +
+                     gib(static_cast<double>(device.free_memory)) + " free");
 
-  const GpuKernels kernels(base_spec(tensor, rule), device->arch(), checked, false);
+  const GpuKernels kernels(kernel_spec_for(tensor, rule, codegen::KernelKind::group_pass), device.arch(), checked, false);
   const CudaStream stream;
   DeviceState<T> d{DeviceBuffer<T>(tensor.count()),
                    DeviceBuffer<T>(static_cast<std::size_t>(order) * size * size),
@@ -169,7 +153,7 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
 
   Result<T> result;
   result.backend = Backend::cuda;
-  result.device = device->name;
+  result.device = device.name;
   enqueue_figures(stream.get());
   stream.synchronize();
   const double off_input = std::sqrt(figures[0]);

@@ -10,6 +10,23 @@
 
 namespace tensordiag::runtime {
 
+template <class T>
+codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::LoweredRule& rule,
+                                    codegen::KernelKind kind) {
+  codegen::KernelSpec spec{kind, tensor.order(), tensor.size(),
+                           std::is_same_v<T, float> ? codegen::ScalarType::float32 : codegen::ScalarType::float64,
+                           tensor.layout(), rule, {}};
+  try {
+    codegen::validate(spec);
+  } catch (const codegen::codegen_error& error) {
+    throw user_error(std::string("the CUDA backend cannot take this tensor: ") + error.what());
+  }
+  return spec;
+}
+
+template codegen::KernelSpec kernel_spec_for(const HostTensor<float>&, const codegen::LoweredRule&, codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for(const HostTensor<double>&, const codegen::LoweredRule&, codegen::KernelKind);
+
 GpuKernels::GpuKernels(codegen::KernelSpec base, const std::string& arch, bool pivot_check, bool small) {
   using codegen::KernelKind;
   const auto start = std::chrono::steady_clock::now();

@@ -9,6 +9,7 @@
 
 #include "codegen/kernel_spec.hpp"
 #include "runtime/cuda_library.hpp"
+#include "runtime/tensor.hpp"
 
 namespace tensordiag::runtime {
 
@@ -29,6 +30,12 @@ struct KernelLoadReport {
   int compiled = 0;      // kinds NVRTC compiled in this call (0: all from a cache)
   std::vector<std::string> cache_warnings;
 };
+
+// The spec of `kind` for this tensor's order, size, dtype and layout and the rule; throws
+// user_error when code generation cannot serve the shape.
+template <class T>
+codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::LoweredRule& rule,
+                                    codegen::KernelKind kind);
 
 class GpuKernels {
 public:

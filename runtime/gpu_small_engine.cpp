@@ -30,19 +30,14 @@ std::vector<Result<T>> run_gpu_small_batch(const std::vector<HostTensor<T>>& ten
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   if (tensors.empty()) return {};
-  const auto device = cuda_device();
-  if (!device) throw user_error("the CUDA backend needs a GPU: " + cuda_unavailable_reason());
-  check_cuda(cudaSetDevice(device->index), "cudaSetDevice");
+  const auto device = require_cuda_device();
   const HostTensor<T>& first = tensors.front();
   const int order = first.order(), size = first.size();
   const std::size_t batch = tensors.size(), entries = first.count();
   const std::size_t square = static_cast<std::size_t>(size) * size;
   const std::size_t rows = static_cast<std::size_t>(stop.max_sweeps) + 1;
 
-  const codegen::KernelSpec spec{codegen::KernelKind::small_tensor, order, size,
-                                 std::is_same_v<T, float> ? codegen::ScalarType::float32 : codegen::ScalarType::float64,
-                                 first.layout(), rule, {}};
-  const GpuKernels kernels(spec, device->arch(), false, true);
+  const GpuKernels kernels(kernel_spec_for(first, rule, codegen::KernelKind::small_tensor), device.arch(), false, true);
   const CudaStream stream;
   DeviceBuffer<T> d_tensors(batch * entries);
   for (std::size_t b = 0; b < batch; ++b) d_tensors.upload(tensors[b].data(), entries, stream.get(), b * entries);
@@ -79,7 +74,7 @@ std::vector<Result<T>> run_gpu_small_batch(const std::vector<HostTensor<T>>& ten
   for (std::size_t b = 0; b < batch; ++b) {
     Result<T>& r = results[b];
     r.backend = Backend::cuda;
-    r.device = device->name;
+    r.device = device.name;
     r.stop_reason = stop_reasons[reasons[b]];
     r.core = HostTensor<T>(order, size, first.layout(),
                            std::vector<T>(cores.begin() + static_cast<std::ptrdiff_t>(b * entries),

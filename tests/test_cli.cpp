@@ -168,6 +168,7 @@ TEST_CASE("cli: bad option values are one line each") {
   check_rejected(workspace, diagonalize + "--threads -1", "--threads: must be >=0");
   check_rejected(workspace, diagonalize + "--rule fastest", "--rule");
   check_rejected(workspace, diagonalize + "--backend gpu", "--backend");
+  check_rejected(workspace, diagonalize + "--pivot-norm fastest", "--pivot-norm");
   check_rejected(workspace, diagonalize + "--dtype float16", "--dtype");
   check_rejected(workspace, diagonalize + "--no-such-option", "--no-such-option");
   check_rejected(workspace, "diagonalize in.npy", "--out is required");

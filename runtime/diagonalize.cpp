@@ -72,14 +72,11 @@ std::string cpu_model_name() {
   return "cpu";
 }
 
+// The shape checks every input gets (files, NumPy arrays, C++ tensors), then finiteness.
 template <class T>
 void check_input(const HostTensor<T>& tensor) {
-  if (tensor.order() == 2)
-    throw user_error("order 2 is a matrix: its diagonalization by orthogonal factors is the SVD "
-                     "(numpy.linalg.svd); tensordiag needs order >= 3");
-  if (tensor.order() < 3)
-    throw user_error("order " + std::to_string(tensor.order()) + " is not a tensor: tensordiag needs order >= 3");
-  if (tensor.size() < 2) throw user_error("size " + std::to_string(tensor.size()) + " is trivial: tensordiag needs size >= 2");
+  check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
+                                              static_cast<std::size_t>(tensor.size())));
   for (std::size_t i = 0; i < tensor.count(); ++i)
     if (!std::isfinite(tensor.values()[i]))
       throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));

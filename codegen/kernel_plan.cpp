@@ -175,10 +175,15 @@ KernelPlan plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
     throw codegen_error("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(largest_size) +
                         ", the largest whose Lanczos vectors fit one block; take the norm with cuSOLVER");
   const int threads = threads_for(std::max<long long>(z.n, 128), spec.tuning);
-  return {{}, false, {{"threads", std::to_string(threads)}}, {{"lambda_norm", threads, 1}}};
+  return {{},
+          false,
+          {{"threads", std::to_string(threads)}, {"steps", std::to_string(lambda_norm_steps(z.n))}},
+          {{"lambda_norm", threads, 1}}};
 }
 
 }  // namespace
+
+int lambda_norm_steps(int size) { return std::min(size, 128); }
 
 KernelPlan plan_kernel(const KernelSpec& spec) {
   validate(spec);

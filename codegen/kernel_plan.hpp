@@ -32,6 +32,10 @@ struct KernelPlan {
 // shared memory, a pivot subtensor too large for it).
 KernelPlan plan_kernel(const KernelSpec& spec);
 
+// The most Lanczos steps lambda_norm takes for size N: min(N, 128). Its `basis` workspace holds
+// lambda_norm_steps(N) + 1 vectors of N doubles.
+int lambda_norm_steps(int size);
+
 // The kernels the source for `spec` defines, with their launch shapes.
 std::vector<KernelEntry> kernel_entries(const KernelSpec& spec);
 

@@ -7,7 +7,7 @@
 // T_j (alpha on the diagonal, beta beside it) whose largest eigenvalue converges to S's from below;
 // it is found by bisection on Sturm counts. The process stops when that Ritz value changes by less
 // than 1e-12 relative between checks (CHECK_EVERY steps apart), when beta vanishes (the Krylov space is invariant: the Ritz
-// value is exact), or after STEPS = min(N, 128) steps. Everything runs in double.
+// value is exact), or after STEPS steps (codegen::lambda_norm_steps). Everything runs in double.
 //
 // Arguments:
 //   lambda     N x N, row-major (pivot_check_gather)
@@ -17,7 +17,7 @@
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int WARPS = THREADS / 32;
-inline constexpr int STEPS = N < 128 ? N : 128;
+inline constexpr int STEPS = ${steps};
 inline constexpr int CHECK_EVERY = 4;
 
 // sum over the block of every thread's v, returned to all threads.

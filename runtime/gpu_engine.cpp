@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "codegen/kernel_plan.hpp"
 #include "runtime/cuda_device.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/device_buffer.hpp"
@@ -90,7 +91,8 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
   const bool device_norm = checked && kernels.has_lambda_norm && settings.pivot_norm != PivotNorm::cusolver;
   std::optional<LambdaNormCusolver> cusolver_norm;
   if (checked && !device_norm) cusolver_norm.emplace(size);
-  DeviceBuffer<double> lanczos_basis(device_norm ? static_cast<std::size_t>(std::min(size, 128) + 1) * size : 0);
+  DeviceBuffer<double> lanczos_basis(
+      device_norm ? static_cast<std::size_t>(codegen::lambda_norm_steps(size) + 1) * static_cast<std::size_t>(size) : 0);
   DeviceBuffer<double> device_lambda_norm(device_norm ? 1 : 0);
 
   PinnedBuffer<double> figures(2);

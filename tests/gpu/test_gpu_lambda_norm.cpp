@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "codegen/kernel_plan.hpp"
 #include "codegen/lowered_rule.hpp"
 #include "random_tensor.hpp"
 #include "runtime/cuda_device.hpp"
@@ -38,7 +39,7 @@ TEST_SUITE("gpu") {
             lambda[static_cast<std::size_t>(j * size + i)] = -x;
           }
         const double expected = skew_spectral_norm(lambda, size);
-        DeviceBuffer<double> d_lambda(lambda.size()), basis(static_cast<std::size_t>(std::min(size, 128) + 1) * size),
+        DeviceBuffer<double> d_lambda(lambda.size()), basis(static_cast<std::size_t>(tensordiag::codegen::lambda_norm_steps(size) + 1) * size),
             d_norm(1);
         d_lambda.upload(lambda);
         CudaStream stream;

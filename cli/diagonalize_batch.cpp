@@ -12,8 +12,10 @@ namespace tensordiag::cli {
 
 namespace {
 
+// The batch in dtype T: moved as it is when it already is, else converted tensor by tensor.
 template <class T>
-std::vector<runtime::HostTensor<T>> converted(const runtime::AnyTensorBatch& batch) {
+std::vector<runtime::HostTensor<T>> converted(runtime::AnyTensorBatch&& batch) {
+  if (auto* same = std::get_if<std::vector<runtime::HostTensor<T>>>(&batch)) return std::move(*same);
   std::vector<runtime::HostTensor<T>> out;
   std::visit(
       [&out](const auto& tensors) {
@@ -58,15 +60,15 @@ std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runti
 }  // namespace
 
 int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
-  const runtime::AnyTensorBatch batch = runtime::read_tensor_batch(arguments.input);
+  runtime::AnyTensorBatch batch = runtime::read_tensor_batch(arguments.input);
   const runtime::Dtype file_dtype = batch.index() == 0 ? runtime::Dtype::float32 : runtime::Dtype::float64;
   const runtime::Dtype dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
   const runtime::ReportInput input{arguments.input, file_dtype};
   AtomicOutput output(arguments.out);
   const runtime::Options options = run_options(arguments);
   const std::string summary = dtype == runtime::Dtype::float32
-                                  ? diagonalize_batch_into(output, converted<float>(batch), options, input)
-                                  : diagonalize_batch_into(output, converted<double>(batch), options, input);
+                                  ? diagonalize_batch_into(output, converted<float>(std::move(batch)), options, input)
+                                  : diagonalize_batch_into(output, converted<double>(std::move(batch)), options, input);
   output.commit();
   if (!arguments.quiet) std::printf("%s\nwrote core.npy, factor_n.npy and report.json in %s\n", summary.c_str(), arguments.out.c_str());
   return 0;

@@ -1,6 +1,5 @@
 #include "runtime/gpu_engine.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>

@@ -4,7 +4,8 @@
 // times, median of --repeats runs after a warm-up. Also: the device-to-device copy bandwidth, the
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
-//   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--budget SECONDS] [--sweep]
+//   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--budget SECONDS] [--sweep]
+// --quick skips the checked cases above 10^6 entries, --no-eta every checked case.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -90,15 +91,17 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
   }
   DeviceBuffer<tensordiag::dsl::Givens<float>> d_rotations(rotations.size());
   d_rotations.upload(rotations);
+  DeviceBuffer<float> d_factors(static_cast<std::size_t>(order) * size * size);  // rotated too, in the same launch
   CudaStream stream;
   CudaEvent start, stop;
   std::vector<double> times;
   float* t = d_tensor.data();
+  float* f = d_factors.data();
   const int* p = d_pairs.data();
   const tensordiag::dsl::Givens<float>* r = d_rotations.data();
   for (int k = 0; k < 12; ++k) {
     start.record(stream.get());
-    kernels.group_pass(stream.get(), t, p, r);
+    kernels.group_pass(stream.get(), t, p, r, f);
     stop.record(stream.get());
     stream.synchronize();
     if (k > 1) times.push_back(stop.seconds_since(start));
@@ -113,12 +116,14 @@ int main(int argc, char** argv) {
   std::string out_path;
   int repeats = 5;
   bool quick = false;
-  bool sweep_tuning = false;  // --sweep: also try group_pass tile sizes and block sizes
+  bool no_eta = false;
+  bool sweep_tuning = false;  // --sweep: also try group_pass register bits and block sizes
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--budget") == 0 && i + 1 < argc) budget = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--no-eta") == 0) no_eta = true;
     else if (std::strcmp(argv[i], "--sweep") == 0) sweep_tuning = true;
     else out_path = argv[i];
   }
@@ -135,7 +140,7 @@ int main(int argc, char** argv) {
   std::printf("%-3s %-4s %-8s %-6s %-11s %-11s %-9s %-9s %-9s %-10s %-10s\n", "D", "N", "eta", "sweeps", "gpu_ms",
               "paper_ms", "speedup", "off_rel", "GB_moved", "of_copy", "load_s");
   for (const auto& c : cases) {
-    if (quick && (c.eta > 0 ? std::pow(c.size, c.order) > 1e6 : false)) continue;
+    if (c.eta > 0 && (no_eta || (quick && std::pow(c.size, c.order) > 1e6))) continue;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start).count() > budget) {
       std::printf("%-3d %-4d %-8g skipped: past the --budget of %.0f s\n", c.order, c.size, c.eta, budget);
       continue;
@@ -176,8 +181,8 @@ int main(int argc, char** argv) {
                        {"warm_kernel_load_seconds", result.timings.compile_seconds}});
   }
 
-  std::printf("\ngroup pass alone (one launch, float32; default tuning, then the best of the tile/block sweep):\n"
-              "%-3s %-4s %-8s %-9s %-9s %-9s %-9s %-9s\n", "D", "N", "MB", "GB/s", "of_copy", "best_GB/s", "tile_KB", "block");
+  std::printf("\ngroup pass alone (one launch, float32; default tuning, then the best of the register-bits/block sweep):\n"
+              "%-3s %-4s %-8s %-9s %-9s %-9s %-9s %-9s\n", "D", "N", "MB", "GB/s", "of_copy", "best_GB/s", "reg_bits", "block");
   nlohmann::json passes = nlohmann::json::array();
   for (auto [order, size] : {std::pair{3, 256}, {3, 512}, {4, 64}, {4, 128}, {9, 8}, {5, 32}, {6, 16}}) {
     const codegen::Tuning defaults;
@@ -185,22 +190,22 @@ int main(int argc, char** argv) {
     double best = bw;
     codegen::Tuning best_tuning = defaults;
     nlohmann::json sweep = nlohmann::json::array();
-    for (int tile_kb : sweep_tuning ? std::vector<int>{8, 16, 32, 44} : std::vector<int>{})
-      for (int block : {128, 256, 512, 1024}) {
+    for (int bits : sweep_tuning ? std::vector<int>{3, 4, 5, 6} : std::vector<int>{})
+      for (int block : {128, 256, 512}) {
         codegen::Tuning t;
-        t.tile_bytes = tile_kb * 1024;
+        t.pass_register_bits = bits;
         t.pass_block_size = block;
         try {
           const double b = group_pass_bandwidth(order, size, t);
-          sweep.push_back({{"tile_bytes", t.tile_bytes}, {"block_size", block}, {"bytes_per_second", b}});
+          sweep.push_back({{"register_bits", bits}, {"block_size", block}, {"bytes_per_second", b}});
           if (b > best) best = b, best_tuning = t;
         } catch (const std::exception& e) {
-          sweep.push_back({{"tile_bytes", t.tile_bytes}, {"block_size", block}, {"error", e.what()}});
+          sweep.push_back({{"register_bits", bits}, {"block_size", block}, {"error", e.what()}});
         }
       }
     const double mb = std::pow(size, order) * 4 / 1e6;
     std::printf("%-3d %-4d %-8.1f %-9.0f %-9.2f %-9.0f %-9d %-9d\n", order, size, mb, bw / 1e9, bw / copy_bw, best / 1e9,
-                best_tuning.tile_bytes / 1024, best_tuning.pass_block_size);
+                best_tuning.pass_register_bits, best_tuning.pass_block_size);
     passes.push_back({{"order", order}, {"size", size}, {"megabytes", mb}, {"bytes_per_second", bw},
                       {"fraction_of_copy_bandwidth", bw / copy_bw}, {"best_bytes_per_second", best},
                       {"best_fraction_of_copy_bandwidth", best / copy_bw}, {"tuning_sweep", sweep}});

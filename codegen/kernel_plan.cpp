@@ -74,50 +74,49 @@ KernelPlan plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
           {{"pivot_check_gather", threads, ceil_div(lambda, threads)}}};
 }
 
-// The orbit tile keeps the INNER innermost memory modes whole (kernels_templates/group_pass.cu).
-// Larger blocks read and write more coalesced, more tiles spread over more SMs. Among the INNER
-// within the shared-memory budgets whose blocks fill at least a 32-byte memory sector, take the
-// largest that still gives min_tiles tiles, failing that the smallest; if no block fills a
-// sector (tiny N), the largest INNER that fits.
+// The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.
+// R = min(D - 1, pass_register_bits, the bits of 256 bytes of registers) outer modes mix in
+// registers, the other T = D - 1 - R through shared memory between threads; a tile takes N << T
+// threads, and a block as many whole tiles as pass_block_size (default 256) allows. Each thread
+// holds at least 8 entries (several innermost positions when 2^R < 8: more loads in flight between
+// barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
+// registers, then gives each thread more innermost positions. When the exchange buffer would not fit the shared memory, a block takes fewer tiles,
+// then exchanges fewer registers per round.
 KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
+  const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
+  const int outer = z.d - 1;
+  const int register_cap = z.scalar == 4 ? 6 : 5;  // 2^R registers of at most 256 bytes
+  int r = std::min({outer, spec.tuning.pass_register_bits, register_cap});
+  while ((static_cast<long long>(z.n) << (outer - r)) > max_threads && r < outer) ++r;
+  const int t = outer - r;
+  const long long x_per_thread =
+      std::min<long long>(z.n, std::max(ceil_div(z.n, max_threads), ceil_div(8, 1LL << r)));
+  const long long x_threads = ceil_div(z.n, x_per_thread);
+  const long long tile_threads = x_threads << t;
+  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 256;
+  long long tiles_per_block = std::max<long long>(1, target / tile_threads);
+  long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;
-  const long long tables = static_cast<long long>(z.d) * z.pairs * z.rotation + 2 * representatives * 4;
-  const auto tile_entries = [&](int inner) { return saturating_power(2, z.d - inner) * saturating_power(z.n, inner); };
-  const auto tiles = [&](int inner) { return saturating_power(representatives, z.d - inner); };
-  const auto fits = [&](int inner) {
-    const long long tile_bytes = tile_entries(inner) * z.scalar;
-    return tile_bytes <= spec.tuning.tile_bytes &&
-           tile_bytes + tables + 8 * saturating_power(2, z.d - inner) <= spec.tuning.shared_bytes;
-  };
-  const auto fills_sector = [&](int inner) { return fits(inner) && saturating_power(z.n, inner) * z.scalar >= 32; };
-  int chosen = -1;
-  for (int inner = z.d; inner >= 0 && chosen < 0; --inner)
-    if (fills_sector(inner) && tiles(inner) >= spec.tuning.min_tiles) chosen = inner;
-  for (int inner = 0; inner <= z.d && chosen < 0; ++inner)
-    if (fills_sector(inner)) chosen = inner;
-  for (int inner = z.d; inner >= 0 && chosen < 0; --inner)
-    if (fits(inner)) chosen = inner;
-  if (chosen < 0)
-    throw codegen_error("group_pass: an orbit tile of 2^" + std::to_string(z.d) + " entries and the rotation tables (" +
-                        bytes(z.subtensor * z.scalar + tables) + ") exceed the shared memory limits (tile_bytes " +
-                        std::to_string(spec.tuning.tile_bytes) + ", shared_bytes " +
-                        std::to_string(spec.tuning.shared_bytes) + ")");
-  Tuning pass_tuning = spec.tuning;
-  pass_tuning.block_size = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : z.d <= 4 ? 128 : 256;
-  const int threads = threads_for(tile_entries(chosen) / 2, pass_tuning);
-  return {{"mode_rotations.cuh"},
+  const long long tables = 2 * representatives * 4 + 2LL * z.n * 4 + 32 * 16;  // group, partner_of, pair_of, block_sum
+  const auto shared = [&] { return tiles_per_block * chunk * (static_cast<long long>(z.n) << t) * z.scalar + tables; };
+  while (shared() > spec.tuning.shared_bytes && tiles_per_block > 1) tiles_per_block /= 2;
+  while (shared() > spec.tuning.shared_bytes && chunk > 1) chunk /= 2;
+  if (shared() > spec.tuning.shared_bytes)
+    throw codegen_error("group_pass: one exchange row of " + std::to_string(static_cast<long long>(z.n) << t) +
+                        " entries and the index tables (" + bytes(shared()) + ") exceed the shared memory limit (" +
+                        bytes(spec.tuning.shared_bytes) + ")");
+  const int threads = static_cast<int>(ceil_div(tiles_per_block * tile_threads, 32) * 32);
+  const long long tiles = saturating_power(representatives, outer);
+  const long long pass_blocks = std::min(ceil_div(tiles, tiles_per_block), spec.tuning.max_grid_blocks);
+  const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
+  return {{"factor_rotation.cuh", "figures.cuh"},
           false,
-          {{"threads", std::to_string(threads)}, {"inner_modes", std::to_string(chosen)}},
-          {{"group_pass", threads, std::min(tiles(chosen), spec.tuning.max_grid_blocks)}}};
-}
-
-KernelPlan plan_factor_update(const KernelSpec& spec, const Sizes& z) {
-  const long long updates = z.d * z.pairs * z.n;
-  const int threads = threads_for(updates, spec.tuning);
-  return {{"factor_rotation.cuh"},
-          false,
-          {{"threads", std::to_string(threads)}},
-          {{"factor_update", threads, ceil_div(updates, threads)}}};
+          {{"threads", std::to_string(threads)},
+           {"register_bits", std::to_string(r)},
+           {"x_threads", std::to_string(x_threads)},
+           {"chunk", std::to_string(chunk)},
+           {"pass_blocks", std::to_string(pass_blocks)}},
+          {{"group_pass", threads, pass_blocks + factor_blocks}, {"group_pass_figures", threads, pass_blocks + factor_blocks}}};
 }
 
 KernelPlan plan_off_norm(const KernelSpec& spec, const Sizes& z) {
@@ -161,7 +160,7 @@ KernelPlan plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
   const int warps = subtensor_warps(spec, z, fixed);
   if (warps < 1)
     throw codegen_error(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +
-                        "; use the group kernels (pivot_angles, group_pass, factor_update)");
+                        "; use the group kernels (pivot_angles, group_pass)");
   return {{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh", "factor_rotation.cuh"},
           true,
           {{"warps", std::to_string(warps)}},
@@ -192,7 +191,6 @@ KernelPlan plan_kernel(const KernelSpec& spec) {
     case KernelKind::pivot_angles: return plan_pivot_angles(spec, z);
     case KernelKind::pivot_check_gather: return plan_pivot_check_gather(spec, z);
     case KernelKind::group_pass: return plan_group_pass(spec, z);
-    case KernelKind::factor_update: return plan_factor_update(spec, z);
     case KernelKind::off_norm: return plan_off_norm(spec, z);
     case KernelKind::mode_product: return plan_mode_product(spec, z);
     case KernelKind::multi_mode_product: return plan_multi_mode_product(spec, z);

@@ -71,8 +71,8 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          std::string(to_string(spec.layout)) + "\n"
          "//   dtype     " + std::string(to_string(spec.dtype)) + " (" + std::string(cuda_type(spec.dtype)) + ")\n"
          "//   template  kernels_templates/" + kind + ".cu, on " + join(templates, ", ") + " and dsl/givens.hpp\n"
-         "//   tuning    block_size " + std::to_string(t.block_size) + ", tile_bytes " + std::to_string(t.tile_bytes) +
-         ", min_tiles " + std::to_string(t.min_tiles) +
+         "//   tuning    block_size " + std::to_string(t.block_size) + ", pass_block_size " +
+         std::to_string(t.pass_block_size) + ", pass_register_bits " + std::to_string(t.pass_register_bits) +
          ", shared_bytes " + std::to_string(t.shared_bytes) + ", partial_blocks " + std::to_string(t.partial_blocks) +
          ", max_grid_blocks " + std::to_string(t.max_grid_blocks) + "\n"
          "// Kernels, as <<<grid, block>>>:\n" + kernels;

@@ -9,9 +9,9 @@ namespace tensordiag::codegen {
 
 namespace {
 
-constexpr std::array<std::string_view, 9> kind_names = {
-    "pivot_angles", "pivot_check_gather", "group_pass",         "factor_update",
-    "off_norm",     "mode_product",       "multi_mode_product", "small_tensor", "lambda_norm",
+constexpr std::array<std::string_view, 8> kind_names = {
+    "pivot_angles", "pivot_check_gather", "group_pass",   "off_norm",
+    "mode_product", "multi_mode_product", "small_tensor", "lambda_norm",
 };
 
 }  // namespace
@@ -58,8 +58,10 @@ void validate(const KernelSpec& spec) {
   if (t.pass_block_size != 0 && (t.pass_block_size < 32 || t.pass_block_size > 1024 || t.pass_block_size % 32 != 0))
     throw codegen_error("pass_block_size " + std::to_string(t.pass_block_size) +
                         ": use 0 (by order) or a multiple of 32 in 32..1024");
-  if (t.tile_bytes < 1 || t.min_tiles < 1 || t.shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)
-    throw codegen_error("tile_bytes, min_tiles, shared_bytes, partial_blocks and max_grid_blocks must be positive");
+  if (t.pass_register_bits < 1 || t.pass_register_bits > 6)
+    throw codegen_error("pass_register_bits " + std::to_string(t.pass_register_bits) + " is outside 1..6");
+  if (t.shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)
+    throw codegen_error("shared_bytes, partial_blocks and max_grid_blocks must be positive");
 }
 
 KernelSpec make_kernel_spec(std::string_view kind, int order, int size, std::string_view dtype,

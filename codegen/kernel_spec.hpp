@@ -18,7 +18,6 @@ enum class KernelKind {
   pivot_angles,
   pivot_check_gather,
   group_pass,
-  factor_update,
   off_norm,
   mode_product,
   multi_mode_product,
@@ -35,11 +34,10 @@ dsl::Layout parse_layout(std::string_view name);      // throws codegen_error fo
 
 struct Tuning {
   int block_size = 256;                // threads per block at most: a multiple of 32, 32..1024
-  // group_pass's threads per block at most; 0 = by order: 128 for D <= 4, 256 above, the best
-  // measured on an H100 for tensors of 64 MB and more (bench/results/gpu_h100_2026-11-21.md).
+  // group_pass's threads per block (whole tiles, rounded up to a warp); 0 = 256. With 6 register
+  // bits, the best or near it for every shape of the H100 sweep (bench/results/gpu_h100_2026-11-22.md).
   int pass_block_size = 0;
-  int tile_bytes = 32 * 1024;          // group_pass: shared memory for the orbit tile at most
-  long long min_tiles = 264;           // group_pass: tiles wanted to fill the GPU (2 per H100 SM)
+  int pass_register_bits = 6;          // group_pass: outer modes mixed in registers at most (2^bits registers), 1..6
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
   int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most
   long long max_grid_blocks = 65536;   // grid-stride kernels: the grid suggested at most

@@ -1,100 +1,273 @@
 // group_pass: all D modes' rotations of one pivot group applied to the tensor in one read+write
 // pass (DESIGN.md section 3; the GPU form of runtime/group_pass.cpp):
-//   tensor <- tensor x_1 R_1^T ... x_D R_D^T,  R_n block-diagonal with the group's (c, s) in mode n.
-// Entries that mix form orbits under the pair swaps in every mode. A thread block takes one orbit
-// tile at a time: the INNER innermost memory modes whole (a block of BLOCK = N^INNER contiguous
-// entries, read and written coalesced) and, in each of the OUTER outer memory modes, one
-// representative index and its partner: 2^OUTER blocks, "slots", slot bit k choosing the partner
-// in outer mode k. The tile is staged in shared memory, the modes are applied in memory order
-// k = 0..D-1 (outer modes mix whole slots, inner modes mix runs inside each slot), each entry as
-// x <- c x + s y, y <- c y - s x with identities skipped: the CPU engine's order and formulas.
+//   tensor <- tensor x_1 R_1^T ... x_D R_D^T,  R_n block-diagonal with the group's (c, s) in mode n,
+// and, in the same launch, the factors M_n <- M_n R_n.
 //
-// Arguments:
+// Entries that mix form orbits under the pair swaps in every mode. A tile is one representative
+// index in each of the D - 1 outer memory modes (the p of a pair, or the unpaired index of an odd
+// N) and the whole innermost memory mode: 2^(D-1) "slots" (slot bit k picks p or its partner q in
+// outer memory mode k) of N contiguous entries. The modes commute, so they may be applied in any
+// order; each entry as x <- c x + s y (x at p), y <- c y - s x (y at q). The tile is split so that
+// most mixing happens in registers:
+//   - register modes, the R outermost memory modes: each thread holds the 2^R entries that differ
+//     in them (REGS registers) and mixes them without talking to anyone;
+//   - thread modes, the T = D - 1 - R memory modes inside those: bit k - R of the thread's slot
+//     index t picks p or q; the partner is thread t ^ 2^(k - R), reached through shared memory;
+//   - the innermost memory mode: the thread's positions x (coalesced: neighbouring threads take
+//     neighbouring x); the partner of x is its pair's other index, reached through shared memory.
+// Each exchange writes the thread's registers to shared memory, reads the partner's, mixes
+// (CHUNK registers at a time when the tile would not fit). The (c, s) come from `rotations`
+// directly: a few per thread and tile, the same for many threads, cached. Shared-memory traffic is one write and
+// one read per entry for each of the T + 1 exchanged modes, none for the R register modes.
+//
+// Arguments (see the prelude for pairs and rotations):
 //   tensor     N^D entries, rotated in place
-//   pairs      the pivot group
-//   rotations  (c, s) of every pair in every mode (pivot_angles)
-// Launch: grid = any number of blocks up to TILES (blocks stride over the tiles), block = THREADS.
+//   factors    D row-major N x N matrices, updated in place: M_n <- M_n R_n (the last
+//              FACTOR_BLOCKS blocks of the grid do this, one thread per (mode, pair, row))
+//   partials   group_pass_figures only: partials[2b], partials[2b + 1] = (off^2, diag^2) of the
+//              entries block b wrote, in double (figures.cuh), b < PASS_BLOCKS
+// Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS.
 
 inline constexpr int THREADS = ${threads};
-inline constexpr int INNER = ${inner_modes};
-inline constexpr int OUTER = D - INNER;
-inline constexpr int BLOCK = static_cast<int>(power(N, INNER));
-inline constexpr int SLOTS = 1 << OUTER;
-inline constexpr int TILE = SLOTS * BLOCK;
+inline constexpr int R = ${register_bits};
+inline constexpr int OUTER = D - 1;
+inline constexpr int T = OUTER - R;
+inline constexpr int REGS = 1 << R;
+inline constexpr int X_THREADS = ${x_threads};                  // threads along the innermost mode
+inline constexpr int X_PER_THREAD = (N + X_THREADS - 1) / X_THREADS;
+inline constexpr int TILE_THREADS = X_THREADS << T;
+inline constexpr int TILES_PER_BLOCK = THREADS / TILE_THREADS;
+inline constexpr int CHUNK = ${chunk};                          // registers per exchange round
+inline constexpr int SLOT_ENTRIES = N << T;                     // one register's entries of a tile
 // Representatives per outer mode: the p of each pair, then the unpaired index of an odd N.
 inline constexpr int REPRESENTATIVES = (N + 1) / 2;
 inline constexpr long long TILES = power(REPRESENTATIVES, OUTER);
+inline constexpr long long TILE_GROUPS = (TILES + TILES_PER_BLOCK - 1) / TILES_PER_BLOCK;
+inline constexpr long long PASS_BLOCKS = ${pass_blocks};
+inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * PAIRS * N;
 
-extern "C" __global__ void __launch_bounds__(THREADS)
-group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations) {
-  __shared__ Scalar tile[TILE];
-  __shared__ Rotation table[D][PAIRS];        // table[n][k] = (c, s) of pair k in logical mode n
+// Offsets and tile numbers in 32 bits where the tensor allows: fewer instructions per entry.
+template <bool SMALL> struct OffsetType { using type = long long; };
+template <> struct OffsetType<true> { using type = int; };
+using Offset = OffsetType<(ENTRIES <= 0x7fffffffLL)>::type;
+// Only an odd N has an unpaired index, hence entries that a tile's slots do not all reach.
+inline constexpr bool UNPAIRED = N % 2 == 1;
+
+// Memory mode k's stride.
+__device__ constexpr Offset memory_stride(int k) { return static_cast<Offset>(power(N, D - 1 - k)); }
+
+// x <- c x + s y at p, x <- c x - s y at q (y the partner's value).
+__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_q) {
+  return at_q ? g.c * x - g.s * y : g.c * x + g.s * y;
+}
+
+template <bool FIGURES>
+__device__ __forceinline__ void group_pass_body(Scalar* __restrict__ tensor, const int* __restrict__ pairs,
+                                                const Rotation* __restrict__ rotations, Scalar* __restrict__ factors,
+                                                double* __restrict__ partials) {
+  if (blockIdx.x >= PASS_BLOCKS) {
+    // M_n <- M_n R_n: thread (mode, pair, row).
+    const long long u = (blockIdx.x - PASS_BLOCKS) * THREADS + threadIdx.x;
+    if (u < FACTOR_ROWS) {
+      const int row = static_cast<int>(u % N);
+      const int k = static_cast<int>(u / N % PAIRS);
+      const int mode = static_cast<int>(u / (static_cast<long long>(N) * PAIRS));
+      rotate_factor_row(factors + (static_cast<long long>(mode) * N + row) * N, pairs[2 * k], pairs[2 * k + 1],
+                        rotations[mode * PAIRS + k]);
+    }
+    return;
+  }
+
+  __shared__ Scalar exchange[TILES_PER_BLOCK][CHUNK][SLOT_ENTRIES];
   __shared__ int group[2 * REPRESENTATIVES];  // the pairs, then (unpaired index, -1) for an odd N
-  __shared__ long long slot_offset[SLOTS];    // where each slot's block starts in the tensor
+  __shared__ int partner_of[N];               // the other index of l's pair, -1 if unpaired
+  __shared__ int pair_of[N];
 
-  for (int i = threadIdx.x; i < D * PAIRS; i += THREADS) table[i / PAIRS][i % PAIRS] = rotations[i];
-  for (int i = threadIdx.x; i < 2 * PAIRS; i += THREADS) group[i] = pairs[i];
+  for (int i = threadIdx.x; i < N; i += THREADS) partner_of[i] = -1;
+  __syncthreads();
+  for (int k = threadIdx.x; k < PAIRS; k += THREADS) {
+    const int p = pairs[2 * k], q = pairs[2 * k + 1];
+    group[2 * k] = p;
+    group[2 * k + 1] = q;
+    partner_of[p] = q;
+    partner_of[q] = p;
+    pair_of[p] = k;
+    pair_of[q] = k;
+  }
+  __syncthreads();
   if (N % 2 == 1 && threadIdx.x == 0) {
-    // The unpaired index: the sum of all indices less those of the pairs.
-    int unpaired = N * (N - 1) / 2;
-    for (int i = 0; i < 2 * PAIRS; ++i) unpaired -= pairs[i];
-    group[2 * PAIRS] = unpaired;
+    // The unpaired index: the one no pair names.
+    for (int l = 0; l < N; ++l)
+      if (partner_of[l] < 0) group[2 * PAIRS] = l;
     group[2 * PAIRS + 1] = -1;
   }
 
-  for (long long t = blockIdx.x; t < TILES; t += gridDim.x) {
-    // The tile's representative in each outer memory mode (outer mode OUTER - 1 varies fastest),
-    // and the outer modes whose representative has no partner: slots choosing one are skipped.
-    int representative[OUTER > 0 ? OUTER : 1];
-    unsigned unpaired_modes = 0;
-    long long rest = t;
+  // Threads past TILES_PER_BLOCK * TILE_THREADS (the block is a whole number of warps) hold no tile.
+  const int tile_in_block = threadIdx.x / TILE_THREADS;
+  const bool has_tile = tile_in_block < TILES_PER_BLOCK;
+  const int local = threadIdx.x % TILE_THREADS;
+  const int t = local / X_THREADS;       // slot bits of the thread modes
+  const int x0 = local % X_THREADS;      // first innermost position; then x0 + X_THREADS, ...
+  Scalar (*const buffer)[SLOT_ENTRIES] = exchange[has_tile ? tile_in_block : 0];
+  double off = 0.0, diag = 0.0;
+
+  for (Offset tile_group = blockIdx.x; tile_group < TILE_GROUPS; tile_group += PASS_BLOCKS) {
+    const Offset tile = tile_group * TILES_PER_BLOCK + tile_in_block;
+    const bool in_range = has_tile && tile < TILES;
+    __syncthreads();  // group is filled; the previous tile's last exchange is read
+
+    // Each outer memory mode's two indices: lo (the representative) and hi (its partner, -1 if none).
+    int lo[OUTER > 0 ? OUTER : 1], hi[OUTER > 0 ? OUTER : 1], rep[OUTER > 0 ? OUTER : 1];
+    Offset rest = in_range ? tile : 0;
 #pragma unroll
     for (int k = OUTER - 1; k >= 0; --k) {
-      representative[k] = static_cast<int>(rest % REPRESENTATIVES);
+      rep[k] = static_cast<int>(rest % REPRESENTATIVES);
       rest /= REPRESENTATIVES;
-      if (representative[k] == PAIRS) unpaired_modes |= 1u << k;
+      lo[k] = group[2 * rep[k]];
+      hi[k] = group[2 * rep[k] + 1];
     }
-    __syncthreads();  // the tables are filled; the previous tile is written back
-    for (int slot = threadIdx.x; slot < SLOTS; slot += THREADS) {
-      long long offset = 0;
+    // The thread's entries exist where no chosen partner is missing: thread modes decide for the
+    // thread, register modes (bits of `missing`) for its registers.
+    bool thread_valid = in_range;
+    Offset thread_base = 0;
 #pragma unroll
-      for (int k = 0; k < OUTER; ++k)
-        offset += group[2 * representative[k] + ((slot >> k) & 1)] * power(N, D - 1 - k);
-      slot_offset[slot] = offset;
+    for (int k = R; k < OUTER; ++k) {
+      const bool bit = (t >> (k - R)) & 1;
+      if (UNPAIRED && bit && hi[k] < 0) thread_valid = false;
+      thread_base += (bit ? hi[k] : lo[k]) * memory_stride(k);
     }
-    __syncthreads();
-    for (int i = threadIdx.x; i < TILE; i += THREADS)
-      if (!((i / BLOCK) & unpaired_modes)) tile[i] = tensor[slot_offset[i / BLOCK] + i % BLOCK];
-    __syncthreads();
+    unsigned missing = 0;
+    // Register j's entry is step[k] further than register 0's for each bit k of j.
+    Offset step[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      thread_base += lo[k] * memory_stride(k);
+      if (UNPAIRED && hi[k] < 0) missing |= 1u << k;
+      step[k] = (hi[k] - lo[k]) * memory_stride(k);
+    }
+    const auto reg_offset = [&](int j) {
+      Offset o = 0;
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+        if ((j >> k) & 1) o += step[k];
+      return o;
+    };
 
+    Scalar v[X_PER_THREAD][REGS];
 #pragma unroll
-    for (int k = 0; k < D; ++k) {
-      const int mode = MODE_OF_MEMORY_MODE[k];
-      if (k < OUTER) {
-        // Outer memory mode k: slot s (bit k clear) and slot s | 2^k mix entry by entry.
-        const int r = representative[k];
-        if (r < PAIRS && !is_identity(table[mode][r])) {
-          const Rotation g = table[mode][r];
-          for (int i = threadIdx.x; i < TILE / 2; i += THREADS) {
-            const int half = i / BLOCK;
-            const int low = half & ((1 << k) - 1);
-            const int slot = ((half - low) << 1) | low;
-            if (slot & unpaired_modes) continue;
-            Scalar* xp = tile + slot * BLOCK + i % BLOCK;
-            Scalar* yq = xp + (1 << k) * BLOCK;
-            const Scalar xi = *xp;
-            const Scalar yi = *yq;
-            *xp = g.c * xi + g.s * yi;
-            *yq = g.c * yi - g.s * xi;
+    for (int xi = 0; xi < X_PER_THREAD; ++xi) {
+      const int x = x0 + xi * X_THREADS;
+      const bool x_valid = thread_valid && (X_PER_THREAD == 1 || x < N);
+#pragma unroll
+      for (int j = 0; j < REGS; ++j)
+        v[xi][j] = x_valid && !(j & missing) ? tensor[thread_base + x + reg_offset(j)] : Scalar(0);
+    }
+
+    // Register modes: registers j (bit k clear) and j | 2^k mix.
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      if (hi[k] < 0) continue;
+      const Rotation g = rotations[MODE_OF_MEMORY_MODE[k] * PAIRS + rep[k]];
+#pragma unroll
+      for (int xi = 0; xi < X_PER_THREAD; ++xi)
+#pragma unroll
+        for (int j = 0; j < REGS; ++j)
+          if (!((j >> k) & 1)) {
+            const Scalar a = v[xi][j], b = v[xi][j | (1 << k)];
+            v[xi][j] = mixed(a, b, g, false);
+            v[xi][j | (1 << k)] = mixed(b, a, g, true);
           }
-        }
-      } else {
-        rotate_memory_mode(tile, BLOCK, SLOTS, unpaired_modes, k, table[mode], group);
-      }
-      __syncthreads();
     }
 
-    for (int i = threadIdx.x; i < TILE; i += THREADS)
-      if (!((i / BLOCK) & unpaired_modes)) tensor[slot_offset[i / BLOCK] + i % BLOCK] = tile[i];
+    // Exchanged modes: the thread modes, then the innermost memory mode (k = OUTER). Every
+    // thread of the block runs every round (they hold barriers), valid or not.
+#pragma unroll
+    for (int k = R; k <= OUTER; ++k) {
+      const bool innermost = k == OUTER;
+      const int mode = MODE_OF_MEMORY_MODE[k];
+#pragma unroll
+      for (int c0 = 0; c0 < REGS; c0 += CHUNK) {
+#pragma unroll
+        for (int xi = 0; xi < X_PER_THREAD; ++xi) {
+          const int x = x0 + xi * X_THREADS;
+          if (has_tile && (X_PER_THREAD == 1 || x < N))
+#pragma unroll
+            for (int j = 0; j < CHUNK; ++j) buffer[j][t * N + x] = v[xi][c0 + j];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int xi = 0; xi < X_PER_THREAD; ++xi) {
+          const int x = x0 + xi * X_THREADS;
+          if (!thread_valid || (X_PER_THREAD > 1 && x >= N)) continue;
+          int partner;
+          bool at_q;
+          Rotation g;
+          if (innermost) {
+            const int y = partner_of[x];
+            if (y < 0) continue;
+            partner = t * N + y;
+            at_q = x > y;
+            g = rotations[mode * PAIRS + pair_of[x]];
+          } else {
+            if (hi[k] < 0) continue;
+            partner = (t ^ (1 << (k - R))) * N + x;
+            at_q = (t >> (k - R)) & 1;
+            g = rotations[mode * PAIRS + rep[k]];
+          }
+#pragma unroll
+          for (int j = 0; j < CHUNK; ++j) v[xi][c0 + j] = mixed(v[xi][c0 + j], buffer[j][partner], g, at_q);
+        }
+        __syncthreads();
+      }
+    }
+
+#pragma unroll
+    for (int xi = 0; xi < X_PER_THREAD; ++xi) {
+      const int x = x0 + xi * X_THREADS;
+      if (!thread_valid || (X_PER_THREAD > 1 && x >= N)) continue;
+#pragma unroll
+      for (int j = 0; j < REGS; ++j)
+        if (!(j & missing)) tensor[thread_base + x + reg_offset(j)] = v[xi][j];
+      if (FIGURES) {
+        // Entry (x, .., x) is register j's iff every mode's index is x: the thread modes' for
+        // the thread, then bit k of j picks hi[k] or lo[k] in register mode k.
+        bool thread_diagonal = true;
+#pragma unroll
+        for (int k = R; k < OUTER; ++k) thread_diagonal = thread_diagonal && ((t >> (k - R)) & 1 ? hi[k] : lo[k]) == x;
+        int diagonal_register = thread_diagonal ? 0 : -1;
+#pragma unroll
+        for (int k = 0; k < R; ++k)
+          if (diagonal_register >= 0)
+            diagonal_register = lo[k] == x ? diagonal_register : hi[k] == x ? diagonal_register | (1 << k) : -1;
+#pragma unroll
+        for (int j = 0; j < REGS; ++j) {
+          if (j & missing) continue;
+          const double e = static_cast<double>(v[xi][j]);
+          if (j == diagonal_register) diag += e * e;
+          else off += e * e;
+        }
+      }
+    }
   }
+
+  if (FIGURES) {
+    const double2 sum = block_sum(make_double2(off, diag));
+    if (threadIdx.x == 0) {
+      partials[2 * blockIdx.x] = sum.x;
+      partials[2 * blockIdx.x + 1] = sum.y;
+    }
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
+           Scalar* __restrict__ factors) {
+  group_pass_body<false>(tensor, pairs, rotations, factors, nullptr);
+}
+
+// The last group of a sweep: the same, plus the convergence figures of the result.
+extern "C" __global__ void __launch_bounds__(THREADS)
+group_pass_figures(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
+                   Scalar* __restrict__ factors, double* __restrict__ partials) {
+  group_pass_body<true>(tensor, pairs, rotations, factors, partials);
 }

@@ -2,7 +2,8 @@
 // deterministic launches (a fixed reduction tree for the fixed grid, no atomics):
 //   off_norm_partial(tensor, partials): grid = PARTIAL_BLOCKS exactly, block = THREADS;
 //       partials[2b], partials[2b + 1] = block b's (off^2, diag^2)  (2 * PARTIAL_BLOCKS doubles)
-//   off_norm_final(partials, figures):  grid = 1, block = THREADS;
+//   off_norm_final(partials, count, figures):  grid = 1, block = THREADS; sums `count` pairs of
+//       partials (off_norm_partial's PARTIAL_BLOCKS, or group_pass_figures's PASS_BLOCKS):
 //       figures[0] = off(C)^2, figures[1] = ||diag C||^2
 
 inline constexpr int THREADS = ${threads};
@@ -19,9 +20,9 @@ off_norm_partial(const Scalar* __restrict__ tensor, double* __restrict__ partial
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-off_norm_final(const double* __restrict__ partials, double* __restrict__ figures) {
+off_norm_final(const double* __restrict__ partials, int count, double* __restrict__ figures) {
   double2 v = make_double2(0.0, 0.0);
-  for (int b = threadIdx.x; b < PARTIAL_BLOCKS; b += THREADS) {
+  for (int b = threadIdx.x; b < count; b += THREADS) {
     v.x += partials[2 * b];
     v.y += partials[2 * b + 1];
   }

@@ -2,7 +2,7 @@
 // one launch: one thread block per tensor, the tensor and its factors in shared memory, no host
 // round trip. Per sweep, per group of the schedule, as the CPU engine (runtime/cpu_engine.hpp):
 // the warps run the D micro-iterations of the group's pairs (pivot_angles), then the block applies
-// all D modes' rotations in memory order (group_pass) and updates the factors (factor_update).
+// all D modes' rotations in memory order (group_pass) and updates the factors (as group_pass does).
 // After each sweep the block computes off(C)^2 and ||diag C||^2 in double and applies the stop
 // criteria of runtime/stop_criteria.hpp. There is no pivot check: use it with eta = 0 only.
 //

@@ -1,5 +1,6 @@
 #include "runtime/gpu_engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -37,7 +38,7 @@ struct DeviceState {
   DeviceBuffer<T> factors;         // D row-major N x N matrices
   DeviceBuffer<int> pairs;         // every group of the schedule, flattened
   DeviceBuffer<dsl::Givens<T>> rotations;  // per group: (c, s) of every mode and pair
-  DeviceBuffer<double> partials;   // off_norm's first stage
+  DeviceBuffer<double> partials;   // the figures' first stage: off_norm_partial or group_pass_figures
   DeviceBuffer<double> figures;    // (off^2, ||diag||^2)
   DeviceBuffer<double> lambda;     // pivot check: Lambda of one mode
   DeviceBuffer<T> workspace;       // pivot check: the pairs' subtensors between modes
@@ -70,7 +71,8 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
                    DeviceBuffer<T>(static_cast<std::size_t>(order) * size * size),
                    DeviceBuffer<int>(groups * 2 * pairs_per_group),
                    DeviceBuffer<dsl::Givens<T>>(groups * static_cast<std::size_t>(order) * pairs_per_group),
-                   DeviceBuffer<double>(2 * static_cast<std::size_t>(kernels.off_norm_partial_blocks)),
+                   DeviceBuffer<double>(2 * static_cast<std::size_t>(
+                                                std::max(kernels.off_norm_partial_blocks, kernels.pass_figure_blocks))),
                    DeviceBuffer<double>(2),
                    DeviceBuffer<double>(checked ? static_cast<std::size_t>(size) * size : 0),
                    DeviceBuffer<T>(checked ? pairs_per_group * subtensor : 0)};
@@ -98,13 +100,13 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
   PinnedBuffer<T> diagonal(static_cast<std::size_t>(size));
   const std::size_t diagonal_pitch = static_cast<std::size_t>(tensor.diagonal_stride()) * sizeof(T);
 
-  // The convergence figures: off(C)^2 from the reduction, the diagonal itself by a strided copy.
+  // The convergence figures: off(C)^2 from the reduction of `count` partial sums (off_norm_partial's
+  // for the input, the last group_pass_figures' after a sweep), the diagonal itself by a strided copy.
   T* tensor_data = d.tensor.data();
-  auto enqueue_figures = [&](cudaStream_t s) {
-    double* partials = d.partials.data();
+  auto enqueue_figures = [&](cudaStream_t s, long long count) {
+    const double* partials = d.partials.data();
     double* out = d.figures.data();
-    kernels.off_norm_partial(s, tensor_data, partials);
-    kernels.off_norm_final(s, partials, out);
+    kernels.off_norm_final(s, partials, static_cast<int>(count), out);
     check_cuda(cudaMemcpyAsync(figures.data(), out, 2 * sizeof(double), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
     check_cuda(cudaMemcpy2DAsync(diagonal.data(), sizeof(T), tensor_data, diagonal_pitch, sizeof(T),
                                  static_cast<std::size_t>(size), cudaMemcpyDeviceToHost, s),
@@ -135,10 +137,10 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
                                     static_cast<const double*>(norm), settings.eta);
         }
       }
-      kernels.group_pass(s, tensor_data, pairs, rotations);
-      kernels.factor_update(s, factors, pairs, rotations);
+      if (g + 1 < groups) kernels.group_pass(s, tensor_data, pairs, rotations, factors);
+      else kernels.group_pass_figures(s, tensor_data, pairs, rotations, factors, d.partials.data());
     }
-    enqueue_figures(s);
+    enqueue_figures(s, kernels.pass_figure_blocks);
   };
 
   auto record_of = [&](int sweep, double off_input, double seconds) {
@@ -155,7 +157,8 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
   Result<T> result;
   result.backend = Backend::cuda;
   result.device = device.name;
-  enqueue_figures(stream.get());
+  kernels.off_norm_partial(stream.get(), static_cast<const T*>(tensor_data), d.partials.data());
+  enqueue_figures(stream.get(), kernels.off_norm_partial_blocks);
   stream.synchronize();
   const double off_input = std::sqrt(figures[0]);
   result.history.push_back(record_of(0, off_input, 0.0));

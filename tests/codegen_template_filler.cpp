@@ -45,7 +45,7 @@ TEST_CASE("an unclosed or malformed placeholder is an error") {
 }
 
 TEST_CASE("the kernel templates and dsl/givens.hpp are embedded in the library") {
-  for (const char* name : {"prelude.cu", "pivot_angles.cu", "pivot_check_gather.cu", "group_pass.cu", "factor_update.cu",
+  for (const char* name : {"prelude.cu", "pivot_angles.cu", "pivot_check_gather.cu", "group_pass.cu",
                            "off_norm.cu", "mode_product.cu", "multi_mode_product.cu", "small_tensor.cu", "givens.hpp"})
     CHECK_MESSAGE(!embedded_file(name).empty(), name);
   CHECK(embedded_file("givens.hpp").find("givens_from_double_angle") != std::string_view::npos);

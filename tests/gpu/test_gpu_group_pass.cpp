@@ -1,0 +1,137 @@
+// The group pass kernel alone against the CPU's fused pass: random tensor, random factors, random
+// rotations (some pairs the identity, as the pivot check leaves them), one launch of
+// group_pass_figures. The tensor, the factors and the convergence figures it sums must equal the
+// CPU's (float64, to rounding), for shapes and tunings that take every path of the kernel:
+// register modes only, thread modes (D - 1 > register bits), odd N (an unpaired index), Fortran
+// order, exchanges in several rounds (a small shared-memory budget), and threads holding several
+// innermost positions (a tile wider than the block).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "codegen/lowered_rule.hpp"
+#include "random_tensor.hpp"
+#include "runtime/cuda_device.hpp"
+#include "runtime/cuda_stream.hpp"
+#include "runtime/device_buffer.hpp"
+#include "runtime/gpu_kernels.hpp"
+#include "runtime/group_pass.hpp"
+#include "runtime/pivot_schedule.hpp"
+#include "runtime/random_stream.hpp"
+
+using namespace tensordiag::runtime;
+namespace codegen = tensordiag::codegen;
+
+namespace {
+
+double relative_difference(const std::vector<double>& x, const std::vector<double>& y) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    diff += (x[i] - y[i]) * (x[i] - y[i]);
+    norm += y[i] * y[i];
+  }
+  return std::sqrt(diff / norm);
+}
+
+struct PassCase {
+  int order, size;
+  Layout layout;
+  int register_bits, block_size, shared_bytes;
+};
+
+void check_pass(const PassCase& c, unsigned seed) {
+  CAPTURE(c.order);
+  CAPTURE(c.size);
+  CAPTURE(c.register_bits);
+  CAPTURE(c.block_size);
+  CAPTURE(c.shared_bytes);
+  codegen::Tuning tuning;
+  tuning.pass_register_bits = c.register_bits;
+  tuning.pass_block_size = c.block_size;
+  tuning.shared_bytes = c.shared_bytes;
+  const codegen::KernelSpec spec{codegen::KernelKind::group_pass, c.order, c.size, codegen::ScalarType::float64,
+                                 c.layout, codegen::lower_builtin_rule("max_diag"), tuning};
+  const GpuKernels kernels(spec, cuda_device()->arch(), false, false);
+
+  RandomStream random(seed);
+  HostTensor<double> tensor = tensordiag::testing::random_tensor<double>(c.order, c.size, seed, c.layout);
+  const auto schedule = round_robin_schedule(c.size);
+  GroupRotations<double> group(c.order, schedule[seed % schedule.size()]);
+  for (auto& g : group.rotations) {
+    if (random.uniform() < 0.2) continue;  // the identity
+    const double phi = 6.283185307179586 * random.uniform();
+    g = {std::cos(phi), std::sin(phi)};
+  }
+  std::vector<Matrix<double>> factors;
+  for (int n = 0; n < c.order; ++n) {
+    Matrix<double> m{c.size, std::vector<double>(static_cast<std::size_t>(c.size) * c.size)};
+    for (auto& x : m.data) x = random.gaussian();
+    factors.push_back(m);
+  }
+
+  DeviceBuffer<double> d_tensor(tensor.count()), d_factors(static_cast<std::size_t>(c.order) * c.size * c.size);
+  d_tensor.upload(tensor.values());
+  std::vector<double> flat_factors;
+  for (const auto& m : factors) flat_factors.insert(flat_factors.end(), m.data.begin(), m.data.end());
+  d_factors.upload(flat_factors);
+  std::vector<int> pairs;
+  for (const auto [p, q] : group.pairs) pairs.insert(pairs.end(), {p, q});
+  DeviceBuffer<int> d_pairs(std::max<std::size_t>(pairs.size(), 1));
+  if (!pairs.empty()) d_pairs.upload(pairs);
+  DeviceBuffer<tensordiag::dsl::Givens<double>> d_rotations(std::max<std::size_t>(group.rotations.size(), 1));
+  if (!group.rotations.empty()) d_rotations.upload(group.rotations);
+  DeviceBuffer<double> partials(2 * static_cast<std::size_t>(kernels.pass_figure_blocks)), figures(2);
+
+  CudaStream stream;
+  double* t = d_tensor.data();
+  double* f = d_factors.data();
+  const int* p = d_pairs.data();
+  const tensordiag::dsl::Givens<double>* r = d_rotations.data();
+  double* partial = partials.data();
+  kernels.group_pass_figures(stream.get(), t, p, r, f, partial);
+  const double* const_partial = partial;
+  double* out = figures.data();
+  kernels.off_norm_final(stream.get(), const_partial, static_cast<int>(kernels.pass_figure_blocks), out);
+  const auto gpu_tensor = d_tensor.download(stream.get());
+  const auto gpu_factors = d_factors.download(stream.get());
+  const auto gpu_figures = figures.download(stream.get());
+
+  apply_group_pass(tensor, group, 0);
+  apply_group_to_factors(factors, group);
+  std::vector<double> cpu_factors;
+  for (const auto& m : factors) cpu_factors.insert(cpu_factors.end(), m.data.begin(), m.data.end());
+  double off = 0, diag = 0;
+  for (std::size_t i = 0; i < tensor.count(); ++i) {
+    const double v = tensor.values()[i];
+    (i % static_cast<std::size_t>(tensor.diagonal_stride()) == 0 ? diag : off) += v * v;
+  }
+
+  CHECK(relative_difference(gpu_tensor, tensor.values()) <= 1e-14);
+  CHECK(relative_difference(gpu_factors, cpu_factors) <= 1e-14);
+  CHECK(gpu_figures[0] == doctest::Approx(off).epsilon(1e-12));
+  CHECK(gpu_figures[1] == doctest::Approx(diag).epsilon(1e-12));
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: the group pass equals the CPU's fused pass, factors and figures included") {
+    constexpr int budget = 48 * 1024;
+    const PassCase cases[] = {
+        {3, 8, Layout::c_order, 5, 0, budget},         // register modes only, several tiles per block
+        {3, 7, Layout::c_order, 5, 0, budget},         // odd N: the unpaired index in every mode
+        {4, 6, Layout::fortran_order, 5, 0, budget},   // Fortran order
+        {5, 5, Layout::c_order, 2, 0, budget},         // thread modes (T = 2) and odd N
+        {7, 3, Layout::fortran_order, 5, 0, budget},   // T = 1, N = 3
+        {9, 4, Layout::c_order, 5, 0, budget},         // T = 3, the D = 9 shape's layout
+        {9, 4, Layout::c_order, 6, 128, budget},       // 64 registers
+        {3, 128, Layout::c_order, 5, 0, budget},       // one tile per block, 128 positions
+        {3, 129, Layout::fortran_order, 5, 0, budget}, // odd and wide
+        {4, 40, Layout::c_order, 3, 0, 2048},          // exchanges in rounds (CHUNK < REGS)
+        {3, 100, Layout::c_order, 5, 64, budget},      // a tile wider than the block: 2 positions per thread
+        {4, 33, Layout::c_order, 1, 32, budget},       // all modes moved into registers, 2 positions per thread, odd N
+    };
+    unsigned seed = 11;
+    for (const auto& c : cases) check_pass(c, seed++);
+  }
+}

@@ -167,16 +167,29 @@ KernelPlan plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
           {{"small_tensor", 32 * warps, 1, true}}};
 }
 
-// One block, Lanczos vectors of N doubles in shared memory (two of them): N up to 1024.
-KernelPlan plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
+// One block. N <= 128: Lambda in registers, ROWS = 8 rows per warp (fewer for N < 8), a warp per 8
+// rows (512 threads at N = 128). Larger N up to 1024: Lambda read from global memory (L2), a thread
+// per vector entry. The block's shared memory stays under 48 KB (no opt-in).
+KernelPlan plan_lambda_norm(const KernelSpec&, const Sizes& z) {
   constexpr int largest_size = 1024;
+  constexpr int largest_in_registers = 128;
   if (z.n > largest_size)
     throw codegen_error("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(largest_size) +
                         ", the largest whose Lanczos vectors fit one block; take the norm with cuSOLVER");
-  const int threads = threads_for(std::max<long long>(z.n, 128), spec.tuning);
+  int rows = 0;
+  int threads = 0;
+  if (z.n <= largest_in_registers) {
+    rows = 1;
+    while (rows < 8 && rows < z.n) rows *= 2;
+    threads = static_cast<int>(32 * ceil_div(z.n, rows));
+  } else {
+    threads = static_cast<int>(std::max<long long>(256, ceil_div(z.n, 32) * 32));
+  }
   return {{},
           false,
-          {{"threads", std::to_string(threads)}, {"steps", std::to_string(lambda_norm_steps(z.n))}},
+          {{"threads", std::to_string(threads)},
+           {"steps", std::to_string(lambda_norm_steps(z.n))},
+           {"tile_rows", std::to_string(rows)}},
           {{"lambda_norm", threads, 1}}};
 }
 

@@ -2,143 +2,300 @@
 // so the checked sweep needs no library call and no host round trip.
 //
 // Lambda is skew-symmetric, so S = Lambda^T Lambda = -Lambda^2 is symmetric positive semi-definite
-// and ||Lambda||_2^2 is its largest eigenvalue. The Lanczos process on S, started from a fixed
-// vector and with full reorthogonalization (classical Gram-Schmidt, twice), builds the tridiagonal
-// T_j (alpha on the diagonal, beta beside it) whose largest eigenvalue converges to S's from below;
-// it is found by bisection on Sturm counts. The process stops when that Ritz value changes by less
-// than 1e-12 relative between checks (CHECK_EVERY steps apart), when beta vanishes (the Krylov space is invariant: the Ritz
-// value is exact), or after STEPS steps (codegen::lambda_norm_steps). Everything runs in double.
+// and ||Lambda||_2^2 is its largest eigenvalue. Lambda is first scaled by a power of two (exact) so
+// that its largest entry lies in [1, 2): S neither overflows nor underflows for any finite Lambda.
+// The Lanczos process on S, started from a fixed vector, builds the tridiagonal T_m (alpha on the
+// diagonal, beta beside it) whose largest eigenvalue (the Ritz value) grows to S's. Each step:
+//   w = S q_j - beta_j q_{j-1}, then one classical Gram-Schmidt pass against q_0..q_j (its
+//   coefficient on q_j is alpha_j), and a second pass only when the first removed more than half
+//   of w's square norm (the DGKS criterion: "twice is enough"); full reorthogonalization.
+// Matrix-vector product: for N <= 128 (ROWS > 0) Lambda lives in registers, a tile of ROWS rows x
+// COLS columns per thread (warp w holds rows w*ROWS.., lane l columns l, l+32, ..); u = Lambda q is
+// summed across the lanes (a transposing shuffle reduction), S q = Lambda^T u across the warps
+// (shared memory). For larger N, Lambda stays in global memory (L2) and a warp takes a row.
+// Vectors: thread t < N owns entry t of w and q; the Lanczos vectors go to `basis` (global, read
+// back through L1).
+//
+// The Ritz value: every CHECK_EVERY steps, and when beta vanishes (the Krylov space is invariant,
+// at most floor(N/2) + 1 steps for a skew Lambda: S's eigenvalues come in pairs) or after STEPS
+// steps, every thread counts T_m's eigenvalues below its own point (Sturm, division-free and
+// rescaled) and __syncthreads_count brackets the largest one: the first round's points are spaced
+// geometrically above the previous Ritz value (a lower bound: it only grows with m), later rounds
+// uniformly in the bracket; THREADS points per round. The process stops when the bracket's top is
+// within TOLERANCE (relative) of the previous Ritz value; the result is the bracket's middle.
+// Everything runs in double; every reduction sums in a fixed order (deterministic).
 //
 // Arguments:
-//   lambda     N x N, row-major (pivot_check_gather)
+//   lambda     N x N, row-major (pivot_check_gather), skew-symmetric
 //   basis      workspace: STEPS + 1 vectors of N doubles (the Lanczos vectors)
 //   norm       out: ||Lambda||_2
-// Launch: grid = 1, block = THREADS.
+// Launch: grid = 1, block = THREADS (THREADS >= N).
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int WARPS = THREADS / 32;
 inline constexpr int STEPS = ${steps};
-inline constexpr int CHECK_EVERY = 4;
+inline constexpr int ROWS = ${tile_rows};          // rows per warp in registers; 0: Lambda stays in global memory
+inline constexpr bool IN_REGISTERS = ROWS > 0;
+inline constexpr int COLS = (N + 31) / 32;         // columns per lane of the register tile
+inline constexpr int TILE_ROWS = IN_REGISTERS ? ROWS : 1;
+inline constexpr int TILE_COLS = IN_REGISTERS ? COLS : 1;
+inline constexpr int CHECK_EVERY = 2;
+inline constexpr double TOLERANCE = 1e-13;          // on the Ritz value, relative
+inline constexpr double INVARIANT = 1e-12;          // beta below this times ||T||: the space is invariant
+static_assert(THREADS >= N, "lambda_norm: a thread per vector entry");
+static_assert(!IN_REGISTERS || (ROWS <= 32 && (ROWS & (ROWS - 1)) == 0 && WARPS * ROWS >= N),
+              "lambda_norm: ROWS is a power of two <= 32 and the warps cover the rows");
 
-// sum over the block of every thread's v, returned to all threads.
+inline constexpr int log2_of(int x) { return x <= 1 ? 0 : 1 + log2_of(x / 2); }
+
+__device__ inline double warp_total(double v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// The sum over the block of every thread's v, the same in all threads. `scratch` (WARPS doubles)
+// must not be in use by another reduction until a later barrier.
 __device__ inline double block_total(double v, double* scratch) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  v = warp_total(v);
   if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
   __syncthreads();
   double total = 0.0;
   for (int w = 0; w < WARPS; ++w) total += scratch[w];
-  __syncthreads();  // scratch is free for the next call
   return total;
 }
 
-// out = sign * m x for the row-major N x N m: warp w takes rows w, w + WARPS, ...
-__device__ inline void matrix_vector(const double* m, const double* x, double* out, double sign) {
-  for (int row = threadIdx.x / 32; row < N; row += WARPS) {
-    double sum = 0.0;
-    for (int k = threadIdx.x % 32; k < N; k += 32) sum += m[row * N + k] * x[k];
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    if (threadIdx.x % 32 == 0) out[row] = sign * sum;
+// The number of eigenvalues of T_m below x: the sign changes of p_0 = 1, p_1, .., p_m with
+// p_i = det(T_i - x I) scale^i (the negative pivots of T - x I = L D L^T). beta2[i] = beta_i^2 couples
+// rows i-1 and i. A zero p_i takes p_{i-1}'s sign (a zero pivot counts as positive, as in LAPACK's
+// dstebz); p is rescaled by powers of two, which keeps the signs.
+__device__ inline int eigenvalues_below(const double* alpha, const double* beta2, int m, double x, double scale) {
+  double older = 1.0;
+  double p = (alpha[0] - x) * scale;
+  if (p == 0.0) p = 0x1p-600;
+  int below = p < 0.0;
+  for (int i = 1; i < m; ++i) {
+    double next = (alpha[i] - x) * scale * p - beta2[i] * scale * scale * older;
+    if (next == 0.0) next = p < 0.0 ? -0x1p-600 : 0x1p-600;
+    below += (next < 0.0) != (p < 0.0);
+    older = p;
+    p = next;
+    const double size = fabs(p);
+    if (size < 0x1p-500 || size > 0x1p500) {
+      const double factor = size < 0x1p-500 ? 0x1p500 : 0x1p-500;
+      p *= factor;
+      older *= factor;
+    }
   }
+  return below;
 }
 
-// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal alpha[0..m-1] and
-// off-diagonal beta[1..m-1]: bisection on the number of eigenvalues below x (the negative pivots
-// of the LDL^T factorization of T - x I, Sturm's theorem), inside the Gershgorin bounds.
-__device__ inline double largest_ritz_value(const double* alpha, const double* beta, int m) {
-  double lo = alpha[0], hi = alpha[0];
-  for (int i = 0; i < m; ++i) {
-    const double radius = (i > 0 ? fabs(beta[i]) : 0.0) + (i + 1 < m ? fabs(beta[i + 1]) : 0.0);
-    lo = fmin(lo, alpha[i] - radius);
-    hi = fmax(hi, alpha[i] + radius);
+// Brackets T_m's largest eigenvalue in [lo, hi] (lo a lower bound, hi an upper bound, on entry and
+// on exit), each round THREADS points, until hi - lo <= TOLERANCE * hi or `rounds` rounds.
+__device__ inline void bracket_ritz_value(const double* alpha, const double* beta2, int m, double& lo, double& hi,
+                                          int rounds) {
+  const int t = threadIdx.x;
+  for (int round = 0; round < rounds && hi - lo > TOLERANCE * hi; ++round) {
+    // Round 0: offsets from lo spaced geometrically from `finest` up to hi - lo (quick when the
+    // value moved little since the last check). Later rounds: uniformly inside the bracket.
+    const double width = hi - lo;
+    const double finest = 0.5 * TOLERANCE * (lo > 0.0 ? lo : hi);
+    const double ratio = log2(fmin(finest / width, 1.0));
+    const auto point = [&](int k) {
+      return round == 0 ? lo + width * exp2(ratio * static_cast<double>(THREADS - 1 - k) / (THREADS - 1))
+                        : lo + width * static_cast<double>(k + 1) / (THREADS + 1);
+    };
+    const double x = point(t);
+    // Points at or below the largest eigenvalue: a prefix of the (increasing) points.
+    const int k = __syncthreads_count(eigenvalues_below(alpha, beta2, m, x, 1.0 / hi) < m);
+    const double next_lo = k > 0 ? point(k - 1) : lo;
+    const double next_hi = k < THREADS ? point(k) : hi;
+    lo = fmax(lo, next_lo);
+    hi = fmin(hi, next_hi);
   }
-  for (int iteration = 0; iteration < 200 && hi - lo > 1e-15 * fmax(fabs(lo), fabs(hi)); ++iteration) {
-    const double x = 0.5 * (lo + hi);
-    int below = 0;
-    double d = 1.0;
-    for (int i = 0; i < m; ++i) {
-      d = alpha[i] - x - (i > 0 ? beta[i] * beta[i] / d : 0.0);
-      if (d == 0.0) d = 1e-300;  // a zero pivot counts as positive, as in LAPACK's dstebz
-      below += d < 0.0;
-    }
-    if (below == m) hi = x;  // every eigenvalue is below x
-    else lo = x;
-  }
-  return hi;
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 lambda_norm(const double* __restrict__ lambda, double* __restrict__ basis, double* __restrict__ norm) {
-  __shared__ double u[N];               // Lambda q
-  __shared__ double w[N];               // the next Lanczos vector, before normalization
-  __shared__ double alpha[STEPS + 1];
-  __shared__ double beta[STEPS + 1];
-  __shared__ double coefficients[STEPS + 1];
-  __shared__ double scratch[32];
-  __shared__ int done;
+  __shared__ double q[32 * COLS];                     // q_j (zero past N)
+  __shared__ double u[IN_REGISTERS ? WARPS * ROWS : N];  // Lambda q
+  __shared__ double partial[IN_REGISTERS ? WARPS : 1][32 * COLS];  // column sums of each warp's rows
+  __shared__ double w_shared[N];                      // S q on the global path; w for the dot products
+  __shared__ double alpha[STEPS];
+  __shared__ double beta2[STEPS + 1];                 // beta_i^2
+  __shared__ double coefficients[STEPS + 2];
+  __shared__ double scratch[3][32];
+
+  const int t = threadIdx.x;
+  const int warp = t / 32;
+  const int lane = t % 32;
+  const bool owner = t < N;
+
+  // Lambda's tile (register path) and the largest |Lambda_ij|, for the scale.
+  double tile[TILE_ROWS][TILE_COLS];
+  double largest = 0.0;
+  if constexpr (IN_REGISTERS) {
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i)
+#pragma unroll
+      for (int k = 0; k < COLS; ++k) {
+        const int row = warp * ROWS + i, col = lane + 32 * k;
+        tile[i][k] = row < N && col < N ? lambda[row * N + col] : 0.0;
+        largest = fmax(largest, fabs(tile[i][k]));
+      }
+  } else {
+    for (int e = t; e < N * N; e += THREADS) largest = fmax(largest, fabs(lambda[e]));
+  }
+  for (int offset = 16; offset > 0; offset /= 2) largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
+  if (lane == 0) scratch[0][warp] = largest;
+  __syncthreads();
+  largest = 0.0;
+  for (int w = 0; w < WARPS; ++w) largest = fmax(largest, scratch[0][w]);
+  if (largest == 0.0 || !isfinite(largest)) {
+    if (t == 0) *norm = largest == 0.0 ? 0.0 : largest;  // Lambda = 0; or Inf/NaN passed on
+    return;
+  }
+  const double scale = ldexp(1.0, -ilogb(largest));  // scale * largest in [1, 2)
+  if constexpr (IN_REGISTERS) {
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i)
+#pragma unroll
+      for (int k = 0; k < COLS; ++k) tile[i][k] *= scale;
+  }
+
+  // S q_j for the scaled Lambda, entry t (owners only).
+  const auto apply_s = [&]() -> double {
+    if constexpr (IN_REGISTERS) {
+      double x[TILE_COLS];
+#pragma unroll
+      for (int k = 0; k < COLS; ++k) x[k] = q[lane + 32 * k];
+      double v[TILE_ROWS];
+#pragma unroll
+      for (int i = 0; i < ROWS; ++i) {
+        v[i] = 0.0;
+#pragma unroll
+        for (int k = 0; k < COLS; ++k) v[i] += tile[i][k] * x[k];
+      }
+      // Transposing reduction over the lanes: each level halves the rows a lane carries (lanes with
+      // the level's bit set keep the upper half), then plain halving; lane l ends with row l >> (5 - R).
+      constexpr int R = log2_of(TILE_ROWS);
+#pragma unroll
+      for (int level = 0; level < R; ++level) {
+        const int offset = 16 >> level;
+        const int half = TILE_ROWS >> (level + 1);
+        const bool upper = (lane & offset) != 0;
+#pragma unroll
+        for (int i = 0; i < half; ++i) {
+          const double send = upper ? v[i] : v[i + half];
+          const double keep = upper ? v[i + half] : v[i];
+          v[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+        }
+      }
+#pragma unroll
+      for (int offset = 16 >> R; offset > 0; offset /= 2) v[0] += __shfl_xor_sync(0xffffffffu, v[0], offset);
+      if ((lane & ((32 >> R) - 1)) == 0) u[warp * ROWS + (lane >> (5 - R))] = v[0];
+      __syncthreads();
+      double y[TILE_ROWS];
+#pragma unroll
+      for (int i = 0; i < ROWS; ++i) y[i] = u[warp * ROWS + i];
+#pragma unroll
+      for (int k = 0; k < COLS; ++k) {
+        double sum = 0.0;
+#pragma unroll
+        for (int i = 0; i < ROWS; ++i) sum += tile[i][k] * y[i];
+        partial[warp][lane + 32 * k] = sum;  // (Lambda^T u)_col over this warp's rows
+      }
+      __syncthreads();
+      double s = 0.0;
+      if (owner)
+        for (int w = 0; w < WARPS; ++w) s += partial[w][t];
+      return s;
+    } else {
+      // u = Lambda q, then S q = -Lambda u: a warp per row, its lanes along the row (coalesced).
+      for (int row = warp; row < N; row += WARPS) {
+        double sum = 0.0;
+        for (int k = lane; k < N; k += 32) sum += lambda[row * N + k] * q[k];
+        sum = warp_total(sum);
+        if (lane == 0) u[row] = scale * sum;
+      }
+      __syncthreads();
+      for (int row = warp; row < N; row += WARPS) {
+        double sum = 0.0;
+        for (int k = lane; k < N; k += 32) sum += lambda[row * N + k] * u[k];
+        sum = warp_total(sum);
+        if (lane == 0) w_shared[row] = -scale * sum;
+      }
+      __syncthreads();
+      return owner ? w_shared[t] : 0.0;
+    }
+  };
+
+  // One classical Gram-Schmidt pass of w (entry t) against q_0..q_j: coefficients[i] = q_i . w, and
+  // coefficients[j + 1] = w . w when `with_norm`; returns the new entry t.
+  const auto orthogonalize = [&](double w, int j, bool with_norm) -> double {
+    if (owner) w_shared[t] = w;
+    __syncthreads();
+    for (int i = warp; i <= j + (with_norm ? 1 : 0); i += WARPS) {
+      const double* v = i <= j ? basis + static_cast<long long>(i) * N : w_shared;
+      double dot = 0.0;
+      for (int r = lane; r < N; r += 32) dot += v[r] * w_shared[r];
+      dot = warp_total(dot);
+      if (lane == 0) coefficients[i] = dot;
+    }
+    __syncthreads();
+    if (owner)
+      for (int i = 0; i <= j; ++i) w -= coefficients[i] * basis[static_cast<long long>(i) * N + t];
+    return w;
+  };
 
   // q_0: a fixed vector with no special relation to Lambda, normalized.
-  double part = 0.0;
-  for (int i = threadIdx.x; i < N; i += THREADS) {
-    const double x = 1.0 + 0.5 * sin(1.0 + 2.0 * i);
-    basis[i] = x;
-    part += x * x;
-  }
-  const double start_norm = sqrt(block_total(part, scratch));
-  for (int i = threadIdx.x; i < N; i += THREADS) basis[i] /= start_norm;
-  if (threadIdx.x == 0) {
-    beta[0] = 0.0;
-    done = 0;
-  }
+  double start = owner ? 1.0 + 0.5 * sin(1.0 + 2.0 * t) : 0.0;
+  const double start_norm = sqrt(block_total(start * start, scratch[1]));
+  double q_entry = start / start_norm;  // q_j, entry t
+  double previous = 0.0;                // q_{j-1}, entry t
+  if (t < 32 * COLS) q[t] = q_entry;  // THREADS >= 32 * COLS: zero past N
+  if (owner) basis[t] = q_entry;
+  if (t == 0) beta2[0] = 0.0;
   __syncthreads();
 
-  double ritz = 0.0;
-  int steps = 0;
-  for (int j = 0; j < STEPS && !done; ++j) {
-    const double* q = basis + static_cast<long long>(j) * N;
-    // w = S q = -Lambda (Lambda q): a warp per row, its lanes along the row (coalesced).
-    matrix_vector(lambda, q, u, 1.0);
-    __syncthreads();
-    matrix_vector(lambda, u, w, -1.0);
-    __syncthreads();
-    part = 0.0;
-    for (int i = threadIdx.x; i < N; i += THREADS) part += w[i] * q[i];
-    const double a = block_total(part, scratch);
-    if (threadIdx.x == 0) alpha[j] = a;
-    // Orthogonalize w against q_0..q_j, twice (the first pass also removes alpha_j q_j and beta_j q_{j-1}).
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int i = threadIdx.x / 32; i <= j; i += WARPS) {
-        const double* qi = basis + static_cast<long long>(i) * N;
-        double dot = 0.0;
-        for (int r = threadIdx.x % 32; r < N; r += 32) dot += w[r] * qi[r];
-        for (int offset = 16; offset > 0; offset /= 2) dot += __shfl_down_sync(0xffffffffu, dot, offset);
-        if (threadIdx.x % 32 == 0) coefficients[i] = dot;
-      }
-      __syncthreads();
-      for (int r = threadIdx.x; r < N; r += THREADS) {
-        double x = w[r];
-        for (int i = 0; i <= j; ++i) x -= coefficients[i] * basis[static_cast<long long>(i) * N + r];
-        w[r] = x;
-      }
-      __syncthreads();
+  double beta = 0.0;       // beta_j
+  double gershgorin = 0.0; // the largest Gershgorin bound of T's complete rows
+  double lo = 0.0, hi = 0.0;
+  for (int j = 0; j < STEPS; ++j) {
+    double w = apply_s() - beta * previous;
+    w = orthogonalize(w, j, true);
+    const double a = coefficients[j];
+    const double before = coefficients[j + 1];
+    if (t == 0) alpha[j] = a;
+    double after = block_total(w * w, scratch[j % 2]);
+    if (after < 0.5 * before) {  // cancellation: orthogonalize again
+      w = orthogonalize(w, j, false);
+      after = block_total(w * w, scratch[2]);
     }
-    part = 0.0;
-    for (int i = threadIdx.x; i < N; i += THREADS) part += w[i] * w[i];
-    const double b = sqrt(block_total(part, scratch));
-    steps = j + 1;
-    if (threadIdx.x == 0) {
-      beta[j + 1] = b;
-      // beta ~ 0: the Krylov space is invariant and T_j's eigenvalues are S's.
-      const bool invariant = b <= 1e-14 * fmax(fabs(a), 1e-300) || b == 0.0;
-      if (invariant || steps == STEPS || steps % CHECK_EVERY == 0) {
-        const double next = largest_ritz_value(alpha, beta, steps);
-        if (invariant || steps == STEPS || fabs(next - ritz) <= 1e-12 * next) done = 1;
-        ritz = next;
-      }
+    // T_m, m = j + 1, is complete in shared memory after the next barrier.
+    const int m = j + 1;
+    const double b = sqrt(after);
+    const double bound = fmax(gershgorin, a + beta);  // >= T_m's largest eigenvalue
+    gershgorin = fmax(gershgorin, a + beta + b);
+    const bool invariant = b <= INVARIANT * bound;
+    const bool last = invariant || m == STEPS;
+    bool done = false;
+    if (last || m % CHECK_EVERY == 0) {  // alpha[j] is visible: block_total synchronized
+      const double previous_lo = lo;
+      hi = bound;
+      bracket_ritz_value(alpha, beta2, m, lo, hi, last ? 64 : 3);
+      done = last || hi - previous_lo <= TOLERANCE * hi;
     }
-    __syncthreads();
-    if (!done)
-      for (int i = threadIdx.x; i < N; i += THREADS) basis[static_cast<long long>(j + 1) * N + i] = w[i] / b;
+    if (done) break;
+    // q_{j+1} = w / beta_{j+1}.
+    previous = q_entry;
+    q_entry = w / b;
+    if (owner) {
+      q[t] = q_entry;
+      basis[static_cast<long long>(m) * N + t] = q_entry;
+    }
+    if (t == 0) beta2[m] = after;
+    beta = b;
     __syncthreads();
   }
-  if (threadIdx.x == 0) *norm = sqrt(fmax(ritz, 0.0));
+  if (t == 0) *norm = sqrt(fmax(0.5 * (lo + hi), 0.0)) / scale;
 }

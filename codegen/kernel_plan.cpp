@@ -65,13 +65,14 @@ KernelPlan plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
           {{"pivot_angles", 32 * warps, blocks}, {"pivot_angles_mode", 32 * warps, blocks}}};
 }
 
+// Up to a warp per entry of Lambda's strict upper triangle (at least one block: it writes the diagonal).
 KernelPlan plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
-  const long long lambda = static_cast<long long>(z.n) * z.n;
-  const int threads = threads_for(lambda, spec.tuning);
+  const long long upper = static_cast<long long>(z.n) * (z.n - 1) / 2;
+  const int threads = threads_for(32 * upper, spec.tuning);
   return {{"group_membership.cuh"},
           false,
           {{"threads", std::to_string(threads)}},
-          {{"pivot_check_gather", threads, ceil_div(lambda, threads)}}};
+          {{"pivot_check_gather", threads, std::max<long long>(1, ceil_div(upper * 32, threads))}}};
 }
 
 // The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.

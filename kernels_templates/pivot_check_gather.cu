@@ -1,10 +1,17 @@
 // pivot_check_gather: Lambda of mode n for the pivot check (DESIGN.md section 2;
 // runtime/pivot_check.cpp, pivot_lambda with a group):
-//   Lambda = G - G^T,   G[j, l] = C_{l..l} * C_{l->j,n},
+//   Lambda = G - G^T,   G[j, l] = C_{l..l} * C_{l->j,n},   so
+//   Lambda_ij = C_{j..j} C_{j->i,n} - C_{i..i} C_{i->j,n}   (skew: Lambda_ji = -Lambda_ij, Lambda_ii = 0),
 // C the core after this group's rotations in modes < n. The tensor still holds the core from
 // before the group (group_pass runs after all modes), so each entry of C it needs is rebuilt from
-// at most 2^n entries: in mode m < n, index l of pair (p, q) is c_m A_l + s_m A_partner (l = p)
-// or c_m A_l - s_m A_partner (l = q). Computed in double, term by term in the CPU engine's order.
+// 2^n entries: in mode m < n, index l of pair (p, q) is c_m A_l + s_m A_partner (l = p) or
+// c_m A_l - s_m A_partner (l = q). Computed in double.
+//
+// A team of min(32, 4 * 2^n) lanes per entry i < j of the upper triangle: its lanes take the
+// 4 * 2^n terms of the four rotated entries in turn (at mode 8 of D = 9 a lane has 32 loads in
+// flight, not one thread 1024 in a row; at mode 0 eight entries share a warp), and a fixed shuffle
+// tree sums each: deterministic, equal to the CPU's sums up to their order. The team writes
+// Lambda_ij and Lambda_ji; block 0 writes the zero diagonal.
 // The engine computes ||Lambda||_2 from the result before pivot_angles_mode runs for mode n.
 //
 // Arguments:
@@ -13,48 +20,46 @@
 //   rotations  (c, s) of modes < mode, written by the earlier pivot_angles_mode launches
 //   mode       n, 0-based
 //   lambda     out: Lambda, N x N row-major (Lambda_ij = lambda[i * N + j])
-// Launch: grid = LAMBDA_BLOCKS, block = THREADS; thread t computes Lambda_ij, i = t / N, j = t % N.
+// Launch: grid = ceil(N (N - 1) / 2 * 32 / THREADS) (a warp per entry, the largest team), block =
+// THREADS; at lower modes the teams are smaller and the last blocks return at once.
 
 inline constexpr int THREADS = ${threads};
-inline constexpr int LAMBDA_BLOCKS = (N * N + THREADS - 1) / THREADS;
 
-// C_{l..l with index j in `mode`}: the core entry with index j in `mode` and l elsewhere, after the
-// group's rotations in modes < mode.
-__device__ double rotated_entry(const Scalar* tensor, const Rotation* rotations, const GroupMembership& member,
-                                int mode, int l, int j) {
-  long long base = j * STRIDE[mode];
-  for (int m = mode + 1; m < D; ++m) base += l * STRIDE[m];
+// Term `bits` of C_{l..l with index j in `mode`} after the group's rotations in modes < mode: the
+// entry with index partner(l) in the modes m < mode where bit m of `bits` is set, l in the others,
+// j in `mode` and l after it, weighted by those modes' c or +-s. An unpaired l (odd N) does not
+// mix: its only term is bits = 0, weight 1.
+__device__ inline double rotated_term(const Scalar* tensor, const Rotation* rotations, const GroupMembership& member,
+                                      int mode, int l, int j, unsigned bits) {
   const int partner = member.partner[l];
-  if (partner < 0 || mode == 0) {
-    for (int m = 0; m < mode; ++m) base += l * STRIDE[m];
-    return static_cast<double>(tensor[base]);
+  if (partner < 0 && bits != 0) return 0.0;
+  long long offset = j * STRIDE[mode];
+  for (int m = mode + 1; m < D; ++m) offset += l * STRIDE[m];
+  if (partner < 0) {
+    for (int m = 0; m < mode; ++m) offset += l * STRIDE[m];
+    return static_cast<double>(tensor[offset]);
   }
   const int k = member.pair_of[l];
   const double partner_sign = l < partner ? 1.0 : -1.0;
-  double sum = 0.0;
-  for (unsigned bits = 0; bits < (1u << mode); ++bits) {
-    long long offset = base;
-    double weight = 1.0;
-    for (int m = 0; m < mode; ++m) {
-      const Rotation g = rotations[m * PAIRS + k];
-      if ((bits >> m) & 1) {
-        offset += partner * STRIDE[m];
-        weight *= partner_sign * static_cast<double>(g.s);
-      } else {
-        offset += l * STRIDE[m];
-        weight *= static_cast<double>(g.c);
-      }
+  double weight = 1.0;
+  for (int m = 0; m < mode; ++m) {
+    const Rotation g = rotations[m * PAIRS + k];
+    if ((bits >> m) & 1) {
+      offset += partner * STRIDE[m];
+      weight *= partner_sign * static_cast<double>(g.s);
+    } else {
+      offset += l * STRIDE[m];
+      weight *= static_cast<double>(g.c);
     }
-    sum += weight * static_cast<double>(tensor[offset]);
   }
-  return sum;
+  return weight * static_cast<double>(tensor[offset]);
 }
 
-// G[j, l] = C_{l..l} * C_{l->j,n}, with C_{l->l,n} = C_{l..l}.
-__device__ double gradient_entry(const Scalar* tensor, const Rotation* rotations, const GroupMembership& member,
-                                 int mode, int j, int l) {
-  const double diagonal = rotated_entry(tensor, rotations, member, mode, l, l);
-  return diagonal * (j == l ? diagonal : rotated_entry(tensor, rotations, member, mode, l, j));
+// The sum of v over the `team` lanes (a power of two) of the caller's team, in each of them: a
+// fixed butterfly, the same bits every run.
+__device__ inline double team_total(double v, int team) {
+  for (int offset = team / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -62,9 +67,44 @@ pivot_check_gather(const Scalar* __restrict__ tensor, const int* __restrict__ pa
                    const Rotation* __restrict__ rotations, int mode, double* __restrict__ lambda) {
   __shared__ GroupMembership member;
   build_membership(pairs, member);
-  const int t = blockIdx.x * THREADS + threadIdx.x;
-  if (t >= N * N) return;
-  const int i = t / N;
-  const int j = t % N;
-  lambda[t] = gradient_entry(tensor, rotations, member, mode, i, j) - gradient_entry(tensor, rotations, member, mode, j, i);
+  if (blockIdx.x == 0)
+    for (int i = threadIdx.x; i < N; i += THREADS) lambda[i * N + i] = 0.0;
+  // A team of 4 * 2^mode lanes (at most a warp) per entry i < j: lane r takes terms r, r + team, ..
+  // of the four rotated entries; term t >> mode picks C_{j..j}, C_{j->i,n}, C_{i..i}, C_{i->j,n}.
+  const unsigned terms = 1u << mode;
+  const int team = static_cast<int>(min(32u, 4 * terms));
+  const int lane = threadIdx.x % 32;
+  const int member_lane = lane % team;
+  const long long entry = (static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x) / team;
+  constexpr long long UPPER = static_cast<long long>(N) * (N - 1) / 2;
+  // Every lane of a warp runs the shuffles; lanes past the triangle add zeros.
+  const bool active = entry < UPPER;
+  int i = 0, j = 1;
+  if (active) {
+    // entry = i (2N - i - 1) / 2 + (j - i - 1): row i of the strict upper triangle.
+    i = static_cast<int>((2.0 * N - 1.0 - sqrt((2.0 * N - 1.0) * (2.0 * N - 1.0) - 8.0 * static_cast<double>(entry))) / 2.0);
+    while (i > 0 && static_cast<long long>(i) * (2 * N - i - 1) / 2 > entry) --i;
+    while (static_cast<long long>(i + 1) * (2 * N - i - 2) / 2 <= entry) ++i;
+    j = static_cast<int>(entry - static_cast<long long>(i) * (2 * N - i - 1) / 2) + i + 1;
+  }
+  double diagonal_j = 0.0, fiber_j = 0.0, diagonal_i = 0.0, fiber_i = 0.0;
+  if (active) {
+#pragma unroll 4
+    for (unsigned t = member_lane; t < 4 * terms; t += team) {
+      const unsigned which = t >> mode, bits = t & (terms - 1);
+      const int l = which < 2 ? j : i;
+      const int index = which == 0 || which == 3 ? j : i;
+      const double term = rotated_term(tensor, rotations, member, mode, l, index, bits);
+      if (which == 0) diagonal_j += term;
+      else if (which == 1) fiber_j += term;
+      else if (which == 2) diagonal_i += term;
+      else fiber_i += term;
+    }
+  }
+  const double value = team_total(diagonal_j, team) * team_total(fiber_j, team) -
+                       team_total(diagonal_i, team) * team_total(fiber_i, team);
+  if (active && member_lane == 0) {
+    lambda[i * N + j] = value;
+    lambda[j * N + i] = -value;
+  }
 }

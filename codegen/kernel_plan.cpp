@@ -155,9 +155,10 @@ KernelPlan plan_multi_mode_product(const KernelSpec& spec, const Sizes& z) {
 }
 
 KernelPlan plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
-  // The core, the factors, the rotation table, the group, block_sum's 32 double2.
+  // The core, the factors, the rotation table, the schedule's groups, block_sum's 32 double2.
+  const long long groups = z.n % 2 == 0 ? z.n - 1 : z.n;
   const long long fixed = z.entries * z.scalar + static_cast<long long>(z.d) * z.n * z.n * z.scalar +
-                          z.d * z.pairs * z.rotation + 2 * z.pairs * 4 + 32 * 16;
+                          z.d * z.pairs * z.rotation + groups * 2 * z.pairs * 4 + 32 * 16;
   const int warps = subtensor_warps(spec, z, fixed);
   if (warps < 1)
     throw codegen_error(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +

@@ -42,13 +42,14 @@ small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const i
   __shared__ Scalar core[ENTRIES];
   __shared__ Scalar factor[D][N * N];
   __shared__ Rotation table[D][PAIRS];  // table[n][k] = (c, s) of pair k in logical mode n
-  __shared__ int group[2 * PAIRS];
+  __shared__ int groups[GROUPS][2 * PAIRS];  // the schedule, read once: no global load per group
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   const long long b = blockIdx.x;
   for (int i = threadIdx.x; i < ENTRIES; i += THREADS) core[i] = tensors[b * ENTRIES + i];
+  for (int i = threadIdx.x; i < GROUPS * 2 * PAIRS; i += THREADS) groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = schedule[i];
   for (int i = threadIdx.x; i < D * N * N; i += THREADS) {
     const int entry = i % (N * N);
     factor[i / (N * N)][entry] = entry / N == entry % N ? Scalar(1) : Scalar(0);  // M_n = I
@@ -71,23 +72,23 @@ small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const i
   while (reason == RUNNING) {
     ++sweep;
     for (int r = 0; r < GROUPS; ++r) {
-      for (int i = threadIdx.x; i < 2 * PAIRS; i += THREADS) group[i] = schedule[r * 2 * PAIRS + i];
-      __syncthreads();
+      const int* group = groups[r];
       for (int k = warp; k < PAIRS; k += WARPS)
         pair_rotations(core, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
       __syncthreads();
-#pragma unroll
-      for (int k = 0; k < D; ++k) {
-        rotate_memory_mode(core, static_cast<int>(ENTRIES), 1, 0u, k, table[MODE_OF_MEMORY_MODE[k]], group);
-        __syncthreads();
-      }
+      // The factors take the rotations beside the core's first mode (they share no memory); the
+      // barrier after the last mode also frees table for the next group.
       for (int i = threadIdx.x; i < D * PAIRS * N; i += THREADS) {
         const int row = i % N;
         const int k = i / N % PAIRS;
         const int mode = i / (N * PAIRS);
         rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
       }
-      __syncthreads();  // group and table are rewritten by the next group
+#pragma unroll
+      for (int k = 0; k < D; ++k) {
+        rotate_memory_mode(core, static_cast<int>(ENTRIES), 1, 0u, k, table[MODE_OF_MEMORY_MODE[k]], group);
+        __syncthreads();
+      }
     }
     const double2 now = block_sum(figures_of(core, threadIdx.x, THREADS));
     const double off_rel = off_input > 0 ? sqrt(now.x) / off_input : 0.0;

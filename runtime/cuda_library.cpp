@@ -14,6 +14,11 @@ CudaLibrary::~CudaLibrary() {
 cudaKernel_t CudaLibrary::kernel(const std::string& name) const {
   cudaKernel_t k = nullptr;
   check_cuda(cudaLibraryGetKernel(&k, library_, name.c_str()), ("cudaLibraryGetKernel(" + name + ")").c_str());
+  // Load it into the context now: under CUDA's lazy loading (the default) the first launch would,
+  // stalling the stream inside whatever the caller times (one small_tensor launch is a whole run).
+  cudaFuncAttributes attributes{};
+  check_cuda(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(k)),
+             ("cudaFuncGetAttributes(" + name + ")").c_str());
   return k;
 }
 

@@ -4,8 +4,9 @@
 // times, median of --repeats runs after a warm-up. Also: the device-to-device copy bandwidth, the
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
-//   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--budget SECONDS] [--sweep]
-// --quick skips the checked cases above 10^6 entries, --no-eta every checked case.
+//   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
+// --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
+// cases and group-pass shapes of those shapes alone (no end-to-end table).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
   int repeats = 5;
   bool quick = false;
   bool no_eta = false;
+  std::string only;  // ",3x128,9x8,": the shapes to run, empty for all
   bool sweep_tuning = false;  // --sweep: also try group_pass register bits and block sizes
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
@@ -124,6 +126,7 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--budget") == 0 && i + 1 < argc) budget = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     else if (std::strcmp(argv[i], "--no-eta") == 0) no_eta = true;
+    else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = "," + std::string(argv[++i]) + ",";
     else if (std::strcmp(argv[i], "--sweep") == 0) sweep_tuning = true;
     else out_path = argv[i];
   }
@@ -141,6 +144,8 @@ int main(int argc, char** argv) {
               "paper_ms", "speedup", "off_rel", "GB_moved", "of_copy", "load_s");
   for (const auto& c : cases) {
     if (c.eta > 0 && (no_eta || (quick && std::pow(c.size, c.order) > 1e6))) continue;
+    if (!only.empty() && only.find("," + std::to_string(c.order) + "x" + std::to_string(c.size) + ",") == std::string::npos)
+      continue;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start).count() > budget) {
       std::printf("%-3d %-4d %-8g skipped: past the --budget of %.0f s\n", c.order, c.size, c.eta, budget);
       continue;
@@ -185,13 +190,15 @@ int main(int argc, char** argv) {
               "%-3s %-4s %-8s %-9s %-9s %-9s %-9s %-9s\n", "D", "N", "MB", "GB/s", "of_copy", "best_GB/s", "reg_bits", "block");
   nlohmann::json passes = nlohmann::json::array();
   for (auto [order, size] : {std::pair{3, 256}, {3, 512}, {4, 64}, {4, 128}, {9, 8}, {5, 32}, {6, 16}}) {
+    if (!only.empty() && only.find("," + std::to_string(order) + "x" + std::to_string(size) + ",") == std::string::npos)
+      continue;
     const codegen::Tuning defaults;
     const double bw = group_pass_bandwidth(order, size, defaults);
     double best = bw;
     codegen::Tuning best_tuning = defaults;
     nlohmann::json sweep = nlohmann::json::array();
     for (int bits : sweep_tuning ? std::vector<int>{3, 4, 5, 6} : std::vector<int>{})
-      for (int block : {128, 256, 512}) {
+      for (int block : {128, 256, 512, 1024}) {
         codegen::Tuning t;
         t.pass_register_bits = bits;
         t.pass_block_size = block;
@@ -215,7 +222,7 @@ int main(int argc, char** argv) {
   const double paper_e2e[] = {0.36, 0.37, 0.39};
   nlohmann::json e2e = nlohmann::json::array();
   int k = 0;
-  for (int size : {8, 16, 32}) {
+  for (int size : only.empty() ? std::vector<int>{8, 16, 32} : std::vector<int>{}) {
     GeneratorOptions g;
     g.order = 3;
     g.size = size;

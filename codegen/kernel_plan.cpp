@@ -78,7 +78,7 @@ KernelPlan plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 // The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.
 // R = min(D - 1, pass_register_bits, the bits of 256 bytes of registers) outer modes mix in
 // registers, the other T = D - 1 - R through shared memory between threads; a tile takes N << T
-// threads, and a block as many whole tiles as pass_block_size (default 256) allows. Each thread
+// threads, and a block as many whole tiles as pass_block_size (default 512) allows. Each thread
 // holds at least 8 entries (several innermost positions when 2^R < 8: more loads in flight between
 // barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
 // registers, then gives each thread more innermost positions. When the exchange buffer would not fit the shared memory, a block takes fewer tiles,
@@ -94,7 +94,7 @@ KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
       std::min<long long>(z.n, std::max(ceil_div(z.n, max_threads), ceil_div(8, 1LL << r)));
   const long long x_threads = ceil_div(z.n, x_per_thread);
   const long long tile_threads = x_threads << t;
-  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 256;
+  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 512;
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
   long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;

@@ -110,9 +110,9 @@ TEST_CASE("launch shapes follow the shape") {
   CHECK(angles[0].grid_blocks == 8);      // 64 pairs
   const auto pass = kernel_entries(make_kernel_spec("group_pass", 3, 128, "float32", "C", "max_diag"));
   // 64^2 orbit tiles of 4 rows of 128 entries, 64 threads each (2 positions per thread, 4
-  // registers), 4 tiles per block of 256: 1024 pass blocks; then 3 * 64 * 128 factor rows / 256.
-  CHECK(pass[0].block_threads == 256);
-  CHECK(pass[0].grid_blocks == 1024 + 96);
+  // registers), 8 tiles per block of 512: 512 pass blocks; then 3 * 64 * 128 factor rows / 512.
+  CHECK(pass[0].block_threads == 512);
+  CHECK(pass[0].grid_blocks == 512 + 48);
   CHECK(pass[1].name == "group_pass_figures");
   CHECK(pass[1].grid_blocks == pass[0].grid_blocks);
   const auto small = kernel_entries(make_kernel_spec("small_tensor", 3, 8, "float64", "C", "max_diag"));

@@ -7,8 +7,8 @@
 //   template  kernels_templates/group_pass.cu, on prelude.cu, factor_rotation.cuh, figures.cuh and dsl/givens.hpp
 //   tuning    block_size 256, pass_block_size 0, pass_register_bits 6, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
-//   group_pass<<<2, 256>>>
-//   group_pass_figures<<<2, 256>>>
+//   group_pass<<<2, 512>>>
+//   group_pass_figures<<<2, 512>>>
 
 // ---- givens.hpp (dsl/givens.hpp: the closed forms the host uses too) ----
 // (c, s) of a Givens rotation from the two closed forms a rule can produce. Plain C++ that NVRTC
@@ -193,7 +193,7 @@ __device__ inline double2 block_sum(double2 v) {
 //              entries block b wrote, in double (figures.cuh), b < PASS_BLOCKS
 // Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS.
 
-inline constexpr int THREADS = 256;
+inline constexpr int THREADS = 512;
 inline constexpr int R = 3;
 inline constexpr int OUTER = D - 1;
 inline constexpr int T = OUTER - R;

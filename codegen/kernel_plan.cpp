@@ -81,8 +81,8 @@ KernelPlan plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 // threads, and a block as many whole tiles as pass_block_size (default 512) allows. Each thread
 // holds at least 8 entries (several innermost positions when 2^R < 8: more loads in flight between
 // barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
-// registers, then gives each thread more innermost positions. When the exchange buffer would not fit the shared memory, a block takes fewer tiles,
-// then exchanges fewer registers per round.
+// registers, then gives each thread more innermost positions. When the exchange buffer would not
+// fit the shared memory, a block takes fewer tiles, then exchanges fewer registers per round.
 KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
   const int outer = z.d - 1;

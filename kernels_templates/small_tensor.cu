@@ -86,7 +86,7 @@ small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const i
       }
 #pragma unroll
       for (int k = 0; k < D; ++k) {
-        rotate_memory_mode(core, static_cast<int>(ENTRIES), 1, 0u, k, table[MODE_OF_MEMORY_MODE[k]], group);
+        rotate_memory_mode(core, k, table[MODE_OF_MEMORY_MODE[k]], group);
         __syncthreads();
       }
     }

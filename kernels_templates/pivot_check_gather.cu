@@ -33,15 +33,20 @@ __device__ inline double rotated_term(const Scalar* tensor, const Rotation* rota
                                       int mode, int l, int j, unsigned bits) {
   const int partner = member.partner[l];
   if (partner < 0 && bits != 0) return 0.0;
+  // The mode loops stay rolled (#pragma unroll 1): unrolled for every possible mode and inlined at
+  // four call sites they made the source compile 2.5 times slower, for no measurable speed.
   long long offset = j * STRIDE[mode];
+#pragma unroll 1
   for (int m = mode + 1; m < D; ++m) offset += l * STRIDE[m];
   if (partner < 0) {
+#pragma unroll 1
     for (int m = 0; m < mode; ++m) offset += l * STRIDE[m];
     return static_cast<double>(tensor[offset]);
   }
   const int k = member.pair_of[l];
   const double partner_sign = l < partner ? 1.0 : -1.0;
   double weight = 1.0;
+#pragma unroll 1
   for (int m = 0; m < mode; ++m) {
     const Rotation g = rotations[m * PAIRS + k];
     if ((bits >> m) & 1) {

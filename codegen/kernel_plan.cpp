@@ -117,7 +117,7 @@ KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
            {"x_threads", std::to_string(x_threads)},
            {"chunk", std::to_string(chunk)},
            {"pass_blocks", std::to_string(pass_blocks)}},
-          {{"group_pass", threads, pass_blocks + factor_blocks}, {"group_pass_figures", threads, pass_blocks + factor_blocks}}};
+          {{"group_pass", threads, pass_blocks + factor_blocks}}};
 }
 
 KernelPlan plan_off_norm(const KernelSpec& spec, const Sizes& z) {

@@ -8,9 +8,9 @@
 // The sources and the kernels they define (arguments: see each template's comment):
 //   pivot_angles        pivot_angles (all modes, no pivot check), pivot_angles_mode (one mode, checked)
 //   pivot_check_gather  pivot_check_gather (Lambda of one mode, for the pivot check)
-//   group_pass          group_pass (all modes' rotations of a group in one read+write pass, and
-//                       the factors' columns p, q), group_pass_figures (the same, plus the
-//                       convergence figures' partial sums: the last group of a sweep)
+//   group_pass          group_pass (all modes' rotations of a group in one read+write pass, the
+//                       factors' columns p, q, and for a sweep's last group the convergence
+//                       figures' partial sums)
 //   off_norm            off_norm_partial, off_norm_final (off(C)^2 and ||diag C||^2 in double)
 //   mode_product        mode_product (X x_n M)
 //   multi_mode_product  multi_mode_product (C x_1 M_1 ... x_D M_D, one block per small tensor)

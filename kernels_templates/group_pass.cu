@@ -24,8 +24,9 @@
 //   tensor     N^D entries, rotated in place
 //   factors    D row-major N x N matrices, updated in place: M_n <- M_n R_n (the last
 //              FACTOR_BLOCKS blocks of the grid do this, one thread per (mode, pair, row))
-//   partials   group_pass_figures only: partials[2b], partials[2b + 1] = (off^2, diag^2) of the
-//              entries block b wrote, in double (figures.cuh), b < PASS_BLOCKS
+//   partials   null, or (a sweep's last group) out: partials[2b], partials[2b + 1] = (off^2, diag^2)
+//              of the entries block b wrote, in double (figures.cuh), b < PASS_BLOCKS. One kernel
+//              serves both: two instantiations doubled the compile time at D = 9 (about 1 s).
 // Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS.
 
 inline constexpr int THREADS = ${threads};
@@ -61,10 +62,10 @@ __device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_
   return at_q ? g.c * x - g.s * y : g.c * x + g.s * y;
 }
 
-template <bool FIGURES>
-__device__ __forceinline__ void group_pass_body(Scalar* __restrict__ tensor, const int* __restrict__ pairs,
-                                                const Rotation* __restrict__ rotations, Scalar* __restrict__ factors,
-                                                double* __restrict__ partials) {
+extern "C" __global__ void __launch_bounds__(THREADS)
+group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
+           Scalar* __restrict__ factors, double* __restrict__ partials) {
+  const bool figures = partials != nullptr;  // the same in every thread of the grid
   if (blockIdx.x >= PASS_BLOCKS) {
     // M_n <- M_n R_n: thread (mode, pair, row).
     const long long u = (blockIdx.x - PASS_BLOCKS) * THREADS + threadIdx.x;
@@ -228,7 +229,7 @@ __device__ __forceinline__ void group_pass_body(Scalar* __restrict__ tensor, con
 #pragma unroll
       for (int j = 0; j < REGS; ++j)
         if (!(j & missing)) tensor[thread_base + x + reg_offset(j)] = v[xi][j];
-      if (FIGURES) {
+      if (figures) {
         // Entry (x, .., x) is register j's iff every mode's index is x: the thread modes' for
         // the thread, then bit k of j picks hi[k] or lo[k] in register mode k.
         bool thread_diagonal = true;
@@ -250,24 +251,11 @@ __device__ __forceinline__ void group_pass_body(Scalar* __restrict__ tensor, con
     }
   }
 
-  if (FIGURES) {
+  if (figures) {
     const double2 sum = block_sum(make_double2(off, diag));
     if (threadIdx.x == 0) {
       partials[2 * blockIdx.x] = sum.x;
       partials[2 * blockIdx.x + 1] = sum.y;
     }
   }
-}
-
-extern "C" __global__ void __launch_bounds__(THREADS)
-group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
-           Scalar* __restrict__ factors) {
-  group_pass_body<false>(tensor, pairs, rotations, factors, nullptr);
-}
-
-// The last group of a sweep: the same, plus the convergence figures of the result.
-extern "C" __global__ void __launch_bounds__(THREADS)
-group_pass_figures(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
-                   Scalar* __restrict__ factors, double* __restrict__ partials) {
-  group_pass_body<true>(tensor, pairs, rotations, factors, partials);
 }

@@ -3,7 +3,7 @@
 //   off_norm_partial(tensor, partials): grid = PARTIAL_BLOCKS exactly, block = THREADS;
 //       partials[2b], partials[2b + 1] = block b's (off^2, diag^2)  (2 * PARTIAL_BLOCKS doubles)
 //   off_norm_final(partials, count, figures):  grid = 1, block = THREADS; sums `count` pairs of
-//       partials (off_norm_partial's PARTIAL_BLOCKS, or group_pass_figures's PASS_BLOCKS):
+//       partials (off_norm_partial's PARTIAL_BLOCKS, or group_pass's PASS_BLOCKS):
 //       figures[0] = off(C)^2, figures[1] = ||diag C||^2
 
 inline constexpr int THREADS = ${threads};

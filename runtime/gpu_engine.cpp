@@ -38,7 +38,7 @@ struct DeviceState {
   DeviceBuffer<T> factors;         // D row-major N x N matrices
   DeviceBuffer<int> pairs;         // every group of the schedule, flattened
   DeviceBuffer<dsl::Givens<T>> rotations;  // per group: (c, s) of every mode and pair
-  DeviceBuffer<double> partials;   // the figures' first stage: off_norm_partial or group_pass_figures
+  DeviceBuffer<double> partials;   // the figures' first stage: off_norm_partial or the last group_pass
   DeviceBuffer<double> figures;    // (off^2, ||diag||^2)
   DeviceBuffer<double> lambda;     // pivot check: Lambda of one mode
   DeviceBuffer<T> workspace;       // pivot check: the pairs' subtensors between modes
@@ -101,7 +101,7 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
   const std::size_t diagonal_pitch = static_cast<std::size_t>(tensor.diagonal_stride()) * sizeof(T);
 
   // The convergence figures: off(C)^2 from the reduction of `count` partial sums (off_norm_partial's
-  // for the input, the last group_pass_figures' after a sweep), the diagonal itself by a strided copy.
+  // for the input, the sweep's last group_pass's after a sweep), the diagonal itself by a strided copy.
   T* tensor_data = d.tensor.data();
   auto enqueue_figures = [&](cudaStream_t s, long long count) {
     const double* partials = d.partials.data();
@@ -137,8 +137,9 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const codegen::LoweredRule
                                     static_cast<const double*>(norm), settings.eta);
         }
       }
-      if (g + 1 < groups) kernels.group_pass(s, tensor_data, pairs, rotations, factors);
-      else kernels.group_pass_figures(s, tensor_data, pairs, rotations, factors, d.partials.data());
+      // The sweep's last pass also sums the convergence figures.
+      double* partials = g + 1 < groups ? nullptr : d.partials.data();
+      kernels.group_pass(s, tensor_data, pairs, rotations, factors, partials);
     }
     enqueue_figures(s, kernels.pass_figure_blocks);
   };

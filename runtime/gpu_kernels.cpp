@@ -39,7 +39,7 @@ GpuKernels::GpuKernels(codegen::KernelSpec base, const std::string& arch, bool p
     load(with_kind(KernelKind::small_tensor), arch, {{"small_tensor", &small_tensor}});
   } else {
     load(with_kind(KernelKind::pivot_angles), arch, {{"pivot_angles", &pivot_angles}, {"pivot_angles_mode", &pivot_angles_mode}});
-    load(with_kind(KernelKind::group_pass), arch, {{"group_pass", &group_pass}, {"group_pass_figures", &group_pass_figures}});
+    load(with_kind(KernelKind::group_pass), arch, {{"group_pass", &group_pass}});
     load(with_kind(KernelKind::off_norm), arch, {{"off_norm_partial", &off_norm_partial}, {"off_norm_final", &off_norm_final}});
     off_norm_partial_blocks = off_norm_partial.grid.x;
     pass_figure_blocks = std::stoll(codegen::plan_kernel(with_kind(KernelKind::group_pass)).values.at("pass_blocks"));

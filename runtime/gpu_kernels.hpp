@@ -44,11 +44,11 @@ public:
   // when `small_tensor`.
   GpuKernels(codegen::KernelSpec base, const std::string& arch, bool pivot_check, bool small_tensor);
 
-  GpuKernel pivot_angles, pivot_angles_mode, pivot_check_gather, group_pass, group_pass_figures, off_norm_partial,
+  GpuKernel pivot_angles, pivot_angles_mode, pivot_check_gather, group_pass, off_norm_partial,
       off_norm_final, small_tensor, lambda_norm;
   bool has_lambda_norm = false;  // the on-device ||Lambda||_2 (N <= 1024) was loaded
   long long off_norm_partial_blocks = 0;  // the partials buffer holds 2 doubles per block
-  long long pass_figure_blocks = 0;       // group_pass_figures writes 2 doubles per pass block
+  long long pass_figure_blocks = 0;       // group_pass with partials writes 2 doubles per pass block
   const KernelLoadReport& report() const { return report_; }
 
 private:

@@ -5,7 +5,7 @@
 //   shape     D = 3, N = 4, layout C
 //   dtype     float32 (float)
 //   template  kernels_templates/pivot_angles.cu, on prelude.cu, pivot_subtensor.cuh and dsl/givens.hpp
-//   tuning    block_size 256, pass_block_size 0, pass_register_bits 6, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
+//   tuning    block_size 256, pass_block_size 0, pass_register_bits 5, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
 //   pivot_angles<<<1, 64>>>
 //   pivot_angles_mode<<<1, 64>>>

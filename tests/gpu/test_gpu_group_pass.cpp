@@ -1,6 +1,6 @@
 // The group pass kernel alone against the CPU's fused pass: random tensor, random factors, random
-// rotations (some pairs the identity, as the pivot check leaves them), one launch of
-// group_pass_figures. The tensor, the factors and the convergence figures it sums must equal the
+// rotations (some pairs the identity, as the pivot check leaves them), one launch of group_pass
+// with the convergence figures. The tensor, the factors and the figures it sums must equal the
 // CPU's (float64, to rounding), for shapes and tunings that take every path of the kernel:
 // register modes only, thread modes (D - 1 > register bits), odd N (an unpaired index), Fortran
 // order, exchanges in several rounds (a small shared-memory budget), and threads holding several
@@ -88,7 +88,7 @@ void check_pass(const PassCase& c, unsigned seed) {
   const int* p = d_pairs.data();
   const tensordiag::dsl::Givens<double>* r = d_rotations.data();
   double* partial = partials.data();
-  kernels.group_pass_figures(stream.get(), t, p, r, f, partial);
+  kernels.group_pass(stream.get(), t, p, r, f, partial);
   const double* const_partial = partial;
   double* out = figures.data();
   kernels.off_norm_final(stream.get(), const_partial, static_cast<int>(kernels.pass_figure_blocks), out);

@@ -130,6 +130,9 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--sweep") == 0) sweep_tuning = true;
     else out_path = argv[i];
   }
+  const auto selected = [&only](int order, int size) {
+    return only.empty() || only.find("," + std::to_string(order) + "x" + std::to_string(size) + ",") != std::string::npos;
+  };
   const auto bench_start = std::chrono::steady_clock::now();
   const auto device = cuda_device();
   if (!device) {
@@ -144,8 +147,7 @@ int main(int argc, char** argv) {
               "paper_ms", "speedup", "off_rel", "GB_moved", "of_copy", "load_s");
   for (const auto& c : cases) {
     if (c.eta > 0 && (no_eta || (quick && std::pow(c.size, c.order) > 1e6))) continue;
-    if (!only.empty() && only.find("," + std::to_string(c.order) + "x" + std::to_string(c.size) + ",") == std::string::npos)
-      continue;
+    if (!selected(c.order, c.size)) continue;
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start).count() > budget) {
       std::printf("%-3d %-4d %-8g skipped: past the --budget of %.0f s\n", c.order, c.size, c.eta, budget);
       continue;
@@ -190,8 +192,7 @@ int main(int argc, char** argv) {
               "%-3s %-4s %-8s %-9s %-9s %-9s %-9s %-9s\n", "D", "N", "MB", "GB/s", "of_copy", "best_GB/s", "reg_bits", "block");
   nlohmann::json passes = nlohmann::json::array();
   for (auto [order, size] : {std::pair{3, 256}, {3, 512}, {4, 64}, {4, 128}, {9, 8}, {5, 32}, {6, 16}}) {
-    if (!only.empty() && only.find("," + std::to_string(order) + "x" + std::to_string(size) + ",") == std::string::npos)
-      continue;
+    if (!selected(order, size)) continue;
     const codegen::Tuning defaults;
     const double bw = group_pass_bandwidth(order, size, defaults);
     double best = bw;

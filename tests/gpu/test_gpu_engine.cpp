@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "random_tensor.hpp"
+#include "relative_difference.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/generator.hpp"
@@ -15,18 +16,9 @@
 
 using namespace tensordiag::runtime;
 using tensordiag::testing::random_tensor;
+using tensordiag::testing::relative_difference;
 
 namespace {
-
-template <class T>
-double relative_difference(const std::vector<T>& x, const std::vector<T>& y) {
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    diff += std::pow(static_cast<double>(x[i]) - static_cast<double>(y[i]), 2);
-    norm += std::pow(static_cast<double>(y[i]), 2);
-  }
-  return std::sqrt(diff / norm);
-}
 
 template <class T>
 void check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {

@@ -11,6 +11,7 @@
 
 #include "codegen/lowered_rule.hpp"
 #include "random_tensor.hpp"
+#include "relative_difference.hpp"
 #include "runtime/cuda_device.hpp"
 #include "runtime/cuda_stream.hpp"
 #include "runtime/device_buffer.hpp"
@@ -21,17 +22,9 @@
 
 using namespace tensordiag::runtime;
 namespace codegen = tensordiag::codegen;
+using tensordiag::testing::relative_difference;
 
 namespace {
-
-double relative_difference(const std::vector<double>& x, const std::vector<double>& y) {
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    diff += (x[i] - y[i]) * (x[i] - y[i]);
-    norm += y[i] * y[i];
-  }
-  return std::sqrt(diff / norm);
-}
 
 struct PassCase {
   int order, size;

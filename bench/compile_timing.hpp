@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "bench/statistics.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/kernel_cache.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
 
 namespace tensordiag::bench {
 

@@ -13,9 +13,9 @@
 
 #include "bench/statistics.hpp"
 #include "runtime/diagonalize.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/group_pass.hpp"
-#include "runtime/random_stream.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/engines/group_pass.hpp"
+#include "runtime/algorithm/random_stream.hpp"
 
 using namespace tensordiag::runtime;
 using tensordiag::bench::median;

@@ -8,7 +8,6 @@
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,16 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "codegen/lowered_rule.hpp"
-#include "runtime/cuda_device.hpp"
-#include "runtime/cuda_stream.hpp"
-#include "runtime/device_buffer.hpp"
+#include "dsl/givens.hpp"
+#include "codegen/builtin_rules.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
 #include "bench/statistics.hpp"
 #include "runtime/diagonalize.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/gpu_kernels.hpp"
-#include "runtime/pivot_schedule.hpp"
-#include "runtime/random_stream.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/algorithm/random_stream.hpp"
 
 using namespace tensordiag::runtime;
 using tensordiag::bench::median;
@@ -75,7 +75,7 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
   const auto schedule = round_robin_schedule(size);
   const GpuKernels kernels(codegen::KernelSpec{codegen::KernelKind::group_pass, order, size, codegen::ScalarType::float32,
                                                Layout::c_order, codegen::lower_builtin_rule("max_diag"), tuning},
-                           cuda_device()->arch(), false, false);
+                           cuda_device()->arch(), KernelSet::general);
   DeviceBuffer<float> d_tensor(tensor.count());
   std::vector<float> values(tensor.count());
   RandomStream random(1);
@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
   const auto selected = [&only](int order, int size) {
     return only.empty() || only.find("," + std::to_string(order) + "x" + std::to_string(size) + ",") != std::string::npos;
   };
-  const auto bench_start = std::chrono::steady_clock::now();
+  const Stopwatch budget_clock;
   const auto device = cuda_device();
   if (!device) {
     std::printf("gpu_bench: %s\n", cuda_unavailable_reason().c_str());
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
   for (const auto& c : cases) {
     if (c.eta > 0 && (no_eta || (quick && std::pow(c.size, c.order) > 1e6))) continue;
     if (!selected(c.order, c.size)) continue;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start).count() > budget) {
+    if (budget_clock.seconds() > budget) {
       std::printf("%-3d %-4d %-8g skipped: past the --budget of %.0f s\n", c.order, c.size, c.eta, budget);
       continue;
     }

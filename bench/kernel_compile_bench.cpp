@@ -14,7 +14,6 @@
 // repeats, one thread per hardware thread.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -27,9 +26,10 @@
 
 #include "bench/compile_timing.hpp"
 #include "codegen/kernel_source.hpp"
-#include "runtime/device_arch.hpp"
-#include "runtime/kernel_cache.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/device_arch.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
+#include "runtime/core/stopwatch.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 
 using namespace tensordiag;
 using namespace tensordiag::bench;
@@ -65,10 +65,6 @@ struct ShapeResult {
   std::vector<double> codegen, sequential, parallel;  // seconds, per repeat
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 double ms(double seconds) { return 1e3 * seconds; }
 
 double minimum(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
@@ -94,7 +90,7 @@ double compile_in_parallel(std::vector<Program>& programs, const std::string& ar
   KernelCache cache(memory_only());
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  const auto start = std::chrono::steady_clock::now();
+  const runtime::Stopwatch stopwatch;
   std::vector<std::thread> workers;
   for (std::size_t t = 0; t < errors.size(); ++t)
     workers.emplace_back([&, t] {
@@ -106,7 +102,7 @@ double compile_in_parallel(std::vector<Program>& programs, const std::string& ar
       }
     });
   for (std::thread& worker : workers) worker.join();
-  const double wall = seconds_since(start);
+  const double wall = stopwatch.seconds();
   for (const std::exception_ptr& error : errors)
     if (error) std::rethrow_exception(error);
   return wall;
@@ -122,16 +118,16 @@ ShapeResult measure(const codegen::KernelSpec& spec, const Settings& settings, c
       result.left_out.push_back(kind.refusal);
   }
   for (int r = 0; r < settings.repeats; ++r) {
-    auto start = std::chrono::steady_clock::now();
+    runtime::Stopwatch stopwatch;
     codegen::every_kind_source(spec);
-    result.codegen.push_back(seconds_since(start));
+    result.codegen.push_back(stopwatch.seconds());
 
     KernelCache cold(memory_only());
-    start = std::chrono::steady_clock::now();
+    stopwatch.restart();
     for (Program& program : result.programs)
       program.cold.push_back(
           request(cold, program.source, program.name, arch, KernelOrigin::compiled, "cold").seconds);
-    result.sequential.push_back(seconds_since(start));
+    result.sequential.push_back(stopwatch.seconds());
     result.parallel.push_back(compile_in_parallel(result.programs, arch, settings.threads));
   }
 

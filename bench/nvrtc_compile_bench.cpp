@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "bench/compile_timing.hpp"
-#include "runtime/device_arch.hpp"
-#include "runtime/kernel_cache.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/device_arch.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 
 using namespace tensordiag::bench;
 using namespace tensordiag::runtime;

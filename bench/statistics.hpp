@@ -2,8 +2,9 @@
 // What every benchmark here needs to report a time: the median of repeated runs, and the wall
 // time of one call.
 #include <algorithm>
-#include <chrono>
 #include <vector>
+
+#include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::bench {
 
@@ -16,9 +17,9 @@ inline double median(std::vector<double> values) {
 
 template <class F>
 double wall_seconds(F&& f) {
-  const auto start = std::chrono::steady_clock::now();
+  const runtime::Stopwatch stopwatch;
   f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stopwatch.seconds();
 }
 
 }  // namespace tensordiag::bench

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <system_error>
 
-#include "runtime/errors.hpp"
+#include "runtime/core/errors.hpp"
 
 namespace tensordiag::cli {
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "runtime/diagonalize.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/report.hpp"
-#include "runtime/stop_summary.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/algorithm/report.hpp"
+#include "runtime/algorithm/stop_summary.hpp"
 
 namespace tensordiag::cli {
 

@@ -5,8 +5,8 @@
 #include <variant>
 
 #include "cli/atomic_output.hpp"
-#include "runtime/npy_batch.hpp"
-#include "runtime/report.hpp"
+#include "runtime/io/npy_batch.hpp"
+#include "runtime/algorithm/report.hpp"
 
 namespace tensordiag::cli {
 

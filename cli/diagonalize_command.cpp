@@ -7,10 +7,11 @@
 #include "cli/diagonalize_batch.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
+#include "cli/rule_option.hpp"
 #include "cli/stop_summary.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/npy.hpp"
-#include "runtime/report.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/io/npy.hpp"
+#include "runtime/algorithm/report.hpp"
 
 namespace tensordiag::cli {
 
@@ -80,11 +81,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
              "Stop when a sweep raises ||diag C||^2 by less than this, relative\n"
              "[default: 1e-13 for float64, 1e-6 for float32]")
       ->check(at_least(0));
-  command->add_option("--rule", options.rule,
-                      "max_diag maximizes sum_i C[i,..,i]^2;\n"
-                      "max_trace maximizes sum_i C[i,..,i]")
-      ->check(CLI::IsMember({"max_diag", "max_trace"}))
-      ->capture_default_str();
+  add_rule_option(*command, options.rule);
   command->add_option("--eta", options.eta,
                       "Pivot check: rotate (p, q) in mode n only if\n"
                       "2|Lambda_pq| >= eta ||Lambda||_2. 0 rotates every pair;\n"

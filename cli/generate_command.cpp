@@ -5,8 +5,8 @@
 #include "cli/atomic_output.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/tensor_options.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/npy.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/io/npy.hpp"
 
 namespace tensordiag::cli {
 

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "runtime/generator.hpp"
+#include "runtime/algorithm/generator.hpp"
 
 namespace tensordiag::cli {
 

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "cli/atomic_output.hpp"
+#include "cli/rule_option.hpp"
 #include "cli/tensor_options.hpp"
 #include "codegen/kernel_source.hpp"
-#include "dsl/builtin_rules.hpp"
-#include "runtime/device_arch.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/kernel_cache.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/device_arch.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 
 namespace tensordiag::cli {
 
@@ -112,10 +112,7 @@ CLI::App* add_kernels_command(CLI::App& app, KernelsArguments& arguments) {
       "the kernel cache and prints a table of the kernels in place of the\n"
       "sources. Needs no GPU (pass --arch where there is none).");
   add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout);
-  const std::vector<std::string> rules(std::begin(dsl::builtin_rule_names), std::end(dsl::builtin_rule_names));
-  command->add_option("--rule", arguments.rule, "Rotation rule")
-      ->check(CLI::IsMember(rules))
-      ->capture_default_str();
+  add_rule_option(*command, arguments.rule);
   std::vector<std::string> kinds = codegen::kernel_kinds();
   kinds.emplace_back("all");
   command->add_option("--kernel", arguments.kernel,

@@ -13,10 +13,10 @@
 #include "cli/generate_command.hpp"
 #include "cli/kernels_command.hpp"
 #include "codegen/codegen_error.hpp"
-#include "runtime/cuda_check.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/nvrtc_compiler.hpp"
-#include "runtime/version.hpp"
+#include "runtime/cuda/cuda_check.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
+#include "runtime/core/version.hpp"
 
 namespace {
 

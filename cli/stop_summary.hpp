@@ -1,7 +1,7 @@
 #pragma once
 // The command's line on how a run ended is the runtime's (runtime/stop_summary.hpp), which the
 // Python module returns too.
-#include "runtime/stop_summary.hpp"
+#include "runtime/algorithm/stop_summary.hpp"
 
 namespace tensordiag::cli {
 

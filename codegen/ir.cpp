@@ -1,7 +1,7 @@
 #include "codegen/ir.hpp"
 
 #include "codegen/codegen_error.hpp"
-#include "dsl/print.hpp"
+#include "dsl/format_number.hpp"
 
 namespace tensordiag::codegen::ir {
 

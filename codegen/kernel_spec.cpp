@@ -3,6 +3,7 @@
 #include <array>
 #include <limits>
 
+#include "codegen/builtin_rules.hpp"
 #include "codegen/codegen_error.hpp"
 
 namespace tensordiag::codegen {

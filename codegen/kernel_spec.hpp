@@ -66,13 +66,4 @@ void validate(const KernelSpec& spec);
 KernelSpec make_kernel_spec(std::string_view kind, int order, int size, std::string_view dtype,
                             std::string_view layout, std::string_view rule, Tuning tuning = {});
 
-// A spec with any DSL rule (custom rules). Validated.
-template <class Objective, class Rotation>
-KernelSpec make_kernel_spec(KernelKind kind, int order, int size, ScalarType dtype, dsl::Layout layout,
-                            const dsl::Rule<Objective, Rotation>& rule, Tuning tuning = {}) {
-  KernelSpec spec{kind, order, size, dtype, layout, lower_rule(rule), tuning};
-  validate(spec);
-  return spec;
-}
-
 }  // namespace tensordiag::codegen

@@ -1,14 +1,15 @@
 #pragma once
-// A rotation rule lowered to the IR: the form of its rotation (dsl/walk.hpp) and the IR of the
-// form's operands, plus the texts that name the rule in generated sources. Built from any DSL rule
-// (lower_rule) or from a built-in rule's name (lower_builtin_rule); codegen works on this plain
-// value from here on.
+// A rotation rule lowered to the IR: the form of its rotation (dsl/rotation_form.hpp), the IR of
+// the form's operands, the texts that name the rule in generated sources, and the figure its stall
+// test watches. Plain values, no Hana: the runtime and codegen work on this from here on. Built
+// from any DSL rule by lower_rule (codegen/lower_rule.hpp) or from a built-in rule's name by
+// lower_builtin_rule (codegen/builtin_rules.hpp).
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "codegen/lower.hpp"
-#include "dsl/rule.hpp"
+#include "codegen/ir.hpp"
+#include "dsl/rotation_form.hpp"
+#include "dsl/rule_info.hpp"
 
 namespace tensordiag::codegen {
 
@@ -18,17 +19,7 @@ struct LoweredRule {
   std::string rotation;     // dsl::to_string of the rotation form: "2*phi = atan2(...)"
   dsl::RotationForm form;
   std::vector<ir::Expr> operands;  // {x, y} for direction and double_angle, {phi} for explicit_angle
+  dsl::StallFigure stalls_on = dsl::StallFigure::diag_norm2;
 };
-
-template <class Objective, class Rotation>
-LoweredRule lower_rule(const dsl::Rule<Objective, Rotation>& rule) {
-  IrBuilder builder;
-  auto walked = dsl::walk_rotation(rule, builder);
-  return {std::string(rule.name), dsl::describe(rule), dsl::to_string(rule.rotation), walked.form,
-          std::move(walked.operands)};
-}
-
-// A built-in rule (dsl/builtin_rules.hpp) by name; throws codegen_error for an unknown name.
-LoweredRule lower_builtin_rule(std::string_view name);
 
 }  // namespace tensordiag::codegen

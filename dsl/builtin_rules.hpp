@@ -1,8 +1,14 @@
 #pragma once
-// The built-in rules, written in the DSL (DESIGN.md section 2).
+// The built-in rules, written in the DSL (DESIGN.md section 2), and their registry: the one list
+// from which every name, help text, CLI choice and rule property is derived.
+#include <array>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
 #include <string_view>
 
 #include "dsl/rule.hpp"
+#include "dsl/rule_info.hpp"
 
 namespace tensordiag::dsl {
 
@@ -15,20 +21,35 @@ inline constexpr auto max_diag = objective_rule("max_diag", sq(a * c + b * s) + 
 inline constexpr auto max_trace = objective_rule("max_trace", (a * c + b * s) + (d * c - e * s));
 }  // namespace rules
 
-inline constexpr std::string_view builtin_rule_names[] = {"max_diag", "max_trace"};
+// A rule with what the registry says of it.
+template <class R>
+struct RegisteredRule {
+  R rule;
+  std::string_view help;
+  StallFigure stalls_on;
+};
+
+// The registry. The first rule is the default.
+inline constexpr auto builtin_rules = boost::hana::make_tuple(
+    RegisteredRule{rules::max_diag, "maximizes sum_i C[i,..,i]^2", StallFigure::diag_norm2},
+    RegisteredRule{rules::max_trace, "maximizes sum_i C[i,..,i]", StallFigure::trace});
+
+// The registry as plain values, in its order.
+inline constexpr auto builtin_rule_infos = boost::hana::unpack(builtin_rules, [](const auto&... entry) {
+  return std::array<RuleInfo, sizeof...(entry)>{RuleInfo{entry.rule.name, entry.help, entry.stalls_on}...};
+});
 
 // Calls f(rule) with the built-in rule of that name; returns false when there is none.
 template <class F>
 bool with_builtin_rule(std::string_view name, F&& f) {
-  if (name == rules::max_diag.name) {
-    f(rules::max_diag);
-    return true;
-  }
-  if (name == rules::max_trace.name) {
-    f(rules::max_trace);
-    return true;
-  }
-  return false;
+  bool found = false;
+  boost::hana::for_each(builtin_rules, [&](const auto& entry) {
+    if (!found && entry.rule.name == name) {
+      found = true;
+      f(entry.rule);
+    }
+  });
+  return found;
 }
 
 }  // namespace tensordiag::dsl

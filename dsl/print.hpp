@@ -1,20 +1,13 @@
 #pragma once
 // Every expression prints itself: to_string(sq(a*c + b*s)) == "sq(a*c + b*s)".
 #include <boost/hana/for_each.hpp>
-#include <charconv>
 #include <ostream>
 #include <string>
 
 #include "dsl/expression.hpp"
+#include "dsl/format_number.hpp"
 
 namespace tensordiag::dsl {
-
-// Shortest text that reads back as the same double ("2", "0.5", "1e-300").
-inline std::string format_number(double value) {
-  char buffer[32];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, end);
-}
 
 namespace detail {
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dsl/expression.hpp"
+#include "dsl/rotation_form.hpp"
 #include "dsl/rule.hpp"
 
 namespace tensordiag::dsl {
@@ -44,12 +45,6 @@ auto walk(const Node<Op, Args...>& node, Visitor& visitor) {
     return visitor.operation(Op::name, std::span<const Result>(operands));
   });
 }
-
-// How a rule turns its walked operands into (c, s) (dsl/rule.hpp):
-//   direction:      phi = atan2(y, x),    operands {x, y}
-//   double_angle:   2 phi = atan2(y, x),  operands {x, y}
-//   explicit_angle: phi given,            operands {phi}
-enum class RotationForm { direction, double_angle, explicit_angle };
 
 template <class Result>
 struct WalkedRotation {

@@ -25,10 +25,11 @@
 #include <vector>
 
 #include "codegen/kernel_source.hpp"
+#include "codegen/lower_rule.hpp"
 #include "dsl/builtin_rules.hpp"
-#include "runtime/cpu_engine.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/engines/cpu_engine.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 
 namespace {
 
@@ -52,7 +53,7 @@ double diagonal_l1(const runtime::HostTensor<double>& core) {
 
 template <class Rule>
 runtime::Result<double> run(const Rule& rule, const runtime::HostTensor<double>& tensor) {
-  const runtime::CpuRunSettings settings{runtime::StopCriteria{50, 1e-12, 1e-13}, 0.0, 0, {}};
+  const runtime::RunSettings settings{runtime::StopCriteria{50, 1e-12, 1e-13}, 0.0, 0, {}};
   return runtime::run_cpu_engine(tensor, rule, settings);
 }
 

@@ -8,10 +8,10 @@
 #include <variant>
 
 #include "runtime/diagonalize.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/npy.hpp"
-#include "runtime/verification.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/io/npy.hpp"
+#include "runtime/algorithm/verification.hpp"
 
 namespace {
 

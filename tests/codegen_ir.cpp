@@ -4,7 +4,8 @@
 #include <string>
 
 #include "codegen/codegen_error.hpp"
-#include "codegen/lowered_rule.hpp"
+#include "codegen/builtin_rules.hpp"
+#include "codegen/lower_rule.hpp"
 #include "codegen/ssa_printer.hpp"
 #include "dsl/builtin_rules.hpp"
 

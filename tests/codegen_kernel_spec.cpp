@@ -4,8 +4,10 @@
 
 #include <string>
 
+#include "codegen/builtin_rules.hpp"
 #include "codegen/codegen_error.hpp"
 #include "codegen/kernel_source.hpp"
+#include "codegen/lower_rule.hpp"
 #include "tests/custom_rules.hpp"
 
 using namespace tensordiag;

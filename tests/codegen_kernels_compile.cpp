@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "codegen/kernel_source.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 
 using namespace tensordiag;
 using namespace tensordiag::codegen;

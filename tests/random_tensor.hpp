@@ -1,7 +1,7 @@
 #pragma once
 // Seeded Gaussian tensors for tests: non-diagonalizable with probability one.
-#include "runtime/random_stream.hpp"
-#include "runtime/tensor.hpp"
+#include "runtime/algorithm/random_stream.hpp"
+#include "runtime/core/tensor.hpp"
 
 namespace tensordiag::testing {
 

@@ -6,9 +6,9 @@
 
 #include "dsl/evaluate.hpp"
 #include "dsl/rule.hpp"
-#include "runtime/pivot_check.hpp"
-#include "runtime/pivot_schedule.hpp"
-#include "runtime/tensor.hpp"
+#include "runtime/algorithm/pivot_check.hpp"
+#include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/core/tensor.hpp"
 
 namespace tensordiag::testing {
 

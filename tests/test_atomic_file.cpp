@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "runtime/atomic_file.hpp"
+#include "runtime/io/atomic_file.hpp"
 #include "temporary_directory.hpp"
 
 using tensordiag::runtime::write_file_atomically;

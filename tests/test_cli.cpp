@@ -15,10 +15,10 @@
 
 #include "cli_workspace.hpp"
 #include "npy_bytes.hpp"
-#include "runtime/cuda_device.hpp"
+#include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/npy_batch.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/io/npy_batch.hpp"
 
 namespace {
 

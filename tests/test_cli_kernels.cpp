@@ -12,7 +12,7 @@
 
 #include "cli_workspace.hpp"
 #include "codegen/kernel_source.hpp"
-#include "runtime/device_arch.hpp"
+#include "runtime/cuda/device_arch.hpp"
 #include "scoped_environment.hpp"
 
 namespace {

@@ -9,11 +9,11 @@
 #include "dsl/builtin_rules.hpp"
 #include "random_tensor.hpp"
 #include "reference_engine.hpp"
-#include "runtime/cpu_engine.hpp"
+#include "runtime/engines/cpu_engine.hpp"
 #include "runtime/diagonalize.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/verification.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/algorithm/verification.hpp"
 
 using namespace tensordiag;
 using namespace tensordiag::runtime;

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "runtime/cubin_resources.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/cubin_resources.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 #include "sample_kernels.hpp"
 
 using namespace tensordiag::runtime;

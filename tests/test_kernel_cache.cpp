@@ -7,8 +7,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "runtime/kernel_cache.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 #include "sample_kernels.hpp"
 #include "scoped_environment.hpp"
 #include "temporary_directory.hpp"

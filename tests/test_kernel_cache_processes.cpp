@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/kernel_cache.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
 #include "sample_kernels.hpp"
 #include "temporary_directory.hpp"
 

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "npy_bytes.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/npy.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/io/npy.hpp"
 #include "scratch_dir.hpp"
 
 namespace {

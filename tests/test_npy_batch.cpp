@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "random_tensor.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/npy.hpp"
-#include "runtime/npy_batch.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/io/npy.hpp"
+#include "runtime/io/npy_batch.hpp"
 #include "scratch_dir.hpp"
 
 using namespace tensordiag::runtime;

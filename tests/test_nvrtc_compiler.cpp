@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 #include "sample_kernels.hpp"
 
 using namespace tensordiag::runtime;

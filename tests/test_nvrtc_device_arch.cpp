@@ -2,8 +2,8 @@
 // GPU, and a reason where there is none (CI has no driver at all; the binary must still start).
 #include <doctest/doctest.h>
 
-#include "runtime/device_arch.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/device_arch.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 
 using namespace tensordiag::runtime;
 

@@ -4,9 +4,9 @@
 #include <Eigen/Dense>
 
 #include "random_tensor.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/pivot_check.hpp"
-#include "runtime/verification.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/algorithm/pivot_check.hpp"
+#include "runtime/algorithm/verification.hpp"
 
 using namespace tensordiag::runtime;
 

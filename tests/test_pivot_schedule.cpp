@@ -4,7 +4,7 @@
 #include <set>
 #include <utility>
 
-#include "runtime/pivot_schedule.hpp"
+#include "runtime/algorithm/pivot_schedule.hpp"
 
 using tensordiag::runtime::round_robin_schedule;
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "runtime/sha256.hpp"
+#include "runtime/cuda/sha256.hpp"
 
 using tensordiag::runtime::Sha256;
 using tensordiag::runtime::sha256;

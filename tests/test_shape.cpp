@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "dsl/shape.hpp"
-#include "runtime/tensor.hpp"
+#include "runtime/core/tensor.hpp"
 
 using namespace tensordiag::dsl;
 

@@ -8,13 +8,13 @@
 #include <string>
 
 #include "codegen/kernel_source.hpp"
-#include "dsl/builtin_rules.hpp"
+#include "codegen/builtin_rules.hpp"
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/stop_summary.hpp"
-#include "runtime/version.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/algorithm/stop_summary.hpp"
+#include "runtime/core/version.hpp"
 
 namespace tensordiag::python {
 
@@ -132,7 +132,11 @@ std::string stop_summary(const std::string& reason, const std::string& rule, int
                          double stall_tol) {
   for (const auto stop : {runtime::StopReason::tolerance, runtime::StopReason::stalled, runtime::StopReason::max_sweeps,
                           runtime::StopReason::callback})
-    if (runtime::to_string(stop) == reason) return runtime::stop_summary(stop, rule, sweeps, off_rel, tol, stall_tol);
+    if (runtime::to_string(stop) == reason) {
+      const dsl::RuleInfo* info = codegen::find_builtin_rule(rule);
+      if (!info) throw user_error(codegen::unknown_rule_message(rule));
+      return runtime::stop_summary(stop, info->stalls_on, sweeps, off_rel, tol, stall_tol);
+    }
   throw internal_error("_tensordiag.stop_summary: unknown stop reason '" + reason + "'");
 }
 
@@ -155,7 +159,7 @@ PYBIND11_MODULE(_tensordiag, m) {
   });
   m.attr("__version__") = std::string(tensordiag::runtime::version());
   py::list rules;
-  for (const auto name : tensordiag::dsl::builtin_rule_names) rules.append(std::string(name));
+  for (const std::string& name : tensordiag::codegen::builtin_rule_names()) rules.append(name);
   m.attr("rules") = py::tuple(rules);
   m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),

@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/errors.hpp"
-#include "runtime/tensor.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/core/tensor.hpp"
 
 namespace tensordiag::python {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "runtime/cuda_device.hpp"
+#include "runtime/cuda/cuda_device.hpp"
 
 int main(int argc, char** argv) {
   bool listing = false;

@@ -10,9 +10,9 @@
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
 #include "runtime/diagonalize.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/generator.hpp"
-#include "runtime/verification.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/algorithm/verification.hpp"
 
 using namespace tensordiag::runtime;
 using tensordiag::testing::random_tensor;

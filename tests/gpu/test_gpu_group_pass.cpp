@@ -9,16 +9,17 @@
 
 #include <cmath>
 
-#include "codegen/lowered_rule.hpp"
+#include "dsl/givens.hpp"
+#include "codegen/builtin_rules.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
-#include "runtime/cuda_device.hpp"
-#include "runtime/cuda_stream.hpp"
-#include "runtime/device_buffer.hpp"
-#include "runtime/gpu_kernels.hpp"
-#include "runtime/group_pass.hpp"
-#include "runtime/pivot_schedule.hpp"
-#include "runtime/random_stream.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/group_pass.hpp"
+#include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/algorithm/random_stream.hpp"
 
 using namespace tensordiag::runtime;
 namespace codegen = tensordiag::codegen;
@@ -44,7 +45,7 @@ void check_pass(const PassCase& c, unsigned seed) {
   tuning.shared_bytes = c.shared_bytes;
   const codegen::KernelSpec spec{codegen::KernelKind::group_pass, c.order, c.size, codegen::ScalarType::float64,
                                  c.layout, codegen::lower_builtin_rule("max_diag"), tuning};
-  const GpuKernels kernels(spec, cuda_device()->arch(), false, false);
+  const GpuKernels kernels(spec, cuda_device()->arch(), KernelSet::general);
 
   RandomStream random(seed);
   HostTensor<double> tensor = tensordiag::testing::random_tensor<double>(c.order, c.size, seed, c.layout);

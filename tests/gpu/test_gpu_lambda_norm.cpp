@@ -6,16 +6,16 @@
 #include <cmath>
 
 #include "codegen/kernel_plan.hpp"
-#include "codegen/lowered_rule.hpp"
+#include "codegen/builtin_rules.hpp"
 #include "random_tensor.hpp"
-#include "runtime/cuda_device.hpp"
-#include "runtime/cuda_stream.hpp"
-#include "runtime/device_buffer.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
 #include "runtime/diagonalize.hpp"
-#include "runtime/gpu_kernels.hpp"
-#include "runtime/lambda_norm_cusolver.hpp"
-#include "runtime/pivot_check.hpp"
-#include "runtime/random_stream.hpp"
+#include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/lambda_norm_cusolver.hpp"
+#include "runtime/algorithm/pivot_check.hpp"
+#include "runtime/algorithm/random_stream.hpp"
 
 using namespace tensordiag::runtime;
 
@@ -26,7 +26,7 @@ TEST_SUITE("gpu") {
       const tensordiag::codegen::KernelSpec spec{tensordiag::codegen::KernelKind::group_pass, 3, size,
                                                  tensordiag::codegen::ScalarType::float64, Layout::c_order,
                                                  tensordiag::codegen::lower_builtin_rule("max_diag"), {}};
-      const GpuKernels kernels(spec, cuda_device()->arch(), true, false);
+      const GpuKernels kernels(spec, cuda_device()->arch(), KernelSet::general_with_pivot_check);
       REQUIRE(kernels.has_lambda_norm);
       for (unsigned seed = 1; seed <= 6; ++seed) {
         // Skew-symmetric: Gaussian (1, 2); a spread of scales (3); tiny (4) and huge (5) entries,

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "runtime/device_arch.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "runtime/cuda/device_arch.hpp"
+#include "runtime/cuda/nvrtc_compiler.hpp"
 #include "sample_kernels.hpp"
 
 using namespace tensordiag::runtime;

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "codegen/lower_rule.hpp"
 #include "codegen/rule_function.hpp"
 #include "dsl/builtin_rules.hpp"
 #include "tests/custom_rules.hpp"

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include "runtime/kernel_cache.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
 #include "sample_kernels.hpp"
 
 using namespace tensordiag::runtime;

@@ -1,0 +1,34 @@
+#pragma once
+// Seeded test tensors: T = S x_1 Q_1 ... x_D Q_D with S diagonal and Q_n Haar-random orthogonal,
+// plus optional Gaussian noise of relative Frobenius size `noise`.
+#include <cstdint>
+#include <vector>
+
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+struct GeneratorOptions {
+  int order = 3;
+  int size = 8;
+  std::uint64_t seed = 1;
+  double noise = 0.0;  // ||T_noisy - T||_F = noise * ||T||_F
+  Layout layout = Layout::c_order;
+};
+
+template <class T>
+struct GeneratedTensor {
+  HostTensor<T> tensor;
+  std::vector<double> diagonal;          // S[i, .., i], i = 0..N-1
+  std::vector<Matrix<double>> factors;   // Q_1 .. Q_D
+};
+
+// The random stream is fixed by the seed (our own Gaussian sampler, not the library's), so the
+// same seed gives the same tensor on every platform.
+template <class T>
+GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options);
+
+extern template GeneratedTensor<float> generate_diagonalizable(const GeneratorOptions&);
+extern template GeneratedTensor<double> generate_diagonalizable(const GeneratorOptions&);
+
+}  // namespace tensordiag::runtime

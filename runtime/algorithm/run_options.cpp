@@ -1,0 +1,32 @@
+#include "runtime/algorithm/run_options.hpp"
+
+#include <string>
+
+#include "runtime/core/errors.hpp"
+
+namespace tensordiag::runtime {
+
+Backend parse_backend(std::string_view name) {
+  if (name == "auto") return Backend::automatic;
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda") return Backend::cuda;
+  throw user_error("unknown backend '" + std::string(name) + "': use auto, cpu or cuda");
+}
+
+std::string_view to_string(PivotNorm norm) {
+  switch (norm) {
+    case PivotNorm::automatic: return "auto";
+    case PivotNorm::device: return "device";
+    case PivotNorm::cusolver: return "cusolver";
+  }
+  return "?";
+}
+
+PivotNorm parse_pivot_norm(std::string_view name) {
+  if (name == "auto") return PivotNorm::automatic;
+  if (name == "device") return PivotNorm::device;
+  if (name == "cusolver") return PivotNorm::cusolver;
+  throw user_error("unknown pivot norm '" + std::string(name) + "': use auto, device or cusolver");
+}
+
+}  // namespace tensordiag::runtime

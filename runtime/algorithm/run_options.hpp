@@ -1,0 +1,38 @@
+#pragma once
+// What a caller asks of a run (DESIGN.md section 5): the backend, the rule, the pivot check, the
+// stop criteria, the threads and a per-sweep callback. Shared by every engine and front end.
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "runtime/algorithm/run_result.hpp"
+
+namespace tensordiag::runtime {
+
+// How the GPU takes ||Lambda||_2 for the pivot check: automatic = on the device (one block,
+// Lanczos) where N <= 1024, else cuSOLVER; the CPU engine always uses an exact eigensolver.
+enum class PivotNorm { automatic, device, cusolver };
+
+Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda"
+std::string_view to_string(PivotNorm norm);
+PivotNorm parse_pivot_norm(std::string_view name);  // "auto" | "device" | "cusolver"
+
+struct Options {
+  Backend backend = Backend::automatic;
+  std::string rule = "max_diag";  // a built-in rule: max_diag | max_trace
+  double eta = 0.0;               // pivot check threshold; 0 disables the check
+  PivotNorm pivot_norm = PivotNorm::automatic;
+  int max_sweeps = 100;
+  // Stop when off_rel <= tol. Unset: 1e-12 for float64, 1e-5 for float32.
+  std::optional<double> tol;
+  // Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by less
+  // than stall_tol relative. Unset: 1e-13 (float64), 1e-6 (float32): below that the gain is
+  // rounding noise.
+  std::optional<double> stall_tol;
+  int threads = 0;  // CPU threads; 0 = all hardware threads
+  // Called after every sweep (sweep >= 1); returning true stops the run (StopReason::callback).
+  std::function<bool(const SweepRecord&)> on_sweep;
+};
+
+}  // namespace tensordiag::runtime

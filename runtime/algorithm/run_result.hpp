@@ -1,0 +1,55 @@
+#pragma once
+// What a run returns (DESIGN.md section 5): the core, the factors, the convergence history per
+// sweep, why it stopped, which backend and device ran it, and where the time went.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dsl/rule_info.hpp"
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+enum class Backend { automatic, cpu, cuda };
+enum class StopReason { max_sweeps, tolerance, stalled, callback };
+
+std::string_view to_string(Backend backend);
+std::string_view to_string(StopReason reason);
+
+// One line of the convergence history. Sweep 0 describes the input.
+struct SweepRecord {
+  int sweep = 0;
+  double off_rel = 1.0;      // off(C) / off(T), off computed as a direct sum of squares
+  double diag_norm2 = 0.0;   // ||diag C||^2 = sum_i C[i, .., i]^2
+  double trace = 0.0;        // sum_i C[i, .., i], the objective of max_trace
+  double seconds = 0.0;      // wall time of this sweep alone
+};
+
+struct Timings {
+  double setup_seconds = 0.0;    // allocation, copies, schedule
+  double sweeps_seconds = 0.0;   // all sweeps including convergence figures
+  double total_seconds = 0.0;    // call to return
+  double compile_seconds = 0.0;  // cuda: generating, compiling (or fetching from the cache) and loading kernels
+};
+
+template <class T>
+struct Result {
+  HostTensor<T> core;
+  std::vector<Matrix<T>> factors;  // M_1 .. M_D, N x N, orthogonal
+  std::vector<SweepRecord> history;
+  StopReason stop_reason = StopReason::max_sweeps;
+  Backend backend = Backend::cpu;  // the backend that ran
+  std::string device;              // the CPU's model and threads, or the GPU's name
+  std::vector<std::string> notes;  // for the caller to show: e.g. auto fell back to the CPU
+  std::string rule;
+  dsl::StallFigure stalls_on = dsl::StallFigure::diag_norm2;  // the rule's, for the stop summary
+  double eta = 0.0;
+  double tol = 0.0;
+  double stall_tol = 0.0;
+  Timings timings;
+
+  int sweeps() const { return static_cast<int>(history.size()) - 1; }
+  bool converged() const { return stop_reason == StopReason::tolerance; }
+};
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,20 @@
+#pragma once
+// What an engine needs to know of a run besides the tensors and the rule, settled from Options by
+// diagonalize(): the stop criteria for the dtype, the pivot check, the CPU threads, the callback.
+#include <functional>
+
+#include "runtime/algorithm/run_options.hpp"
+#include "runtime/algorithm/run_result.hpp"
+#include "runtime/algorithm/stop_criteria.hpp"
+
+namespace tensordiag::runtime {
+
+struct RunSettings {
+  StopCriteria stop;
+  double eta = 0.0;  // pivot check threshold; 0 disables the check
+  int threads = 0;   // CPU threads; 0 = all hardware threads
+  std::function<bool(const SweepRecord&)> on_sweep;
+  PivotNorm pivot_norm = PivotNorm::automatic;
+};
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,148 @@
+#include "runtime/core/tensor.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "runtime/core/errors.hpp"
+
+namespace tensordiag::runtime {
+
+std::string_view to_string(Layout layout) {
+  return layout == Layout::c_order ? "C" : "F";
+}
+
+std::string_view to_string(Dtype dtype) {
+  return dtype == Dtype::float32 ? "float32" : "float64";
+}
+
+Dtype parse_dtype(std::string_view name) {
+  if (name == "float32") return Dtype::float32;
+  if (name == "float64") return Dtype::float64;
+  throw user_error("unsupported dtype '" + std::string(name) + "': use float32 or float64");
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string out = "(";
+  for (std::size_t n = 0; n < shape.size(); ++n) {
+    if (n > 0) out += ", ";
+    out += std::to_string(shape[n]);
+  }
+  if (shape.size() == 1) out += ",";
+  return out + ")";
+}
+
+void check_tensor_shape(const std::vector<std::size_t>& shape) {
+  const std::string shape_str = "shape " + shape_text(shape);
+  const std::string needs = "tensordiag needs a cubical tensor of order >= 3";
+  if (shape.empty()) throw user_error(shape_str + " is a scalar; " + needs);
+  if (shape.size() == 1) throw user_error(shape_str + " is a vector; " + needs);
+  if (shape.size() == 2)
+    throw user_error(shape_str +
+                     ": order 2 is a matrix; its diagonalization by orthogonal factors is the SVD "
+                     "(numpy.linalg.svd)");
+  for (auto extent : shape)
+    if (extent != shape.front())
+      throw user_error(shape_str + " is not cubical; " + needs + " (the same size N in every mode)");
+  if (shape.front() == 0) throw user_error(shape_str + " is empty; tensordiag needs size N >= 2");
+  if (shape.front() == 1)
+    throw user_error(shape_str + " has a single entry, which is trivially diagonal; tensordiag needs size N >= 2");
+}
+
+std::size_t entry_count(int order, int size) {
+  if (order < 0 || size < 0) throw user_error("tensor order and size must be non-negative");
+  std::size_t count = 1;
+  for (int n = 0; n < order; ++n) {
+    if (size != 0 && count > std::numeric_limits<std::size_t>::max() / 16 / static_cast<std::size_t>(size))
+      throw user_error("tensor of size " + std::to_string(size) + "^" + std::to_string(order) +
+                       " is too large to address");
+    count *= static_cast<std::size_t>(size);
+  }
+  return count;
+}
+
+std::vector<std::ptrdiff_t> strides_of(int order, int size, Layout layout) {
+  std::vector<std::ptrdiff_t> strides(static_cast<std::size_t>(order));
+  std::ptrdiff_t stride = 1;
+  for (int k = 0; k < order; ++k) {
+    const int mode = layout == Layout::c_order ? order - 1 - k : k;
+    strides[static_cast<std::size_t>(mode)] = stride;
+    stride *= size;
+  }
+  return strides;
+}
+
+template <class T>
+HostTensor<T>::HostTensor(int order, int size, Layout layout)
+    : HostTensor(order, size, layout, std::vector<T>(entry_count(order, size))) {}
+
+template <class T>
+HostTensor<T>::HostTensor(int order, int size, Layout layout, std::vector<T> data)
+    : order_(order), size_(size), layout_(layout), strides_(strides_of(order, size, layout)),
+      data_(std::move(data)) {
+  if (data_.size() != entry_count(order, size))
+    throw internal_error("HostTensor: data size does not match size^order");
+}
+
+template <class T>
+std::ptrdiff_t HostTensor<T>::diagonal_stride() const {
+  std::ptrdiff_t step = 0;
+  for (auto stride : strides_) step += stride;
+  return step;
+}
+
+template <class T>
+std::ptrdiff_t HostTensor<T>::offset(const std::vector<int>& index) const {
+  std::ptrdiff_t off = 0;
+  for (std::size_t n = 0; n < index.size(); ++n) off += index[n] * strides_[n];
+  return off;
+}
+
+template <class T>
+T& HostTensor<T>::at(const std::vector<int>& index) {
+  return data_[static_cast<std::size_t>(offset(index))];
+}
+
+template <class T>
+const T& HostTensor<T>::at(const std::vector<int>& index) const {
+  return data_[static_cast<std::size_t>(offset(index))];
+}
+
+template <class T>
+Matrix<T> Matrix<T>::identity(int n) {
+  Matrix<T> m{n, std::vector<T>(static_cast<std::size_t>(n) * n, T(0))};
+  for (int i = 0; i < n; ++i) m(i, i) = T(1);
+  return m;
+}
+
+Dtype dtype_of(const AnyTensor& tensor) {
+  return tensor.index() == 0 ? Dtype::float32 : Dtype::float64;
+}
+
+AnyTensor convert(const AnyTensor& tensor, Dtype dtype) {
+  return std::visit(
+      [dtype](const auto& t) -> AnyTensor {
+        auto cast = [&t](auto zero) {
+          using U = decltype(zero);
+          std::vector<U> values(t.values().size());
+          for (std::size_t i = 0; i < values.size(); ++i) {
+            // A finite value beyond the target's range would become Inf (undefined behaviour).
+            if (std::abs(static_cast<double>(t.values()[i])) > static_cast<double>(std::numeric_limits<U>::max()))
+              throw user_error("value " + std::to_string(static_cast<double>(t.values()[i])) + " at flat index " +
+                               std::to_string(i) + " overflows " + std::string(to_string(dtype_of<U>())));
+            values[i] = static_cast<U>(t.values()[i]);
+          }
+          return HostTensor<U>(t.order(), t.size(), t.layout(), std::move(values));
+        };
+        if (dtype == Dtype::float32) return cast(0.0f);
+        return cast(0.0);
+      },
+      tensor);
+}
+
+template class HostTensor<float>;
+template class HostTensor<double>;
+template struct Matrix<float>;
+template struct Matrix<double>;
+
+}  // namespace tensordiag::runtime

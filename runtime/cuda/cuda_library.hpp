@@ -1,0 +1,36 @@
+#pragma once
+// A compiled cubin loaded through the CUDA runtime API (cudaLibraryLoadData), so tensordiag needs
+// no link against the driver library and starts on machines without one.
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "runtime/cuda/cuda_check.hpp"
+
+namespace tensordiag::runtime {
+
+class CudaLibrary {
+public:
+  explicit CudaLibrary(const std::vector<char>& cubin);
+  ~CudaLibrary();
+  CudaLibrary(const CudaLibrary&) = delete;
+  CudaLibrary& operator=(const CudaLibrary&) = delete;
+
+  // The kernel `name` (an extern "C" __global__ function of the cubin).
+  cudaKernel_t kernel(const std::string& name) const;
+
+private:
+  cudaLibrary_t library_ = nullptr;
+};
+
+// Launches `kernel` with the given arguments (each passed by address, as cudaLaunchKernel wants).
+template <class... Args>
+void launch(cudaKernel_t kernel, dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+            const Args&... args) {
+  void* pointers[] = {const_cast<void*>(static_cast<const void*>(&args))..., nullptr};
+  check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, pointers, shared_bytes, stream),
+             "cudaLaunchKernel");
+}
+
+}  // namespace tensordiag::runtime

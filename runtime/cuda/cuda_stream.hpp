@@ -1,0 +1,85 @@
+#pragma once
+// RAII owners for a CUDA stream, events, a captured graph and pinned host memory.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "runtime/cuda/cuda_check.hpp"
+
+namespace tensordiag::runtime {
+
+class CudaStream {
+public:
+  CudaStream() { check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+  void synchronize() const { check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+
+private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class CudaEvent {
+public:
+  CudaEvent() { check_cuda(cudaEventCreate(&event_), "cudaEventCreate"); }
+  ~CudaEvent() { cudaEventDestroy(event_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  void record(cudaStream_t stream) { check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord"); }
+  // Seconds from `start` to this event; both must have completed.
+  double seconds_since(const CudaEvent& start) const {
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, start.event_, event_), "cudaEventElapsedTime");
+    return ms * 1e-3;
+  }
+
+private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// A graph captured from the work a function enqueues on a stream, instantiated for replay.
+class CudaGraph {
+public:
+  template <class Enqueue>
+  CudaGraph(cudaStream_t stream, Enqueue&& enqueue) {
+    check_cuda(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    enqueue(stream);
+    cudaGraph_t graph = nullptr;
+    check_cuda(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+    const cudaError_t status = cudaGraphInstantiate(&exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    check_cuda(status, "cudaGraphInstantiate");
+  }
+  ~CudaGraph() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+  }
+  CudaGraph(const CudaGraph&) = delete;
+  CudaGraph& operator=(const CudaGraph&) = delete;
+  void launch(cudaStream_t stream) const { check_cuda(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch"); }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+template <class T>
+class PinnedBuffer {
+public:
+  explicit PinnedBuffer(std::size_t count) : count_(count) {
+    check_cuda(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMallocHost");
+  }
+  ~PinnedBuffer() { cudaFreeHost(data_); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  T* data() { return data_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  std::size_t count() const { return count_; }
+
+private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace tensordiag::runtime

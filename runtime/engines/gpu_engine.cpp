@@ -1,0 +1,278 @@
+#include "runtime/engines/gpu_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <span>
+
+#include "codegen/kernel_plan.hpp"
+#include "dsl/givens.hpp"
+#include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/algorithm/sweep_loop.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/core/stopwatch.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/lambda_norm_cusolver.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+// The tensor, its factors and 64 MB for the rest must fit next to what is already in use.
+template <class T>
+void check_device_memory(const CudaDeviceInfo& device, const HostTensor<T>& tensor) {
+  const double needed = static_cast<double>(tensor.count() * sizeof(T)) +
+                        static_cast<double>(tensor.order()) * tensor.size() * tensor.size() * sizeof(T) + (64 << 20);
+  if (needed > static_cast<double>(device.free_memory))
+    throw user_error("the tensor needs " + gib(needed) + " on the GPU, but " + device.name + " has " +
+                     gib(static_cast<double>(device.free_memory)) + " free");
+}
+
+// How the pivot check takes ||Lambda||_2: not at all (no check), on the device (lambda_norm, one
+// block, N <= 1024), or with cuSOLVER (any N; its calls cannot be captured in a graph).
+enum class NormPath { unchecked, device, cusolver };
+
+NormPath choose_norm_path(bool checked, bool has_lambda_norm, PivotNorm asked) {
+  if (!checked) return NormPath::unchecked;
+  if (asked == PivotNorm::device && !has_lambda_norm)
+    throw user_error("the on-device pivot norm takes N <= 1024; use --pivot-norm cusolver or auto");
+  return has_lambda_norm && asked != PivotNorm::cusolver ? NormPath::device : NormPath::cusolver;
+}
+
+// Every group of the schedule, flattened to (p, q) ints in group order.
+std::vector<int> flat_pairs(const PivotSchedule& schedule) {
+  std::vector<int> flat;
+  for (const auto& group : schedule)
+    for (const auto [p, q] : group) flat.insert(flat.end(), {p, q});
+  return flat;
+}
+
+// Everything a run keeps on the device, allocated once, with the inputs uploaded: the tensor, the
+// factors (identities), the schedule, and the pivot check's buffers when it is on.
+template <class T>
+struct DeviceState {
+  DeviceState(const HostTensor<T>& input, const PivotSchedule& schedule, const GpuKernels& kernels, NormPath norm,
+              cudaStream_t stream)
+      : order(input.order()),
+        size(input.size()),
+        groups(schedule.size()),
+        pairs_per_group(static_cast<std::size_t>(size / 2)),
+        tensor(input.count()),
+        factors(static_cast<std::size_t>(order) * size * size),
+        pairs(groups * 2 * pairs_per_group),
+        rotations(groups * static_cast<std::size_t>(order) * pairs_per_group),
+        partials(2 * static_cast<std::size_t>(std::max(kernels.off_norm_partial_blocks, kernels.pass_figure_blocks))),
+        figures(2),
+        lambda(norm != NormPath::unchecked ? static_cast<std::size_t>(size) * size : 0),
+        workspace(norm != NormPath::unchecked ? pairs_per_group * (std::size_t{1} << order) : 0),
+        lanczos_basis(norm == NormPath::device ? static_cast<std::size_t>(codegen::lambda_norm_steps(size) + 1) *
+                                                     static_cast<std::size_t>(size)
+                                               : 0),
+        lambda_norm(norm == NormPath::device ? 1 : 0) {
+    tensor.upload(input.data(), input.count(), stream);
+    std::vector<T> identities;
+    for (int n = 0; n < order; ++n) {
+      const auto m = Matrix<T>::identity(size);
+      identities.insert(identities.end(), m.data.begin(), m.data.end());
+    }
+    factors.upload(identities, stream);
+    pairs.upload(flat_pairs(schedule), stream);
+  }
+
+  const int* group_pairs(std::size_t g) const { return pairs.data() + g * 2 * pairs_per_group; }
+  dsl::Givens<T>* group_rotations(std::size_t g) {
+    return rotations.data() + g * static_cast<std::size_t>(order) * pairs_per_group;
+  }
+
+  int order, size;
+  std::size_t groups, pairs_per_group;
+  DeviceBuffer<T> tensor;
+  DeviceBuffer<T> factors;                 // D row-major N x N matrices
+  DeviceBuffer<int> pairs;                 // every group of the schedule, flattened
+  DeviceBuffer<dsl::Givens<T>> rotations;  // per group: (c, s) of every mode and pair
+  DeviceBuffer<double> partials;           // the figures' first stage: off_norm_partial or the last group_pass
+  DeviceBuffer<double> figures;            // (off^2, ||diag||^2)
+  DeviceBuffer<double> lambda;             // pivot check: Lambda of one mode
+  DeviceBuffer<T> workspace;               // pivot check: the pairs' subtensors between modes
+  DeviceBuffer<double> lanczos_basis;      // device norm: lambda_norm's Lanczos vectors
+  DeviceBuffer<double> lambda_norm;        // device norm: ||Lambda||_2
+};
+
+// The convergence figures the host reads once per sweep: off(C)^2 reduced from `count` partial sums
+// (off_norm_partial's for the input, the sweep's last group_pass's after a sweep), and the diagonal
+// itself by a strided copy, from which ||diag C||^2 and the trace are summed on the host.
+template <class T>
+class SweepFigures {
+public:
+  SweepFigures(DeviceState<T>& state, const GpuKernels& kernels, std::size_t diagonal_stride)
+      : state_(state), kernels_(kernels), figures_(2), diagonal_(static_cast<std::size_t>(state.size)),
+        diagonal_pitch_(diagonal_stride * sizeof(T)) {}
+
+  void enqueue(cudaStream_t stream, long long partial_count) {
+    kernels_.off_norm_final(stream, state_.partials.data(), static_cast<int>(partial_count), state_.figures.data());
+    check_cuda(cudaMemcpyAsync(figures_.data(), state_.figures.data(), 2 * sizeof(double), cudaMemcpyDeviceToHost,
+                               stream),
+               "cudaMemcpyAsync");
+    check_cuda(cudaMemcpy2DAsync(diagonal_.data(), sizeof(T), state_.tensor.data(), diagonal_pitch_, sizeof(T),
+                                 static_cast<std::size_t>(state_.size), cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpy2DAsync (diagonal)");
+  }
+
+  // off(C) of what enqueue() read, once the stream has reached it.
+  double off() { return std::sqrt(figures_[0]); }
+
+  SweepRecord record(int sweep, double off_input, double seconds) {
+    double diag2 = 0, trace = 0;
+    for (std::size_t i = 0; i < diagonal_.count(); ++i) {
+      const double x = static_cast<double>(diagonal_[i]);
+      diag2 += x * x;
+      trace += x;
+    }
+    return SweepRecord{sweep, off_input > 0 ? off() / off_input : 0.0, diag2, trace, seconds};
+  }
+
+private:
+  DeviceState<T>& state_;
+  const GpuKernels& kernels_;
+  PinnedBuffer<double> figures_;
+  PinnedBuffer<T> diagonal_;
+  std::size_t diagonal_pitch_;
+};
+
+// The work of one sweep, enqueued on a stream (captured once into a graph where it can be): per
+// group the angles (per mode with Lambda and its norm when checked), then the group pass, whose
+// last instance of the sweep also sums the figures.
+template <class T>
+class GpuSweep {
+public:
+  GpuSweep(DeviceState<T>& state, const GpuKernels& kernels, SweepFigures<T>& figures, NormPath norm, double eta)
+      : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta) {
+    if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(state.size);
+  }
+
+  bool capturable() const { return norm_ != NormPath::cusolver; }
+
+  void enqueue(cudaStream_t stream) {
+    for (std::size_t g = 0; g < state_.groups; ++g) {
+      const int* pairs = state_.group_pairs(g);
+      dsl::Givens<T>* rotations = state_.group_rotations(g);
+      if (norm_ == NormPath::unchecked) kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations);
+      else
+        for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
+      double* partials = g + 1 < state_.groups ? nullptr : state_.partials.data();
+      kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials);
+    }
+    figures_.enqueue(stream, kernels_.pass_figure_blocks);
+  }
+
+private:
+  // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2.
+  void enqueue_checked_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations, int mode) {
+    double* lambda = state_.lambda.data();
+    kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda);
+    const double* norm = nullptr;
+    if (norm_ == NormPath::device) {
+      kernels_.lambda_norm(stream, static_cast<const double*>(lambda), state_.lanczos_basis.data(),
+                           state_.lambda_norm.data());
+      norm = state_.lambda_norm.data();
+    } else {
+      cusolver_norm_->enqueue(stream, lambda);
+      norm = cusolver_norm_->norm();
+    }
+    kernels_.pivot_angles_mode(stream, state_.tensor.data(), pairs, rotations, state_.workspace.data(), mode,
+                               static_cast<const double*>(lambda), norm, eta_);
+  }
+
+  DeviceState<T>& state_;
+  const GpuKernels& kernels_;
+  SweepFigures<T>& figures_;
+  NormPath norm_;
+  double eta_;
+  std::optional<LambdaNormCusolver> cusolver_norm_;
+};
+
+// The core and the factors back to the host.
+template <class T>
+void download_result(DeviceState<T>& state, Layout layout, cudaStream_t stream, Result<T>& result) {
+  result.core = HostTensor<T>(state.order, state.size, layout);
+  state.tensor.download(result.core.data(), result.core.count(), stream);
+  std::vector<T> factors(state.factors.count());
+  state.factors.download(factors.data(), factors.size(), stream);
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
+  for (int n = 0; n < state.order; ++n) {
+    const auto begin = factors.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * square);
+    result.factors.push_back(Matrix<T>{state.size, std::vector<T>(begin, begin + static_cast<std::ptrdiff_t>(square))});
+  }
+}
+
+}  // namespace
+
+template <class T>
+Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
+  const Stopwatch total;
+  const RunSettings& settings = run.settings;
+  const auto device = require_cuda_device();
+  check_device_memory(device, tensor);
+  const bool checked = settings.eta > 0;
+  const GpuKernels kernels(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), device.arch(),
+                           checked ? KernelSet::general_with_pivot_check : KernelSet::general);
+  const NormPath norm = choose_norm_path(checked, kernels.has_lambda_norm, settings.pivot_norm);
+  const CudaStream stream;
+  DeviceState<T> state(tensor, round_robin_schedule(tensor.size()), kernels, norm, stream.get());
+  SweepFigures<T> figures(state, kernels, static_cast<std::size_t>(tensor.diagonal_stride()));
+  GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta);
+
+  Result<T> result;
+  result.backend = Backend::cuda;
+  result.device = device.name;
+  kernels.off_norm_partial(stream.get(), static_cast<const T*>(state.tensor.data()), state.partials.data());
+  figures.enqueue(stream.get(), kernels.off_norm_partial_blocks);
+  stream.synchronize();
+  const double off_input = figures.off();
+  result.history.push_back(figures.record(0, off_input, 0.0));
+  std::optional<CudaGraph> graph;
+  if (sweep.capturable()) graph.emplace(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
+  result.timings.setup_seconds = total.seconds();
+
+  const Stopwatch sweeps;
+  CudaEvent before, after;
+  result.stop_reason = run_sweeps(result.history, settings.stop, settings.on_sweep, [&](int n) {
+    before.record(stream.get());
+    if (graph) graph->launch(stream.get());
+    else sweep.enqueue(stream.get());
+    after.record(stream.get());
+    stream.synchronize();
+    return figures.record(n, off_input, after.seconds_since(before));
+  });
+  result.timings.sweeps_seconds = sweeps.seconds();
+
+  download_result(state, tensor.layout(), stream.get(), result);
+  result.timings.compile_seconds = kernels.report().seconds;
+  result.timings.total_seconds = total.seconds();
+  return result;
+}
+
+template <class T>
+std::vector<Result<T>> run_gpu_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run) {
+  std::vector<Result<T>> results;
+  for (const HostTensor<T>& tensor : tensors) results.push_back(run_gpu_engine(tensor, run));
+  return results;
+}
+
+template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&);
+template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
+template std::vector<Result<float>> run_gpu_batch(std::span<const HostTensor<float>>, const EngineRun&);
+template std::vector<Result<double>> run_gpu_batch(std::span<const HostTensor<double>>, const EngineRun&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,29 @@
+#pragma once
+// The GPU engine (DESIGN.md section 3): the tensor is copied to the device once and the sweeps run
+// there; per group the angle kernel, then the fused group pass (tensor, factors and, in a sweep's
+// last pass, the figures' partial sums); per sweep the off-diagonal norm and the diagonal, the only
+// figures the host reads. With the pivot check, each mode of each group gathers Lambda and takes
+// its 2-norm (on the device by Lanczos, or cuSOLVER's singular values) before its angles. A sweep
+// is one CUDA graph, replayed, except on the cuSOLVER path, whose calls are enqueued directly.
+#include <span>
+#include <vector>
+
+#include "runtime/engines/engine.hpp"
+
+namespace tensordiag::runtime {
+
+// History seconds are GPU time (CUDA events) per sweep. Throws user_error when there is no usable
+// device or the tensor does not fit in its memory, cuda_error when a CUDA call fails.
+template <class T>
+Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run);
+
+// The engine table's entry (engine.hpp): the tensors one after the other.
+template <class T>
+std::vector<Result<T>> run_gpu_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run);
+
+extern template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&);
+extern template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
+extern template std::vector<Result<float>> run_gpu_batch(std::span<const HostTensor<float>>, const EngineRun&);
+extern template std::vector<Result<double>> run_gpu_batch(std::span<const HostTensor<double>>, const EngineRun&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,117 @@
+#include "runtime/engines/gpu_small_engine.hpp"
+
+
+#include "codegen/codegen_error.hpp"
+#include "codegen/kernel_plan.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/core/stopwatch.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+// A single tensor runs on one SM in the one-block path: faster than the general path's launches
+// only for the smallest (on an H100: 512 entries 0.33-0.43 ms against 0.53 ms; 4096 entries 1.27
+// ms against 0.65 ms; bench/results/gpu_h100_2026-11-21.md). Batches always take it where it fits.
+constexpr std::size_t one_block_single_tensor_entries = 1024;
+
+}  // namespace
+
+template <class T>
+std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
+  if (run.settings.eta > 0) return "the one-block path has no pivot check";
+  if (run.settings.on_sweep) return "the one-block path reports only when the whole run ends";
+  if (count == 1 && first.count() > one_block_single_tensor_entries)
+    return "a single tensor of over " + std::to_string(one_block_single_tensor_entries) +
+           " entries runs faster on the general path";
+  codegen::KernelSpec spec = kernel_spec_for(first, run.rule, codegen::KernelKind::small_tensor);
+  try {
+    codegen::plan_kernel(spec);
+  } catch (const codegen::codegen_error& error) {
+    return std::string(error.what());
+  }
+  return std::nullopt;
+}
+
+template <class T>
+std::vector<Result<T>> run_gpu_small_batch(std::span<const HostTensor<T>> tensors, const EngineRun& engine_run) {
+  const Stopwatch total;
+  const StopCriteria& stop = engine_run.settings.stop;
+  if (tensors.empty()) return {};
+  const auto device = require_cuda_device();
+  const HostTensor<T>& first = tensors.front();
+  const int order = first.order(), size = first.size();
+  const std::size_t batch = tensors.size(), entries = first.count();
+  const std::size_t square = static_cast<std::size_t>(size) * size;
+  const std::size_t rows = static_cast<std::size_t>(stop.max_sweeps) + 1;
+
+  const GpuKernels kernels(kernel_spec_for(first, engine_run.rule, codegen::KernelKind::small_tensor), device.arch(), KernelSet::one_block);
+  const CudaStream stream;
+  DeviceBuffer<T> d_tensors(batch * entries);
+  for (std::size_t b = 0; b < batch; ++b) d_tensors.upload(tensors[b].data(), entries, stream.get(), b * entries);
+  DeviceBuffer<T> d_factors(batch * static_cast<std::size_t>(order) * square);
+  std::vector<int> schedule;
+  for (const auto& group : round_robin_schedule(size))
+    for (const auto [p, q] : group) schedule.insert(schedule.end(), {p, q});
+  DeviceBuffer<int> d_schedule(schedule.size());
+  d_schedule.upload(schedule, stream.get());
+  DeviceBuffer<double> d_history(batch * rows * 3);
+  DeviceBuffer<int> d_sweeps(batch), d_reasons(batch);
+
+  GpuKernel run = kernels.small_tensor;
+  run.grid.x *= static_cast<unsigned>(batch);
+  const double setup = total.seconds();
+  CudaEvent before, after;
+  const Stopwatch launch;
+  before.record(stream.get());
+  run(stream.get(), d_tensors.data(), d_factors.data(), static_cast<const int*>(d_schedule.data()), stop.max_sweeps,
+      stop.tol, stop.stall_tol, static_cast<int>(stop.stalls_on == dsl::StallFigure::trace), d_history.data(), d_sweeps.data(),
+      d_reasons.data());
+  after.record(stream.get());
+  std::vector<T> cores(batch * entries), factors(d_factors.count());
+  d_tensors.download(cores.data(), cores.size(), stream.get());
+  d_factors.download(factors.data(), factors.size(), stream.get());
+  const auto history = d_history.download(stream.get());
+  const auto sweeps = d_sweeps.download(stream.get());
+  const auto reasons = d_reasons.download(stream.get());
+  const double gpu_seconds = after.seconds_since(before);
+  const double wall = launch.seconds();
+
+  constexpr StopReason stop_reasons[] = {StopReason::max_sweeps, StopReason::tolerance, StopReason::stalled};
+  std::vector<Result<T>> results(batch);
+  for (std::size_t b = 0; b < batch; ++b) {
+    Result<T>& r = results[b];
+    r.backend = Backend::cuda;
+    r.device = device.name;
+    r.stop_reason = stop_reasons[reasons[b]];
+    r.core = HostTensor<T>(order, size, first.layout(),
+                           std::vector<T>(cores.begin() + static_cast<std::ptrdiff_t>(b * entries),
+                                          cores.begin() + static_cast<std::ptrdiff_t>((b + 1) * entries)));
+    for (int n = 0; n < order; ++n) {
+      const auto begin = factors.begin() + static_cast<std::ptrdiff_t>((b * static_cast<std::size_t>(order) + static_cast<std::size_t>(n)) * square);
+      r.factors.push_back(Matrix<T>{size, std::vector<T>(begin, begin + static_cast<std::ptrdiff_t>(square))});
+    }
+    const double per_sweep = sweeps[b] > 0 ? gpu_seconds / sweeps[b] : 0.0;
+    for (int s = 0; s <= sweeps[b]; ++s) {
+      const double* row = history.data() + (b * rows + static_cast<std::size_t>(s)) * 3;
+      r.history.push_back({s, row[0], row[1], row[2], s == 0 ? 0.0 : per_sweep});
+    }
+    r.timings.setup_seconds = setup;
+    r.timings.sweeps_seconds = wall;
+    r.timings.compile_seconds = kernels.report().seconds;
+    r.timings.total_seconds = total.seconds();
+  }
+  return results;
+}
+
+template std::optional<std::string> one_block_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
+template std::optional<std::string> one_block_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
+template std::vector<Result<float>> run_gpu_small_batch(std::span<const HostTensor<float>>, const EngineRun&);
+template std::vector<Result<double>> run_gpu_small_batch(std::span<const HostTensor<double>>, const EngineRun&);
+
+}  // namespace tensordiag::runtime

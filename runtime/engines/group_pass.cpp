@@ -1,0 +1,233 @@
+#include "runtime/engines/group_pass.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace tensordiag::runtime {
+
+namespace {
+
+// Blocks of the innermost modes, contiguous in memory, sized for the L1 cache: the pass loads the
+// 2^(outer modes) blocks of one orbit, mixes them across the outer modes, then applies the inner
+// modes inside each block while it is still cached.
+constexpr std::size_t block_bytes = 32 * 1024;
+
+template <class T>
+inline void rotate_runs(T* __restrict x, T* __restrict y, std::size_t length, dsl::Givens<T> g) {
+  const T c = g.c, s = g.s;
+  for (std::size_t i = 0; i < length; ++i) {
+    const T xi = x[i], yi = y[i];
+    x[i] = c * xi + s * yi;
+    y[i] = c * yi - s * xi;
+  }
+}
+
+template <class T>
+bool is_identity(dsl::Givens<T> g) {
+  return g.c == T(1) && g.s == T(0);
+}
+
+// A mode whose runs are shorter than a vector is applied in gather form over each slab of N runs:
+// x'[j] = C[j] x[j] + S[j] x[P[j]], with P[j] the same position in the partner run, (C, S) =
+// (c, s) at p positions, (c, -s) at q positions and (1, 0) for unpaired indices. The j loop then
+// vectorizes (a gather for x[P[j]]), where the run-by-run form would be scalar.
+constexpr std::size_t shortest_vector_run = 8;
+
+template <class T>
+struct GatherForm {
+  std::vector<T> c, s;
+  std::vector<std::uint32_t> partner;
+};
+
+template <class T>
+GatherForm<T> gather_form(const std::vector<dsl::Givens<T>>& rotations, const PivotGroup& pairs, std::size_t size,
+                          std::size_t run) {
+  const std::size_t slab = size * run;
+  GatherForm<T> f{std::vector<T>(slab, T(1)), std::vector<T>(slab, T(0)), std::vector<std::uint32_t>(slab)};
+  for (std::size_t j = 0; j < slab; ++j) f.partner[j] = static_cast<std::uint32_t>(j);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto g = rotations[k];
+    for (std::size_t i = 0; i < run; ++i) {
+      const std::size_t p = static_cast<std::size_t>(pairs[k].p) * run + i;
+      const std::size_t q = static_cast<std::size_t>(pairs[k].q) * run + i;
+      f.c[p] = f.c[q] = g.c;
+      f.s[p] = g.s;
+      f.s[q] = -g.s;
+      f.partner[p] = static_cast<std::uint32_t>(q);
+      f.partner[q] = static_cast<std::uint32_t>(p);
+    }
+  }
+  return f;
+}
+
+template <class T>
+inline void apply_gather_form(T* __restrict x, T* __restrict scratch, const GatherForm<T>& f) {
+  const std::size_t slab = f.c.size();
+  const T* __restrict c = f.c.data();
+  const T* __restrict s = f.s.data();
+  const std::uint32_t* __restrict partner = f.partner.data();
+  for (std::size_t j = 0; j < slab; ++j) scratch[j] = c[j] * x[j] + s[j] * x[partner[j]];
+  for (std::size_t j = 0; j < slab; ++j) x[j] = scratch[j];
+}
+
+// The pairs of the group and their rotations, seen in memory-mode order.
+template <class T>
+struct MemoryModeRotations {
+  std::vector<std::vector<dsl::Givens<T>>> by_mode;  // [memory mode][pair]
+  std::vector<int> representatives;                  // p of each pair, then the unpaired indices
+  std::vector<int> partner;                          // partner of each representative, -1 if none
+  std::vector<int> pair_of;                          // pair index of each representative, -1 if none
+};
+
+template <class T>
+MemoryModeRotations<T> memory_mode_rotations(const HostTensor<T>& tensor, const GroupRotations<T>& group) {
+  const int order = tensor.order();
+  const int size = tensor.size();
+  MemoryModeRotations<T> r;
+  r.by_mode.resize(static_cast<std::size_t>(order));
+  for (int k = 0; k < order; ++k) {
+    const int mode = tensor.layout() == Layout::c_order ? k : order - 1 - k;
+    for (std::size_t pair = 0; pair < group.pairs.size(); ++pair)
+      r.by_mode[static_cast<std::size_t>(k)].push_back(group.at(mode, pair));
+  }
+  std::vector<bool> paired(static_cast<std::size_t>(size), false);
+  for (std::size_t pair = 0; pair < group.pairs.size(); ++pair) {
+    r.representatives.push_back(group.pairs[pair].p);
+    r.partner.push_back(group.pairs[pair].q);
+    r.pair_of.push_back(static_cast<int>(pair));
+    paired[static_cast<std::size_t>(group.pairs[pair].p)] = paired[static_cast<std::size_t>(group.pairs[pair].q)] = true;
+  }
+  for (int i = 0; i < size; ++i)
+    if (!paired[static_cast<std::size_t>(i)]) {
+      r.representatives.push_back(i);
+      r.partner.push_back(-1);
+      r.pair_of.push_back(-1);
+    }
+  return r;
+}
+
+}  // namespace
+
+template <class T>
+void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int threads) {
+  const int order = tensor.order();
+  const std::size_t size = static_cast<std::size_t>(tensor.size());
+  const auto rot = memory_mode_rotations(tensor, group);
+  const PivotGroup& pairs = group.pairs;
+
+  // inner = number of innermost memory modes in a block; outer = the rest.
+  int inner = 1;
+  std::size_t block = size;
+  while (inner < order && block * size * sizeof(T) <= block_bytes) {
+    block *= size;
+    ++inner;
+  }
+  const int outer = order - inner;
+  std::vector<std::size_t> outer_stride(static_cast<std::size_t>(outer));  // in blocks
+  for (int k = outer - 1, s = 1; k >= 0; --k, s *= static_cast<int>(size)) outer_stride[static_cast<std::size_t>(k)] = static_cast<std::size_t>(s);
+
+  // Inner memory mode k has runs of N^(order-1-k) entries; short ones use the gather form.
+  std::vector<GatherForm<T>> gather_forms(static_cast<std::size_t>(order));
+  {
+    std::size_t run = block;
+    for (int k = outer; k < order; ++k) {
+      run /= size;
+      if (run < shortest_vector_run)
+        gather_forms[static_cast<std::size_t>(k)] = gather_form(rot.by_mode[static_cast<std::size_t>(k)], pairs, size, run);
+    }
+  }
+
+  const std::size_t reps = rot.representatives.size();
+  std::size_t orbits = 1;
+  for (int k = 0; k < outer; ++k) orbits *= reps;
+  if (threads <= 0) threads = omp_get_max_threads();
+  const bool parallel = orbits > 1 && tensor.count() >= (std::size_t{1} << 17);
+
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    std::vector<T*> blocks(std::size_t{1} << outer, nullptr);
+    std::vector<int> rep_of_mode(static_cast<std::size_t>(outer));
+    std::vector<T> scratch(size * shortest_vector_run);
+#pragma omp for schedule(static)
+    for (std::size_t orbit = 0; orbit < orbits; ++orbit) {
+      // The orbit's representative index in each outer mode; its blocks are all choices of
+      // representative-or-partner per paired outer mode, keyed by a bit mask over the outer modes.
+      unsigned paired_mask = 0;
+      std::size_t rest = orbit;
+      for (int k = outer - 1; k >= 0; --k) {
+        const std::size_t digit = rest % reps;
+        rest /= reps;
+        rep_of_mode[static_cast<std::size_t>(k)] = static_cast<int>(digit);
+        if (rot.partner[digit] >= 0) paired_mask |= 1u << k;
+      }
+      for (unsigned mask = 0; mask < (1u << outer); ++mask) {
+        if (mask & ~paired_mask) continue;
+        std::size_t offset = 0;
+        for (int k = 0; k < outer; ++k) {
+          const std::size_t rep = static_cast<std::size_t>(rep_of_mode[static_cast<std::size_t>(k)]);
+          const int index = (mask >> k) & 1 ? rot.partner[rep] : rot.representatives[rep];
+          offset += static_cast<std::size_t>(index) * outer_stride[static_cast<std::size_t>(k)];
+        }
+        blocks[mask] = tensor.data() + offset * block;
+      }
+      // Outer modes: whole blocks mix pairwise.
+      for (int k = 0; k < outer; ++k) {
+        if (!((paired_mask >> k) & 1)) continue;
+        const std::size_t rep = static_cast<std::size_t>(rep_of_mode[static_cast<std::size_t>(k)]);
+        const auto g = rot.by_mode[static_cast<std::size_t>(k)][static_cast<std::size_t>(rot.pair_of[rep])];
+        if (is_identity(g)) continue;
+        for (unsigned mask = 0; mask < (1u << outer); ++mask)
+          if (!(mask & ~paired_mask) && !((mask >> k) & 1)) rotate_runs(blocks[mask], blocks[mask | (1u << k)], block, g);
+      }
+      // Inner modes, inside each block: runs of length N^(order-1-k) at p and q mix.
+      for (unsigned mask = 0; mask < (1u << outer); ++mask) {
+        if (mask & ~paired_mask) continue;
+        T* data = blocks[mask];
+        std::size_t run = block;
+        for (int k = outer; k < order; ++k) {
+          run /= size;
+          const std::size_t slab = run * size;
+          if (run < shortest_vector_run) {
+            for (std::size_t base = 0; base < block; base += slab)
+              apply_gather_form(data + base, scratch.data(), gather_forms[static_cast<std::size_t>(k)]);
+            continue;
+          }
+          const auto& mode_rotations = rot.by_mode[static_cast<std::size_t>(k)];
+          for (std::size_t base = 0; base < block; base += slab)
+            for (std::size_t pair = 0; pair < pairs.size(); ++pair) {
+              const auto g = mode_rotations[pair];
+              if (is_identity(g)) continue;
+              rotate_runs(data + base + static_cast<std::size_t>(pairs[pair].p) * run,
+                          data + base + static_cast<std::size_t>(pairs[pair].q) * run, run, g);
+            }
+        }
+      }
+    }
+  }
+}
+
+template <class T>
+void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group) {
+  for (int mode = 0; mode < group.order; ++mode) {
+    Matrix<T>& m = factors[static_cast<std::size_t>(mode)];
+    for (std::size_t pair = 0; pair < group.pairs.size(); ++pair) {
+      const auto g = group.at(mode, pair);
+      const auto [p, q] = group.pairs[pair];
+      for (int row = 0; row < m.n; ++row) {
+        const T x = m(row, p), y = m(row, q);
+        m(row, p) = g.c * x + g.s * y;
+        m(row, q) = g.c * y - g.s * x;
+      }
+    }
+  }
+}
+
+template void apply_group_pass(HostTensor<float>&, const GroupRotations<float>&, int);
+template void apply_group_pass(HostTensor<double>&, const GroupRotations<double>&, int);
+template void apply_group_to_factors(std::vector<Matrix<float>>&, const GroupRotations<float>&);
+template void apply_group_to_factors(std::vector<Matrix<double>>&, const GroupRotations<double>&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,19 @@
+#pragma once
+// The fused group pass (DESIGN.md section 3): all D modes' rotations of one pivot group applied to
+// the tensor in one read+write pass. Rotations in different modes commute, so the pass may apply
+// them in memory order, whatever the logical mode order of the micro-iterations was.
+#include "runtime/algorithm/group_rotations.hpp"
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+// tensor <- tensor x_1 R_1^T x_2 R_2^T ... x_D R_D^T, R_n block-diagonal with the group's
+// rotations of mode n. `threads` = 0 uses every hardware thread.
+template <class T>
+void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int threads);
+
+// M_n <- M_n R_n for every mode n: columns p, q of M_n mix as M_p <- c M_p + s M_q, M_q <- -s M_p + c M_q.
+template <class T>
+void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,47 @@
+#pragma once
+// The pivot subtensor A[{p,q}^D] of one pair: 2^D entries, entry `bits` taking index q in mode n
+// when bit n of `bits` is set and p otherwise. Within a group it changes only under its own pair's
+// rotations, so all D micro-iterations of the pair run on it alone (DESIGN.md section 3).
+#include <cstddef>
+#include <vector>
+
+#include "dsl/evaluate.hpp"
+#include "dsl/givens.hpp"
+#include "runtime/algorithm/pivot_schedule.hpp"
+
+namespace tensordiag::runtime {
+
+template <class T>
+std::vector<T> gather_pivot_subtensor(const T* tensor, const std::vector<std::ptrdiff_t>& strides, PivotPair pair) {
+  const std::size_t order = strides.size();
+  std::vector<T> sub(std::size_t{1} << order);
+  for (std::size_t bits = 0; bits < sub.size(); ++bits) {
+    std::ptrdiff_t offset = 0;
+    for (std::size_t n = 0; n < order; ++n) offset += ((bits >> n) & 1 ? pair.q : pair.p) * strides[n];
+    sub[bits] = tensor[offset];
+  }
+  return sub;
+}
+
+// a = A_{p..p}, d = A_{q..q}, b = A_{p->q,n} (index q in mode n only), e = A_{q->p,n}.
+template <class T>
+dsl::PivotValues<T> pivot_values(const std::vector<T>& sub, int mode) {
+  const std::size_t all = sub.size() - 1;
+  const std::size_t bit = std::size_t{1} << mode;
+  return {sub[0], sub[bit], sub[all], sub[all ^ bit]};
+}
+
+// Rotation of mode n on the subtensor: the p-half and q-half of mode n mix.
+template <class T>
+void rotate_pivot_subtensor(std::vector<T>& sub, int mode, dsl::Givens<T> g) {
+  const std::size_t bit = std::size_t{1} << mode;
+  for (std::size_t bits = 0; bits < sub.size(); ++bits) {
+    if (bits & bit) continue;
+    const T x = sub[bits];
+    const T y = sub[bits | bit];
+    sub[bits] = g.c * x + g.s * y;
+    sub[bits | bit] = -g.s * x + g.c * y;
+  }
+}
+
+}  // namespace tensordiag::runtime

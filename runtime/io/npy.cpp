@@ -1,0 +1,501 @@
+#include "runtime/io/npy.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "runtime/core/errors.hpp"
+
+// The .npy format, as specified by NumPy (NEP 1, "A simple file format for NumPy arrays", and the
+// numpy.lib.format module documentation):
+//   - 6 bytes of magic, "\x93NUMPY", then one byte each for the major and minor format version;
+//   - version 1.0: the header length HEADER_LEN as a little-endian uint16; versions 2.0 and 3.0: a
+//     little-endian uint32 (3.0 differs from 2.0 only in the header's encoding, UTF-8 instead of
+//     latin-1, which matters only for structured field names);
+//   - HEADER_LEN bytes of header: the repr of a Python dict with exactly the keys 'descr' (a dtype
+//     string such as '<f8'), 'fortran_order' (True or False) and 'shape' (a tuple of ints), padded
+//     with spaces and ended by '\n' so that magic + length + header is a multiple of 64 bytes;
+//   - the data: prod(shape) elements back to back, in C order, or in Fortran order (first index
+//     fastest) when fortran_order is True. np.load ignores bytes past the data, and so do we.
+// Values are copied byte for byte into host memory, which is correct because the host is
+// little-endian (x86-64), like the only byte order we accept.
+static_assert(std::endian::native == std::endian::little,
+              "npy.cpp copies little-endian file data into host values unchanged");
+
+namespace tensordiag::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view npy_magic = "\x93NUMPY";
+constexpr std::size_t npy_alignment = 64;
+constexpr std::string_view accepted_dtypes =
+    "tensordiag reads little-endian float32 '<f4' and float64 '<f8'";
+
+[[noreturn]] void fail(const fs::path& file, const std::string& what) {
+  throw user_error(file.string() + ": " + what);
+}
+
+// errno's text after a failed stream operation (libstdc++ streams sit on C stdio, which sets it).
+std::string system_reason() {
+  return errno != 0 ? std::string(std::strerror(errno)) : std::string("unknown reason");
+}
+
+// Text from the file quoted in a one-line message: control bytes escaped, long headers cut.
+std::string quote_for_message(std::string_view text, char quote = '"') {
+  constexpr std::size_t max_shown = 80;
+  std::string out(1, quote);
+  for (std::size_t i = 0; i < text.size() && i < max_shown; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += text[i];
+    } else {
+      constexpr std::string_view hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 0xf];
+    }
+  }
+  if (text.size() > max_shown) out += "...";
+  return out + quote;
+}
+
+std::size_t item_size(Dtype dtype) { return dtype == Dtype::float32 ? 4 : 8; }
+
+std::string_view descr_of(Dtype dtype) { return dtype == Dtype::float32 ? "<f4" : "<f8"; }
+
+// prod(shape) * item size, or nothing when it does not fit in size_t.
+std::optional<std::size_t> byte_count(const std::vector<std::size_t>& shape, Dtype dtype) {
+  std::size_t bytes = item_size(dtype);
+  for (auto extent : shape) {
+    if (extent != 0 && bytes > std::numeric_limits<std::size_t>::max() / extent)
+      return std::nullopt;
+    bytes *= extent;
+  }
+  return bytes;
+}
+
+// A Python literal as it can appear in a .npy header: a str, a bool, a non-negative int, or a
+// tuple or list of literals (lists appear only in structured dtypes, which we reject but must
+// parse to reach the other keys).
+struct PyLiteral {
+  enum class Kind { string, boolean, integer, tuple, list };
+  Kind kind = Kind::string;
+  std::string text;
+  bool flag = false;
+  std::size_t integer = 0;
+  std::vector<PyLiteral> items;
+};
+
+// Recursive descent over the header dict: '{' (key ':' value ',')* [key ':' value] '}', with any
+// whitespace between tokens and any key order, as Python's literal syntax allows.
+class HeaderParser {
+public:
+  HeaderParser(std::string_view text, const fs::path& file) : text_(text), file_(file) {}
+
+  std::map<std::string, PyLiteral> parse_dict() {
+    std::map<std::string, PyLiteral> dict;
+    skip_space();
+    expect('{', "'{' opening the header dict");
+    skip_space();
+    while (!consume('}')) {
+      if (peek() != '\'' && peek() != '"') malformed("expected a quoted key or '}'");
+      std::string key = parse_string();
+      skip_space();
+      expect(':', "':' after key '" + key + "'");
+      PyLiteral value = parse_value();
+      if (!dict.emplace(key, std::move(value)).second) malformed("duplicate key '" + key + "'");
+      skip_space();
+      if (!consume(',')) {
+        expect('}', "',' or '}' after the value of '" + key + "'");
+        break;
+      }
+      skip_space();
+    }
+    skip_space();
+    if (pos_ != text_.size()) malformed("unexpected text after the header dict");
+    return dict;
+  }
+
+private:
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+
+  void skip_space() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
+                                   text_[pos_] == '\n' || text_[pos_] == '\r'))
+      ++pos_;
+  }
+
+  bool consume(char c) {
+    if (pos_ == text_.size() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+
+  void expect(char c, const std::string& what) {
+    if (!consume(c)) malformed("expected " + what);
+  }
+
+  [[noreturn]] void malformed(const std::string& what) const {
+    fail(file_, "malformed header: " + what + " at offset " + std::to_string(pos_) + " of " +
+                    quote_for_message(text_));
+  }
+
+  PyLiteral parse_value() {
+    skip_space();
+    PyLiteral value;
+    const char c = peek();
+    if (c == '\'' || c == '"') {
+      value.kind = PyLiteral::Kind::string;
+      value.text = parse_string();
+    } else if (c >= '0' && c <= '9') {
+      value.kind = PyLiteral::Kind::integer;
+      value.integer = parse_integer();
+    } else if (c == '(' || c == '[') {
+      return parse_sequence();
+    } else if (text_.substr(pos_, 4) == "True") {
+      pos_ += 4;
+      value.kind = PyLiteral::Kind::boolean;
+      value.flag = true;
+    } else if (text_.substr(pos_, 5) == "False") {
+      pos_ += 5;
+      value.kind = PyLiteral::Kind::boolean;
+    } else {
+      malformed("expected a string, True, False, an integer, a tuple or a list");
+    }
+    return value;
+  }
+
+  // A tuple needs a comma when it has one element: "(5)" is the integer 5, as in Python.
+  PyLiteral parse_sequence() {
+    const char close = peek() == '(' ? ')' : ']';
+    PyLiteral sequence;
+    sequence.kind = close == ')' ? PyLiteral::Kind::tuple : PyLiteral::Kind::list;
+    ++pos_;
+    bool trailing_comma = false;
+    skip_space();
+    while (!consume(close)) {
+      sequence.items.push_back(parse_value());
+      skip_space();
+      trailing_comma = consume(',');
+      if (!trailing_comma) {
+        expect(close, std::string("',' or '") + close + "'");
+        break;
+      }
+      skip_space();
+    }
+    if (close == ')' && sequence.items.size() == 1 && !trailing_comma)
+      return std::move(sequence.items.front());
+    return sequence;
+  }
+
+  // Quoted with ' or "; a backslash takes the next character literally (NumPy's dtype strings
+  // contain no escapes).
+  std::string parse_string() {
+    const char quote = text_[pos_++];
+    std::string out;
+    while (pos_ < text_.size() && text_[pos_] != quote) {
+      if (text_[pos_] == '\\' && pos_ + 1 < text_.size()) ++pos_;
+      out += text_[pos_++];
+    }
+    if (!consume(quote)) malformed("unterminated string");
+    return out;
+  }
+
+  std::size_t parse_integer() {
+    const std::size_t start = pos_;
+    std::size_t value = 0;
+    while (peek() >= '0' && peek() <= '9') {
+      const auto digit = static_cast<std::size_t>(text_[pos_] - '0');
+      if (value > (std::numeric_limits<std::size_t>::max() - digit) / 10) {
+        while (peek() >= '0' && peek() <= '9') ++pos_;
+        fail(file_,
+             "shape entry " + std::string(text_.substr(start, pos_ - start)) + " is too large");
+      }
+      value = value * 10 + digit;
+      ++pos_;
+    }
+    return value;
+  }
+
+  std::string_view text_;
+  const fs::path& file_;
+  std::size_t pos_ = 0;
+};
+
+// What the header says about the data that follows it.
+struct NpyHeader {
+  Dtype dtype = Dtype::float64;
+  bool fortran_order = false;
+  std::vector<std::size_t> shape;
+  std::size_t data_bytes = 0;
+};
+
+// '=' (native order) is read as little-endian: that is what np.load does on a little-endian host,
+// the only kind we build for (see the static_assert above). NumPy itself always writes '<'.
+Dtype dtype_from_descr(const PyLiteral& descr, const fs::path& file) {
+  if (descr.kind == PyLiteral::Kind::list)
+    fail(file,
+         "unsupported dtype: a structured (record) dtype (" + std::string(accepted_dtypes) + ")");
+  if (descr.kind != PyLiteral::Kind::string)
+    fail(file, "malformed header: 'descr' must be a dtype string such as '<f8'");
+  if (descr.text == "<f4" || descr.text == "=f4") return Dtype::float32;
+  if (descr.text == "<f8" || descr.text == "=f8") return Dtype::float64;
+  fail(file, "unsupported dtype " + quote_for_message(descr.text, '\'') + " (" +
+                 std::string(accepted_dtypes) + ")");
+}
+
+NpyHeader interpret_header(std::string_view text, const fs::path& file) {
+  const auto dict = HeaderParser(text, file).parse_dict();
+  for (const auto& entry : dict) {
+    if (entry.first != "descr" && entry.first != "fortran_order" && entry.first != "shape")
+      fail(file, "malformed header: unexpected key '" + entry.first +
+                     "' (a .npy header has exactly 'descr', 'fortran_order' and 'shape')");
+  }
+  for (const char* key : {"descr", "fortran_order", "shape"}) {
+    if (!dict.contains(key)) fail(file, std::string("malformed header: missing key '") + key + "'");
+  }
+
+  NpyHeader header;
+  header.dtype = dtype_from_descr(dict.at("descr"), file);
+
+  const PyLiteral& fortran = dict.at("fortran_order");
+  if (fortran.kind != PyLiteral::Kind::boolean)
+    fail(file, "malformed header: 'fortran_order' must be True or False");
+  header.fortran_order = fortran.flag;
+
+  const PyLiteral& shape = dict.at("shape");
+  if (shape.kind != PyLiteral::Kind::tuple)
+    fail(file, "malformed header: 'shape' must be a tuple of non-negative integers");
+  for (const auto& extent : shape.items) {
+    if (extent.kind != PyLiteral::Kind::integer)
+      fail(file, "malformed header: 'shape' must be a tuple of non-negative integers");
+    header.shape.push_back(extent.integer);
+  }
+
+  const auto bytes = byte_count(header.shape, header.dtype);
+  if (!bytes)
+    fail(file, "shape " + shape_text(header.shape) + " of " + std::string(to_string(header.dtype)) +
+                   " is too large: its byte count overflows");
+  header.data_bytes = *bytes;
+  return header;
+}
+
+std::uint32_t little_endian(const unsigned char* bytes, std::size_t width) {
+  std::uint32_t value = 0;
+  for (std::size_t i = width; i-- > 0;) value = value << 8 | bytes[i];
+  return value;
+}
+
+// An open .npy file, positioned at its data, with the header checked and the data known to be
+// all there, so that callers may allocate header.data_bytes.
+struct NpyInput {
+  std::ifstream stream;
+  NpyHeader header;
+};
+
+NpyInput open_npy(const fs::path& file) {
+  std::error_code error;
+  const auto status = fs::status(file, error);
+  if (status.type() == fs::file_type::not_found) fail(file, "cannot open: no such file");
+  if (error) fail(file, "cannot open: " + error.message());
+  if (fs::is_directory(status)) fail(file, "cannot open: is a directory, not a .npy file");
+  if (!fs::is_regular_file(status)) fail(file, "cannot open: not a regular file");
+  const std::uintmax_t file_size = fs::file_size(file, error);
+  if (error) fail(file, "cannot open: " + error.message());
+
+  NpyInput input;
+  errno = 0;
+  input.stream.open(file, std::ios::binary);
+  if (!input.stream) fail(file, "cannot open for reading: " + system_reason());
+
+  // magic (6) + version (2) + header length (2 or 4).
+  unsigned char prefix[12] = {};
+  const auto read_prefix = [&](std::size_t from, std::size_t to) {
+    input.stream.read(reinterpret_cast<char*>(prefix + from),
+                      static_cast<std::streamsize>(to - from));
+    return static_cast<std::size_t>(input.stream.gcount()) == to - from;
+  };
+  const std::size_t got = std::min<std::uintmax_t>(file_size, 8);
+  if (!read_prefix(0, got)) fail(file, "read error: " + system_reason());
+  const std::string_view magic(reinterpret_cast<const char*>(prefix),
+                               std::min<std::size_t>(got, npy_magic.size()));
+  if (got == 0) fail(file, "empty file, not a .npy file (no magic string \"\\x93NUMPY\")");
+  if (magic.starts_with("PK\x03\x04"))
+    fail(file,
+         "a .npz (zip) archive, not a .npy file (wrong magic): extract one array with "
+         "numpy.load(...)[name] and numpy.save it");
+  if (magic != npy_magic.substr(0, magic.size()))
+    fail(file,
+         "not a .npy file: wrong magic " + quote_for_message(magic) + ", expected \"\\x93NUMPY\"");
+  if (got < 8) fail(file, "truncated header: the file has only " + std::to_string(got) + " bytes");
+
+  const unsigned major = prefix[6];
+  const unsigned minor = prefix[7];
+  if (minor != 0 || major < 1 || major > 3)
+    fail(file, "unsupported .npy format version " + std::to_string(major) + "." +
+                   std::to_string(minor) + " (tensordiag reads 1.0, 2.0 and 3.0)");
+  const std::size_t length_width = major == 1 ? 2 : 4;
+  const std::size_t prefix_size = 8 + length_width;
+  if (file_size < prefix_size || !read_prefix(8, prefix_size))
+    fail(file, "truncated header: the file ends inside the header length field");
+
+  const std::uintmax_t header_length = little_endian(prefix + 8, length_width);
+  const std::uintmax_t after_prefix = file_size - prefix_size;
+  if (header_length > after_prefix)
+    fail(file, "truncated header: it declares " + std::to_string(header_length) +
+                   " bytes but the file has only " + std::to_string(after_prefix) + " after it");
+  std::string text(static_cast<std::size_t>(header_length), '\0');
+  input.stream.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!input.stream) fail(file, "read error in the header: " + system_reason());
+
+  input.header = interpret_header(text, file);
+  const std::uintmax_t available = after_prefix - header_length;
+  if (input.header.data_bytes > available)
+    fail(file, "truncated data: shape " + shape_text(input.header.shape) + " of " +
+                   std::string(to_string(input.header.dtype)) + " needs " +
+                   std::to_string(input.header.data_bytes) + " bytes, the file has only " +
+                   std::to_string(available) + " after the header");
+  return input;
+}
+
+// Allocates count elements, turning an allocation failure into a user_error: the shape is the
+// user's, and a shape the file really holds can still exceed this machine's memory.
+template <class T>
+std::vector<T> allocate(std::size_t count, const fs::path& file) {
+  try {
+    return std::vector<T>(count);
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  fail(file, "too large to load into memory (" + std::to_string(count * sizeof(T)) + " bytes)");
+}
+
+template <class T>
+void read_data(NpyInput& input, std::vector<T>& values, const fs::path& file) {
+  input.stream.read(reinterpret_cast<char*>(values.data()),
+                    static_cast<std::streamsize>(values.size() * sizeof(T)));
+  if (!input.stream) fail(file, "read error in the data: " + system_reason());
+}
+
+template <class T>
+AnyTensor load_tensor(NpyInput& input, const fs::path& file) {
+  const NpyHeader& header = input.header;
+  std::vector<T> values = allocate<T>(header.data_bytes / sizeof(T), file);
+  read_data(input, values, file);
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (!std::isfinite(values[k]))
+      fail(file, "contains NaN or Inf at flat index " + std::to_string(k) + " (file order): " +
+                     (std::isnan(values[k]) ? "nan"
+                      : values[k] > 0       ? "inf"
+                                            : "-inf"));
+  }
+  // N >= 2, order >= 3 and N^order * sizeof(T) fits in 64 bits, so the order is at most 62 and N
+  // below 2^21: both fit in int.
+  const auto order = static_cast<int>(header.shape.size());
+  const auto size = static_cast<int>(header.shape.front());
+  const Layout layout = header.fortran_order ? Layout::fortran_order : Layout::c_order;
+  return HostTensor<T>(order, size, layout, std::move(values));
+}
+
+// Magic, version, header length and the padded header dict, written as NumPy writes them: keys
+// sorted, version 1.0 unless the header outgrows its uint16 length, then 2.0.
+std::string npy_prefix(Dtype dtype, bool fortran_order, const std::vector<std::size_t>& shape) {
+  const std::string dict = "{'descr': '" + std::string(descr_of(dtype)) +
+                           "', 'fortran_order': " + (fortran_order ? "True" : "False") +
+                           ", 'shape': " + shape_text(shape) + ", }";
+  for (const int major : {1, 2}) {
+    const std::size_t length_width = major == 1 ? 2 : 4;
+    const std::size_t unpadded = npy_magic.size() + 2 + length_width + dict.size() + 1;
+    const std::size_t padding = (npy_alignment - unpadded % npy_alignment) % npy_alignment;
+    const std::size_t header_length = dict.size() + padding + 1;
+    if (major == 1 && header_length > std::numeric_limits<std::uint16_t>::max()) continue;
+    std::string prefix(npy_magic);
+    prefix += static_cast<char>(major);
+    prefix += '\0';
+    for (std::size_t i = 0; i < length_width; ++i)
+      prefix += static_cast<char>((header_length >> (8 * i)) & 0xff);
+    return prefix + dict + std::string(padding, ' ') + '\n';
+  }
+  throw internal_error("npy_prefix: header of " + std::to_string(dict.size()) +
+                       " bytes does not fit a version 2.0 length");
+}
+
+void write_npy(const fs::path& file, Dtype dtype, bool fortran_order,
+               const std::vector<std::size_t>& shape, const void* data, std::size_t data_bytes) {
+  const auto expected = byte_count(shape, dtype);
+  if (!expected || *expected != data_bytes)
+    throw internal_error("write_npy: " + std::to_string(data_bytes) + " bytes of data for shape " +
+                         shape_text(shape) + " of " + std::string(to_string(dtype)));
+  const std::string prefix = npy_prefix(dtype, fortran_order, shape);
+
+  errno = 0;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) fail(file, "cannot open for writing: " + system_reason());
+  out.write(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(data_bytes));
+  // The last buffered bytes reach the file only at close, so a full disk may show only there.
+  out.close();
+  if (!out) fail(file, "write failed: " + system_reason());
+}
+
+}  // namespace
+
+NpyArray read_npy_array(const std::filesystem::path& path) {
+  NpyInput input = open_npy(path);
+  NpyArray array;
+  array.dtype = input.header.dtype;
+  array.fortran_order = input.header.fortran_order;
+  array.shape = input.header.shape;
+  array.bytes = allocate<unsigned char>(input.header.data_bytes, path);
+  read_data(input, array.bytes, path);
+  return array;
+}
+
+void write_npy_array(const std::filesystem::path& path, const NpyArray& array) {
+  write_npy(path, array.dtype, array.fortran_order, array.shape, array.bytes.data(),
+            array.bytes.size());
+}
+
+AnyTensor read_tensor(const std::filesystem::path& path) {
+  NpyInput input = open_npy(path);
+  try {
+    check_tensor_shape(input.header.shape);
+  } catch (const user_error& error) {
+    fail(path, error.what());
+  }
+  if (input.header.dtype == Dtype::float32) return load_tensor<float>(input, path);
+  return load_tensor<double>(input, path);
+}
+
+template <class T>
+void write_tensor(const std::filesystem::path& path, const HostTensor<T>& tensor) {
+  const std::vector<std::size_t> shape(static_cast<std::size_t>(tensor.order()),
+                                       static_cast<std::size_t>(tensor.size()));
+  write_npy(path, dtype_of<T>(), tensor.layout() == Layout::fortran_order, shape, tensor.data(),
+            tensor.count() * sizeof(T));
+}
+
+template <class T>
+void write_matrix(const std::filesystem::path& path, const Matrix<T>& matrix) {
+  const auto n = static_cast<std::size_t>(matrix.n);
+  write_npy(path, dtype_of<T>(), false, {n, n}, matrix.data.data(), matrix.data.size() * sizeof(T));
+}
+
+template void write_tensor(const std::filesystem::path&, const HostTensor<float>&);
+template void write_tensor(const std::filesystem::path&, const HostTensor<double>&);
+template void write_matrix(const std::filesystem::path&, const Matrix<float>&);
+template void write_matrix(const std::filesystem::path&, const Matrix<double>&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,45 @@
+#pragma once
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0): little-endian float32 ('<f4') and float64
+// ('<f8'; '=f4' and '=f8' are read as little-endian too), C or Fortran order. Everything else is a
+// user_error with a one-line message that names the file. Files are written in version 1.0 (2.0
+// when the header needs more than 65535 bytes), the header padded to a multiple of 64 bytes.
+#include <filesystem>
+#include <vector>
+
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+// An array as stored in a .npy file: any shape, data in file order.
+struct NpyArray {
+  Dtype dtype = Dtype::float64;
+  bool fortran_order = false;
+  std::vector<std::size_t> shape;
+  std::vector<unsigned char> bytes;  // raw little-endian values, shape product x element size
+};
+
+// Any shape, including () and (0,). Shapes whose byte count overflows, or that the file does not
+// hold, are rejected before anything is allocated.
+NpyArray read_npy_array(const std::filesystem::path& path);
+// Throws internal_error when array.bytes does not hold exactly shape product x element size.
+void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
+
+// A cubical tensor of order >= 3 and size N >= 2 (order 2 is rejected with a pointer to an SVD;
+// order < 2, non-cubical shapes and N < 2 are rejected), with every value finite. The data stays
+// in file order: a Fortran-ordered file gives a tensor with Layout::fortran_order.
+AnyTensor read_tensor(const std::filesystem::path& path);
+
+// Writes the tensor in its own layout and dtype. Writes `path` directly: callers that need
+// atomicity write to a temporary name and rename.
+template <class T>
+void write_tensor(const std::filesystem::path& path, const HostTensor<T>& tensor);
+// Writes an n x n C-order array.
+template <class T>
+void write_matrix(const std::filesystem::path& path, const Matrix<T>& matrix);
+
+extern template void write_tensor(const std::filesystem::path&, const HostTensor<float>&);
+extern template void write_tensor(const std::filesystem::path&, const HostTensor<double>&);
+extern template void write_matrix(const std::filesystem::path&, const Matrix<float>&);
+extern template void write_matrix(const std::filesystem::path&, const Matrix<double>&);
+
+}  // namespace tensordiag::runtime

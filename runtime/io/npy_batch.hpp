@@ -1,0 +1,26 @@
+#pragma once
+// A batch of tensors of one shape in one .npy file: shape (B, N, .., N), the batch index first.
+// Each tensor keeps the file's order: in a C-ordered file tensor b is one contiguous C-ordered
+// block; in a Fortran-ordered one its entries are B apart and it is Fortran-ordered.
+#include <filesystem>
+#include <variant>
+#include <vector>
+
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+using AnyTensorBatch = std::variant<std::vector<HostTensor<float>>, std::vector<HostTensor<double>>>;
+
+// user_error, naming the file, for anything read_tensor refuses in one tensor of the batch, or a
+// file with fewer than 2 axes or an empty batch.
+AnyTensorBatch read_tensor_batch(const std::filesystem::path& path);
+
+// Tensors of one shape and layout, written as (B, N, .., N) in their order.
+template <class T>
+void write_tensor_batch(const std::filesystem::path& path, const std::vector<HostTensor<T>>& tensors);
+// Matrices N x N written as (B, N, N), C order.
+template <class T>
+void write_matrix_batch(const std::filesystem::path& path, const std::vector<Matrix<T>>& matrices);
+
+}  // namespace tensordiag::runtime

@@ -4,13 +4,14 @@
 // type R provides
 //   R symbol(Symbol);                                      // a, b, d, e, c, s
 //   R constant(double);                                    // numbers; Zero and One walk as 0 and 1
-//   R operation(std::string_view name, std::span<const R>); // the op tag's name and its operands
+//   R operation(op::OpKind, std::span<const R>);           // the op tag's kind and its operands
 // Operands are walked left to right, so a visitor with side effects sees a deterministic order.
-// An operation is identified by its name and arity: "-" with one operand is negation.
+// Only tags with a kind can be walked: a custom op tag (evaluated and printed on the host, as any
+// tag) is refused at compile time, naming itself.
 #include <array>
 #include <boost/hana/unpack.hpp>
+#include <concepts>
 #include <span>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,14 +37,28 @@ template <class Visitor>
 auto walk(One, Visitor& visitor) {
   return visitor.constant(1.0);
 }
+// An op tag that names its OpKind (dsl/operations.hpp).
+template <class Op>
+concept KindedOperation = requires {
+  { Op::kind } -> std::convertible_to<op::OpKind>;
+};
+
 template <class Visitor, class Op, class... Args>
 auto walk(const Node<Op, Args...>& node, Visitor& visitor) {
-  using Result = decltype(visitor.constant(0.0));
-  return boost::hana::unpack(node.args, [&visitor](const auto&... args) {
-    // Braced initialization evaluates its elements in order: left operand first.
-    const std::array<Result, sizeof...(Args)> operands{walk(args, visitor)...};
-    return visitor.operation(Op::name, std::span<const Result>(operands));
-  });
+  if constexpr (!KindedOperation<Op>) {
+    static_assert(KindedOperation<Op>,
+                  "tensordiag DSL: this operation has no OpKind, so codegen cannot lower it to CUDA (add an "
+                  "enumerator to dsl::op::OpKind, a `kind` to the tag, and its case to codegen/lower.cpp)");
+    return visitor.constant(0.0);
+  } else {
+    static_assert(op::arity(Op::kind) == sizeof...(Args), "tensordiag DSL: an operation with the wrong number of operands");
+    using Result = decltype(visitor.constant(0.0));
+    return boost::hana::unpack(node.args, [&visitor](const auto&... args) {
+      // Braced initialization evaluates its elements in order: left operand first.
+      const std::array<Result, sizeof...(Args)> operands{walk(args, visitor)...};
+      return visitor.operation(Op::kind, std::span<const Result>(operands));
+    });
+  }
 }
 
 template <class Result>

@@ -42,7 +42,7 @@ void check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double b
 }  // namespace
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: the GPU engine equals the CPU engine on the same input (float64, 1e-10)") {
+  TEST_CASE("the GPU engine equals the CPU engine on the same input (float64, 1e-10)") {
     for (auto [order, size, layout] : {std::tuple{3, 8, Layout::c_order}, {3, 7, Layout::c_order},
                                        {4, 6, Layout::fortran_order}, {5, 4, Layout::c_order},
                                        {3, 33, Layout::c_order}, {7, 3, Layout::fortran_order}}) {
@@ -54,7 +54,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: the GPU engine equals the CPU engine on the same input (float32, 1e-4)") {
+  TEST_CASE("the GPU engine equals the CPU engine on the same input (float32, 1e-4)") {
     for (auto [order, size] : {std::pair{3, 16}, {4, 8}, {6, 4}}) {
       CAPTURE(order);
       CAPTURE(size);
@@ -68,7 +68,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: the pivot check path equals the CPU's (eta > 0), for both rules") {
+  TEST_CASE("the pivot check path equals the CPU's (eta > 0), for both rules") {
     for (auto [order, size, eta, rule] : {std::tuple{3, 8, 0.2, "max_diag"}, {4, 5, 0.3, "max_diag"},
                                           {3, 7, 0.25, "max_trace"}, {3, 16, 0.00125, "max_diag"}}) {
       CAPTURE(order);
@@ -82,14 +82,14 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: max_trace equals the CPU's") {
+  TEST_CASE("max_trace equals the CPU's") {
     Options options;
     options.max_sweeps = 4;
     options.rule = "max_trace";
     check_gpu_equals_cpu(random_tensor<double>(4, 6, 123), options, 1e-10);
   }
 
-  TEST_CASE_TEMPLATE("gpu: diagonalizable tensors are diagonalized and their diagonal recovered", T, float, double) {
+  TEST_CASE_TEMPLATE("diagonalizable tensors are diagonalized and their diagonal recovered", T, float, double) {
     constexpr double eps = std::numeric_limits<T>::epsilon();
     for (auto [order, size] : {std::pair{3, 16}, {4, 8}, {5, 7}, {7, 3}, {3, 64}}) {
       CAPTURE(order);
@@ -121,7 +121,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: the callback stops the run, and the device is named") {
+  TEST_CASE("the callback stops the run, and the device is named") {
     Options options;
     options.backend = Backend::cuda;
     int calls = 0;
@@ -137,7 +137,7 @@ TEST_SUITE("gpu") {
 }
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: the one-block path equals the general path") {
+  TEST_CASE("the one-block path equals the general path") {
     for (auto [order, size, rule] : {std::tuple{3, 8, "max_diag"}, {4, 6, "max_trace"}, {5, 4, "max_diag"}, {3, 13, "max_diag"}}) {
       CAPTURE(order);
       CAPTURE(size);
@@ -163,7 +163,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE_TEMPLATE("gpu: a batch equals its tensors run one by one on the CPU", T, float, double) {
+  TEST_CASE_TEMPLATE("a batch equals its tensors run one by one on the CPU", T, float, double) {
     const double bound = std::is_same_v<T, float> ? 1e-4 : 1e-10;
     std::vector<HostTensor<T>> tensors;
     for (unsigned seed = 0; seed < 37; ++seed) {

@@ -109,7 +109,7 @@ void check_pass(const PassCase& c, unsigned seed) {
 }  // namespace
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: the group pass equals the CPU's fused pass, factors and figures included") {
+  TEST_CASE("the group pass equals the CPU's fused pass, factors and figures included") {
     constexpr int budget = 48 * 1024;
     const PassCase cases[] = {
         {3, 8, Layout::c_order, 5, 0, budget},         // register modes only, several tiles per block

@@ -20,7 +20,7 @@
 using namespace tensordiag::runtime;
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: ||Lambda||_2 on the device equals cuSOLVER's and the CPU's") {
+  TEST_CASE("||Lambda||_2 on the device equals cuSOLVER's and the CPU's") {
     for (int size : {2, 3, 8, 16, 31, 64, 100, 128, 129, 200, 300}) {
       CAPTURE(size);
       const tensordiag::codegen::KernelSpec spec{tensordiag::codegen::KernelKind::group_pass, 3, size,
@@ -72,7 +72,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("gpu: the pivot check decides the same with the device norm and with cuSOLVER's") {
+  TEST_CASE("the pivot check decides the same with the device norm and with cuSOLVER's") {
     for (auto [order, size, eta] : {std::tuple{3, 16, 0.05}, {4, 8, 0.2}, {3, 40, 0.01}}) {
       CAPTURE(size);
       const auto tensor = tensordiag::testing::random_tensor<double>(order, size, 77u + static_cast<unsigned>(size));

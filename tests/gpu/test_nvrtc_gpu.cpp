@@ -27,7 +27,7 @@ cudaLibrary_t load(const Cubin& cubin) {
 }  // namespace
 
 TEST_SUITE("gpu") {
-  TEST_CASE("nvrtc gpu: the registers and stack frame read from the cubin are the driver's") {
+  TEST_CASE("nvrtc: the registers and stack frame read from the cubin are the driver's") {
     const DeviceArch device = current_device_arch();
     REQUIRE(device.found());
     for (const std::string& source : {saxpy_source, template_source}) {
@@ -47,7 +47,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("nvrtc gpu: the saxpy cubin runs: y = a x + y") {
+  TEST_CASE("nvrtc: the saxpy cubin runs: y = a x + y") {
     const DeviceArch device = current_device_arch();
     REQUIRE(device.found());
     const cudaLibrary_t library = load(compile_cubin(saxpy_source, "saxpy.cu", {}, device.arch));

@@ -1,0 +1,82 @@
+// The engine table diagonalize() picks from (runtime/engines/engine.hpp): its order, what each
+// engine declines and why, and that a CPU run through it is the CPU engine's run with the rule of
+// the registry.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "codegen/builtin_rules.hpp"
+#include "dsl/builtin_rules.hpp"
+#include "random_tensor.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/engines/cpu_engine.hpp"
+#include "runtime/engines/engine.hpp"
+
+using namespace tensordiag;
+using namespace tensordiag::runtime;
+using tensordiag::testing::random_tensor;
+
+namespace {
+
+EngineRun run_with(double eta, std::function<bool(const SweepRecord&)> on_sweep = {}) {
+  return {RunSettings{StopCriteria{20, 1e-12, 1e-13}, eta, 1, std::move(on_sweep)},
+          codegen::lower_builtin_rule("max_diag")};
+}
+
+const Engine<double>& engine_named(std::string_view name) {
+  const auto table = engines<double>();
+  const auto found = std::find_if(table.begin(), table.end(), [&](const auto& engine) { return engine.name == name; });
+  REQUIRE(found != table.end());
+  return *found;
+}
+
+}  // namespace
+
+TEST_CASE("the engine table: the one-block path first on the GPU, and each backend ends with an engine that takes any run") {
+  std::vector<std::string> names;
+  for (const auto& engine : engines<double>()) names.emplace_back(engine.name);
+  CHECK(names == std::vector<std::string>{"cuda_one_block", "cuda", "cpu"});
+  const auto tensor = random_tensor<double>(9, 4, 3);  // 262144 entries: no one-block path
+  for (const Backend backend : {Backend::cuda, Backend::cpu}) {
+    CAPTURE(to_string(backend));
+    bool taken = false;
+    for (const auto& engine : engines<double>())
+      if (engine.backend == backend && !engine.declines(tensor, 1, run_with(0.01))) taken = true;
+    CHECK(taken);
+  }
+}
+
+TEST_CASE("the one-block engine declines the pivot check, a callback, a large single tensor and a tensor over a block, saying why") {
+  const Engine<double>& one_block = engine_named("cuda_one_block");
+  const auto small = random_tensor<double>(3, 6, 1);  // 216 entries
+  CHECK_FALSE(one_block.declines(small, 1, run_with(0.0)));
+  CHECK_FALSE(one_block.declines(small, 64, run_with(0.0)));
+  CHECK(one_block.declines(small, 1, run_with(0.01)).value() == "the one-block path has no pivot check");
+  CHECK(one_block.declines(small, 1, run_with(0.0, [](const SweepRecord&) { return false; })).value() ==
+        "the one-block path reports only when the whole run ends");
+  const auto mid = random_tensor<double>(3, 12, 2);  // 1728 entries: a batch fits a block, one tensor is faster apart
+  CHECK(one_block.declines(mid, 1, run_with(0.0)).value().find("runs faster on the general path") != std::string::npos);
+  CHECK_FALSE(one_block.declines(mid, 8, run_with(0.0)));
+  const auto large = random_tensor<double>(4, 16, 3);  // 512 KiB: over one block's shared memory
+  CHECK(one_block.declines(large, 8, run_with(0.0)).value().find("shared memory") != std::string::npos);
+}
+
+TEST_CASE("a CPU run through diagonalize() is the CPU engine's run with the registry's rule, its property and its threads") {
+  const auto tensor = random_tensor<double>(4, 5, 11);
+  Options options;
+  options.backend = Backend::cpu;
+  options.rule = "max_trace";
+  options.max_sweeps = 6;
+  options.threads = 1;
+  const auto through_table = diagonalize(tensor, options);
+  const auto direct = run_cpu_engine(tensor, dsl::rules::max_trace,
+                                     RunSettings{StopCriteria{6, 1e-12, 1e-13, dsl::StallFigure::trace}, 0.0, 1, {}});
+  CHECK(through_table.core.values() == direct.core.values());
+  REQUIRE(through_table.history.size() == direct.history.size());
+  for (std::size_t s = 0; s < direct.history.size(); ++s) CHECK(through_table.history[s].off_rel == direct.history[s].off_rel);
+  CHECK(through_table.stop_reason == direct.stop_reason);
+  CHECK(through_table.stalls_on == dsl::StallFigure::trace);
+  CHECK(through_table.device.find("(1 threads)") != std::string::npos);
+}

@@ -1,5 +1,5 @@
 #pragma once
-// The command's line on how a run ended is the runtime's (runtime/stop_summary.hpp), which the
+// The command's line on how a run ended is the runtime's (runtime/algorithm/stop_summary.hpp), which the
 // Python module returns too.
 #include "runtime/algorithm/stop_summary.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// .npy files built byte for byte, independently of runtime/npy.cpp, so that tests can feed the
+// .npy files built byte for byte, independently of runtime/io/npy.cpp, so that tests can feed the
 // reader (and the CLI) exactly the good and bad files they mean.
 #include <cstddef>
 #include <string>

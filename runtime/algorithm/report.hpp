@@ -9,7 +9,7 @@
 
 namespace tensordiag::runtime {
 
-// Independent checks of a result (runtime/verification.hpp, float64), with the time they took.
+// Independent checks of a result (runtime/algorithm/verification.hpp, float64), with the time they took.
 struct Verification {
   double reconstruction_error = 0.0;  // ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F
   double orthogonality_error = 0.0;   // max_n ||M_n^T M_n - I||_F

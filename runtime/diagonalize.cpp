@@ -36,7 +36,8 @@ void check_options(const Options& options) {
 // when it cannot; cuda insists on it).
 struct RunPlan {
   EngineRun run;
-  Backend backend;
+  Backend asked;    // as the options say
+  Backend backend;  // auto settled
   std::vector<std::string> notes;
 };
 
@@ -51,6 +52,7 @@ RunPlan plan_run(const Options& options) {
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
   RunPlan plan{{RunSettings{stop, options.eta, options.threads, options.on_sweep, options.pivot_norm}, std::move(rule)},
                options.backend,
+               options.backend,
                {}};
   if (options.backend == Backend::automatic) {
     plan.backend = cuda_device() ? Backend::cuda : Backend::cpu;
@@ -59,12 +61,25 @@ RunPlan plan_run(const Options& options) {
   return plan;
 }
 
-// The first engine of the plan's backend, in table order, that takes these tensors.
+// The first engine of the plan's backend, in table order, that takes these tensors. When every GPU
+// engine declines, auto runs on the CPU with a note saying why, and cuda is a user_error: both
+// quote the last engine's reason (the general engine's, the one that takes the most).
 template <class T>
-const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, const RunPlan& plan) {
-  for (const Engine<T>& engine : engines<T>())
-    if (engine.backend == plan.backend && !engine.declines(first, count, plan.run)) return engine;
-  throw internal_error("no " + std::string(to_string(plan.backend)) + " engine takes the run");
+const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, RunPlan& plan) {
+  std::string reason;
+  for (const Engine<T>& engine : engines<T>()) {
+    if (engine.backend != plan.backend) continue;
+    const auto declined = engine.declines(first, count, plan.run);
+    if (!declined) return engine;
+    reason = *declined;
+  }
+  if (plan.backend == Backend::cuda && plan.asked == Backend::automatic) {
+    plan.backend = Backend::cpu;
+    plan.notes.push_back("the GPU engine cannot take this tensor (" + reason + "): running on the CPU");
+    return choose_engine(first, count, plan);
+  }
+  if (plan.backend == Backend::cuda) throw user_error("the CUDA backend cannot take this tensor: " + reason);
+  throw internal_error("no " + std::string(to_string(plan.backend)) + " engine takes the run: " + reason);
 }
 
 template <class T>
@@ -80,7 +95,7 @@ void describe_run(Result<T>& result, const Options& options, const RunPlan& plan
 // diagonalize() and diagonalize_batch(), without copying a single tensor into a batch.
 template <class T>
 std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const Options& options) {
-  const RunPlan plan = plan_run<T>(options);
+  RunPlan plan = plan_run<T>(options);
   for (const auto& tensor : tensors) {
     check_input(tensor);
     if (tensor.order() != tensors.front().order() || tensor.size() != tensors.front().size() ||

@@ -10,6 +10,7 @@
 #include "codegen/builtin_rules.hpp"
 #include "dsl/builtin_rules.hpp"
 #include "random_tensor.hpp"
+#include "runtime/core/errors.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/engines/cpu_engine.hpp"
 #include "runtime/engines/engine.hpp"
@@ -34,7 +35,7 @@ const Engine<double>& engine_named(std::string_view name) {
 
 }  // namespace
 
-TEST_CASE("the engine table: the one-block path first on the GPU, and each backend ends with an engine that takes any run") {
+TEST_CASE("the engine table: the one-block path first on the GPU, and each backend has an engine for an ordinary run") {
   std::vector<std::string> names;
   for (const auto& engine : engines<double>()) names.emplace_back(engine.name);
   CHECK(names == std::vector<std::string>{"cuda_one_block", "cuda", "cpu"});
@@ -79,4 +80,26 @@ TEST_CASE("a CPU run through diagonalize() is the CPU engine's run with the regi
   CHECK(through_table.stop_reason == direct.stop_reason);
   CHECK(through_table.stalls_on == dsl::StallFigure::trace);
   CHECK(through_table.device.find("(1 threads)") != std::string::npos);
+}
+
+TEST_CASE("the general GPU engine declines the shapes its kernels cannot serve, with codegen's reason") {
+  const Engine<float>* general = nullptr;
+  for (const auto& engine : engines<float>())
+    if (engine.name == "cuda") general = &engine;
+  REQUIRE(general != nullptr);
+  const EngineRun run{RunSettings{StopCriteria{20, 1e-5, 1e-6}, 0.0, 1, {}}, codegen::lower_builtin_rule("max_diag")};
+  // One warp's pivot subtensor of 2^D entries in shared memory: D = 13 fits float32's 48 KB, D = 14 does not.
+  CHECK_FALSE(general->declines(HostTensor<float>(13, 2, Layout::c_order), 1, run));
+  const auto reason = general->declines(HostTensor<float>(14, 2, Layout::c_order), 1, run);
+  REQUIRE(reason);
+  CHECK(reason->find("pivot_angles") != std::string::npos);
+  CHECK(reason->find("shared memory") != std::string::npos);
+}
+
+TEST_CASE("--backend cuda on a shape the GPU engines decline is one user_error quoting the reason, before any device is asked") {
+  const auto tensor = random_tensor<double>(14, 2, 4);
+  Options options;
+  options.backend = Backend::cuda;
+  CHECK_THROWS_WITH_AS(diagonalize(tensor, options),
+                       doctest::Contains("the CUDA backend cannot take this tensor: codegen_error: pivot_angles"), user_error);
 }

@@ -2,7 +2,8 @@
 // The engines diagonalize() chooses from, as one table (engine_table.cpp) rather than a chain of
 // ifs. An engine is a backend's way of running: it says why it declines a request (a shape its
 // kernels cannot serve, a feature it lacks), or runs every tensor of it. diagonalize() takes the
-// first engine of the chosen backend, in table order, that does not decline.
+// first engine of the chosen backend, in table order, that does not decline; when every GPU engine
+// declines, --backend auto runs on the CPU with a note that quotes the reason, and cuda fails with it.
 //
 // Growth goes through the same table: a scalar type (complex) is another instantiation of Engine<T>
 // with its own entries; a structure (symmetric tensors) is a field of the request that engines

@@ -16,7 +16,7 @@ std::optional<std::string> takes_everything(const HostTensor<T>&, std::size_t, c
 template <class T>
 constexpr Engine<T> engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<T>, run_gpu_small_batch<T>},
-    {"cuda", Backend::cuda, takes_everything<T>, run_gpu_batch<T>},
+    {"cuda", Backend::cuda, gpu_engine_declines<T>, run_gpu_batch<T>},
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>},
 };
 

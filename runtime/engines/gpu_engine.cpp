@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 
+#include "codegen/codegen_error.hpp"
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
@@ -219,6 +220,21 @@ void download_result(DeviceState<T>& state, Layout layout, cudaStream_t stream, 
 }  // namespace
 
 template <class T>
+std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
+  using codegen::KernelKind;
+  std::vector<KernelKind> kinds{KernelKind::pivot_angles, KernelKind::group_pass, KernelKind::off_norm};
+  if (run.settings.eta > 0) kinds.push_back(KernelKind::pivot_check_gather);
+  for (const KernelKind kind : kinds) {
+    try {
+      codegen::plan_kernel(kernel_spec_for(first, run.rule, kind));
+    } catch (const codegen::codegen_error& error) {
+      return std::string(error.what());
+    }
+  }
+  return std::nullopt;
+}
+
+template <class T>
 Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   const Stopwatch total;
   const RunSettings& settings = run.settings;
@@ -270,6 +286,8 @@ std::vector<Result<T>> run_gpu_batch(std::span<const HostTensor<T>> tensors, con
   return results;
 }
 
+template std::optional<std::string> gpu_engine_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
+template std::optional<std::string> gpu_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&);
 template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
 template std::vector<Result<float>> run_gpu_batch(std::span<const HostTensor<float>>, const EngineRun&);

@@ -5,7 +5,9 @@
 // figures the host reads. With the pivot check, each mode of each group gathers Lambda and takes
 // its 2-norm (on the device by Lanczos, or cuSOLVER's singular values) before its angles. A sweep
 // is one CUDA graph, replayed, except on the cuSOLVER path, whose calls are enqueued directly.
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "runtime/engines/engine.hpp"
@@ -17,10 +19,18 @@ namespace tensordiag::runtime {
 template <class T>
 Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run);
 
+// Why the general GPU engine does not take tensors shaped like `first` (engine.hpp): a kernel it
+// needs cannot be generated for the shape (codegen's reason, e.g. a pivot subtensor over the
+// shared memory), or nullopt.
+template <class T>
+std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run);
+
 // The engine table's entry (engine.hpp): the tensors one after the other.
 template <class T>
 std::vector<Result<T>> run_gpu_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run);
 
+extern template std::optional<std::string> gpu_engine_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
+extern template std::optional<std::string> gpu_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 extern template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&);
 extern template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
 extern template std::vector<Result<float>> run_gpu_batch(std::span<const HostTensor<float>>, const EngineRun&);

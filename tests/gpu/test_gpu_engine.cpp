@@ -134,6 +134,19 @@ TEST_SUITE("gpu") {
     CHECK(result.timings.compile_seconds > 0);
     for (std::size_t k = 1; k < result.history.size(); ++k) CHECK(result.history[k].seconds > 0);
   }
+
+  TEST_CASE("auto runs a shape the GPU engines decline on the CPU, with a note that says why, and equals the CPU run") {
+    const auto tensor = random_tensor<double>(14, 2, 21);  // a 2^14 pivot subtensor: over one block's shared memory
+    Options options;
+    options.max_sweeps = 3;
+    const auto automatic = diagonalize(tensor, options);
+    CHECK(automatic.backend == Backend::cpu);
+    REQUIRE(automatic.notes.size() == 1);
+    CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (codegen_error: pivot_angles") == 0);
+    CHECK(automatic.notes[0].find("running on the CPU") != std::string::npos);
+    options.backend = Backend::cpu;
+    CHECK(automatic.core.values() == diagonalize(tensor, options).core.values());
+  }
 }
 
 TEST_SUITE("gpu") {

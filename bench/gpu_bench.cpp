@@ -73,9 +73,10 @@ double copy_bandwidth() {
 double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) {
   const HostTensor<float> tensor(order, size, Layout::c_order);
   const auto schedule = round_robin_schedule(size);
-  const GpuKernels kernels(codegen::KernelSpec{codegen::KernelKind::group_pass, order, size, codegen::ScalarType::float32,
-                                               Layout::c_order, codegen::lower_builtin_rule("max_diag"), tuning},
-                           cuda_device()->arch(), KernelSet::general);
+  const GpuKernels<float> kernels(codegen::KernelSpec{codegen::KernelKind::group_pass, order, size,
+                                                      codegen::ScalarType::float32, Layout::c_order,
+                                                      codegen::lower_builtin_rule("max_diag"), tuning},
+                                  cuda_device()->arch(), KernelSet::general);
   DeviceBuffer<float> d_tensor(tensor.count());
   std::vector<float> values(tensor.count());
   RandomStream random(1);
@@ -96,13 +97,9 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
   CudaStream stream;
   CudaEvent start, stop;
   std::vector<double> times;
-  float* t = d_tensor.data();
-  float* f = d_factors.data();
-  const int* p = d_pairs.data();
-  const tensordiag::dsl::Givens<float>* r = d_rotations.data();
   for (int k = 0; k < 12; ++k) {
     start.record(stream.get());
-    kernels.group_pass(stream.get(), t, p, r, f, static_cast<double*>(nullptr));
+    kernels.group_pass(stream.get(), d_tensor.data(), d_pairs.data(), d_rotations.data(), d_factors.data(), nullptr);
     stop.record(stream.get());
     stream.synchronize();
     if (k > 1) times.push_back(stop.seconds_since(start));

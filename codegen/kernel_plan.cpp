@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "codegen/codegen_error.hpp"
 
@@ -10,6 +11,9 @@ namespace tensordiag::codegen {
 namespace {
 
 long long ceil_div(long long x, long long m) { return (x + m - 1) / m; }
+
+PlanAttempt planned(KernelPlan plan) { return {std::move(plan), {}}; }
+PlanAttempt refused(std::string reason) { return {std::nullopt, std::move(reason)}; }
 
 // base^exponent, saturating at a bound far beyond any shared-memory budget: sizes past it only
 // need to compare as too large.
@@ -52,27 +56,25 @@ int subtensor_warps(const KernelSpec& spec, const Sizes& z, long long other_byte
   return static_cast<int>(std::min<long long>({spec.tuning.block_size / 32, std::max<long long>(z.pairs, 1), fit}));
 }
 
-KernelPlan plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
+PlanAttempt plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
   const int warps = subtensor_warps(spec, z, 0);
   if (warps < 1)
-    throw codegen_error("pivot_angles: a pivot subtensor of 2^" + std::to_string(z.d) + " entries (" +
-                        bytes(z.subtensor * z.scalar) + ") exceeds the shared memory limit (" +
-                        bytes(spec.tuning.shared_bytes) + ")");
-  const long long blocks = ceil_div(z.pairs, warps);
-  return {{"pivot_subtensor.cuh"},
-          true,
-          {{"warps", std::to_string(warps)}},
-          {{"pivot_angles", 32 * warps, blocks}, {"pivot_angles_mode", 32 * warps, blocks}}};
+    return refused("pivot_angles: a pivot subtensor of 2^" + std::to_string(z.d) + " entries (" +
+                   bytes(z.subtensor * z.scalar) + ") exceeds the shared memory limit (" +
+                   bytes(spec.tuning.shared_bytes) + ")");
+  const PivotAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
+  return planned({{"pivot_subtensor.cuh"},
+                  true,
+                  plan,
+                  {{"pivot_angles", 32 * warps, plan.blocks}, {"pivot_angles_mode", 32 * warps, plan.blocks}}});
 }
 
 // Up to a warp per entry of Lambda's strict upper triangle (at least one block: it writes the diagonal).
-KernelPlan plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
+PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   const long long upper = static_cast<long long>(z.n) * (z.n - 1) / 2;
   const int threads = threads_for(32 * upper, spec.tuning);
-  return {{"group_membership.cuh"},
-          false,
-          {{"threads", std::to_string(threads)}},
-          {{"pivot_check_gather", threads, std::max<long long>(1, ceil_div(upper * 32, threads))}}};
+  const PivotCheckGatherPlan plan{threads, std::max<long long>(1, ceil_div(upper * 32, threads))};
+  return planned({{"group_membership.cuh"}, false, plan, {{"pivot_check_gather", threads, plan.blocks}}});
 }
 
 // The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.
@@ -83,7 +85,7 @@ KernelPlan plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 // barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
 // registers, then gives each thread more innermost positions. When the exchange buffer would not
 // fit the shared memory, a block takes fewer tiles, then exchanges fewer registers per round.
-KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
+PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
   const int outer = z.d - 1;
   const int register_cap = z.scalar == 4 ? 6 : 5;  // 2^R registers of at most 256 bytes
@@ -103,38 +105,31 @@ KernelPlan plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   while (shared() > spec.tuning.shared_bytes && tiles_per_block > 1) tiles_per_block /= 2;
   while (shared() > spec.tuning.shared_bytes && chunk > 1) chunk /= 2;
   if (shared() > spec.tuning.shared_bytes)
-    throw codegen_error("group_pass: one exchange row of " + std::to_string(static_cast<long long>(z.n) << t) +
-                        " entries and the index tables (" + bytes(shared()) + ") exceed the shared memory limit (" +
-                        bytes(spec.tuning.shared_bytes) + ")");
+    return refused("group_pass: one exchange row of " + std::to_string(static_cast<long long>(z.n) << t) +
+                   " entries and the index tables (" + bytes(shared()) + ") exceed the shared memory limit (" +
+                   bytes(spec.tuning.shared_bytes) + ")");
   const int threads = static_cast<int>(ceil_div(tiles_per_block * tile_threads, 32) * 32);
   const long long tiles = saturating_power(representatives, outer);
   const long long pass_blocks = std::min(ceil_div(tiles, tiles_per_block), spec.tuning.max_grid_blocks);
   const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
-  return {{"factor_rotation.cuh", "figures.cuh"},
-          false,
-          {{"threads", std::to_string(threads)},
-           {"register_bits", std::to_string(r)},
-           {"x_threads", std::to_string(x_threads)},
-           {"chunk", std::to_string(chunk)},
-           {"pass_blocks", std::to_string(pass_blocks)}},
-          {{"group_pass", threads, pass_blocks + factor_blocks}}};
+  const GroupPassPlan plan{threads, r, x_threads, chunk, pass_blocks, factor_blocks, 2 * pass_blocks};
+  return planned(
+      {{"factor_rotation.cuh", "figures.cuh"}, false, plan, {{"group_pass", threads, pass_blocks + factor_blocks}}});
 }
 
-KernelPlan plan_off_norm(const KernelSpec& spec, const Sizes& z) {
+PlanAttempt plan_off_norm(const KernelSpec& spec, const Sizes& z) {
   const int threads = spec.tuning.block_size;
   const long long partial_blocks = std::min<long long>(spec.tuning.partial_blocks, ceil_div(z.entries, threads));
-  return {{"figures.cuh"},
-          false,
-          {{"threads", std::to_string(threads)}, {"partial_blocks", std::to_string(partial_blocks)}},
-          {{"off_norm_partial", threads, partial_blocks}, {"off_norm_final", threads, 1}}};
+  return planned({{"figures.cuh"},
+                  false,
+                  OffNormPlan{threads, partial_blocks, 2 * partial_blocks},
+                  {{"off_norm_partial", threads, partial_blocks}, {"off_norm_final", threads, 1}}});
 }
 
-KernelPlan plan_mode_product(const KernelSpec& spec, const Sizes& z) {
+PlanAttempt plan_mode_product(const KernelSpec& spec, const Sizes& z) {
   const int threads = threads_for(z.entries, spec.tuning);
-  return {{"mode_product_entry.cuh"},
-          false,
-          {{"threads", std::to_string(threads)}},
-          {{"mode_product", threads, std::min(ceil_div(z.entries, threads), spec.tuning.max_grid_blocks)}}};
+  const ModeProductPlan plan{threads, std::min(ceil_div(z.entries, threads), spec.tuning.max_grid_blocks)};
+  return planned({{"mode_product_entry.cuh"}, false, plan, {{"mode_product", threads, plan.blocks}}});
 }
 
 std::string too_large_for_a_block(std::string_view kind, const Sizes& z, long long needed, const Tuning& tuning) {
@@ -142,42 +137,41 @@ std::string too_large_for_a_block(std::string_view kind, const Sizes& z, long lo
          bytes(needed) + " of shared memory, over the limit of " + bytes(tuning.shared_bytes) + " per block";
 }
 
-KernelPlan plan_multi_mode_product(const KernelSpec& spec, const Sizes& z) {
+PlanAttempt plan_multi_mode_product(const KernelSpec& spec, const Sizes& z) {
   const long long needed = 2 * z.entries * z.scalar;  // two ping-pong buffers
   if (needed > spec.tuning.shared_bytes)
-    throw codegen_error(too_large_for_a_block("multi_mode_product", z, needed, spec.tuning) +
-                        "; chain mode_product instead");
+    return refused(too_large_for_a_block("multi_mode_product", z, needed, spec.tuning) +
+                   "; chain mode_product instead");
   const int threads = threads_for(z.entries, spec.tuning);
-  return {{"mode_product_entry.cuh"},
-          false,
-          {{"threads", std::to_string(threads)}},
-          {{"multi_mode_product", threads, 1, true}}};
+  return planned(
+      {{"mode_product_entry.cuh"}, false, MultiModeProductPlan{threads}, {{"multi_mode_product", threads, 1, true}}});
 }
 
-KernelPlan plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
+PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
   // The core, the factors, the rotation table, the schedule's groups, block_sum's 32 double2.
   const long long groups = z.n % 2 == 0 ? z.n - 1 : z.n;
   const long long fixed = z.entries * z.scalar + static_cast<long long>(z.d) * z.n * z.n * z.scalar +
                           z.d * z.pairs * z.rotation + groups * 2 * z.pairs * 4 + 32 * 16;
   const int warps = subtensor_warps(spec, z, fixed);
   if (warps < 1)
-    throw codegen_error(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +
-                        "; use the group kernels (pivot_angles, group_pass)");
-  return {{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh", "factor_rotation.cuh"},
-          true,
-          {{"warps", std::to_string(warps)}},
-          {{"small_tensor", 32 * warps, 1, true}}};
+    return refused(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +
+                   "; use the group kernels (pivot_angles, group_pass)");
+  return planned({{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh", "factor_rotation.cuh"},
+                  true,
+                  SmallTensorPlan{warps},
+                  {{"small_tensor", 32 * warps, 1, true}}});
 }
 
 // One block. N <= 128: Lambda in registers, ROWS = 8 rows per warp (fewer for N < 8), a warp per 8
 // rows (512 threads at N = 128). Larger N up to 1024: Lambda read from global memory (L2), a thread
-// per vector entry. The block's shared memory stays under 48 KB (no opt-in).
-KernelPlan plan_lambda_norm(const KernelSpec&, const Sizes& z) {
+// per vector entry. The block's shared memory stays under 48 KB (no opt-in). At most 128 Lanczos
+// steps (N for smaller N); the basis holds one vector more than the steps.
+PlanAttempt plan_lambda_norm(const KernelSpec&, const Sizes& z) {
   constexpr int largest_size = 1024;
   constexpr int largest_in_registers = 128;
   if (z.n > largest_size)
-    throw codegen_error("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(largest_size) +
-                        ", the largest whose Lanczos vectors fit one block; take the norm with cuSOLVER");
+    return refused("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(largest_size) +
+                   ", the largest whose Lanczos vectors fit one block; take the norm with cuSOLVER");
   int rows = 0;
   int threads = 0;
   if (z.n <= largest_in_registers) {
@@ -187,19 +181,14 @@ KernelPlan plan_lambda_norm(const KernelSpec&, const Sizes& z) {
   } else {
     threads = static_cast<int>(std::max<long long>(256, ceil_div(z.n, 32) * 32));
   }
-  return {{},
-          false,
-          {{"threads", std::to_string(threads)},
-           {"steps", std::to_string(lambda_norm_steps(z.n))},
-           {"tile_rows", std::to_string(rows)}},
-          {{"lambda_norm", threads, 1}}};
+  const int steps = std::min(z.n, 128);
+  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * z.n};
+  return planned({{}, false, plan, {{"lambda_norm", threads, 1}}});
 }
 
 }  // namespace
 
-int lambda_norm_steps(int size) { return std::min(size, 128); }
-
-KernelPlan plan_kernel(const KernelSpec& spec) {
+PlanAttempt try_plan(const KernelSpec& spec) {
   validate(spec);
   const Sizes z = sizes_of(spec);
   switch (spec.kind) {
@@ -212,8 +201,14 @@ KernelPlan plan_kernel(const KernelSpec& spec) {
     case KernelKind::small_tensor: return plan_small_tensor(spec, z);
     case KernelKind::lambda_norm: return plan_lambda_norm(spec, z);
   }
-  throw internal_codegen_error("plan_kernel: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
+  throw internal_codegen_error("try_plan: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
                                " has no plan");
+}
+
+KernelPlan plan_kernel(const KernelSpec& spec) {
+  PlanAttempt attempt = try_plan(spec);
+  if (!attempt.plan) throw codegen_error(attempt.refusal);
+  return std::move(*attempt.plan);
 }
 
 std::vector<KernelEntry> kernel_entries(const KernelSpec& spec) { return plan_kernel(spec).entries; }

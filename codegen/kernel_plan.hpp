@@ -1,15 +1,17 @@
 #pragma once
-// How each kernel kind is specialized for a spec: the fragments its template builds on, the
-// values of its placeholders (block sizes, tile geometry, all compile-time constants of the
-// source), and the kernels it defines with their launch shapes. The decisions that depend on the
-// shape -- how many warps fit, how large an orbit tile is, whether a tensor fits in one block --
-// are made here, on the host, and raise codegen_error when a kind cannot serve the spec.
+// How each kernel kind is specialized for a spec: the fragments its template builds on, a typed
+// plan of the kind (block sizes, tile geometry, all compile-time constants of the source, and the
+// buffer sizes a caller allocates for it), and the kernels it defines with their launch shapes.
+// The decisions that depend on the shape -- how many warps fit, how large an orbit tile is,
+// whether a tensor fits in one block -- are made here, on the host, and only here; a kind that
+// cannot serve the spec refuses it with a reason.
+#include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "codegen/kernel_spec.hpp"
-#include "codegen/template_filler.hpp"
 
 namespace tensordiag::codegen {
 
@@ -21,20 +23,79 @@ struct KernelEntry {
   bool per_tensor = false; // batch kernels: launch batch_size * grid_blocks blocks
 };
 
+// A warp per pivot pair, its subtensor in shared memory.
+struct PivotAnglesPlan {
+  int warps;         // per block
+  long long blocks;  // ceil(pairs / warps)
+};
+
+// Up to a warp per entry of Lambda's strict upper triangle.
+struct PivotCheckGatherPlan {
+  int threads;
+  long long blocks;
+};
+
+// The tile of kernels_templates/group_pass.cu (plan_group_pass in kernel_plan.cpp says how).
+struct GroupPassPlan {
+  int threads;
+  int register_bits;        // R: outer modes mixed in registers
+  long long x_threads;      // threads along the innermost mode in a tile
+  long long chunk;          // registers exchanged per round through shared memory
+  long long pass_blocks;    // the blocks that rotate the tensor; the rest rotate the factors
+  long long factor_blocks;
+  long long partial_doubles;  // the partials buffer with figures: 2 doubles per pass block
+};
+
+struct OffNormPlan {
+  int threads;
+  long long partial_blocks;   // off_norm_partial's grid: off_norm_final reduces this many
+  long long partial_doubles;  // the partials buffer: 2 doubles per block
+};
+
+struct ModeProductPlan {
+  int threads;
+  long long blocks;
+};
+
+struct MultiModeProductPlan {
+  int threads;  // one block per tensor
+};
+
+struct SmallTensorPlan {
+  int warps;  // one block per tensor
+};
+
+// One block: Lambda in registers (tile_rows rows per warp) for N <= 128, else from global memory.
+struct LambdaNormPlan {
+  int threads;
+  int steps;                // the most Lanczos steps: min(N, 128)
+  int tile_rows;            // 0 when Lambda is read from global memory
+  long long basis_doubles;  // the `basis` workspace: steps + 1 Lanczos vectors of N doubles
+};
+
+// The typed plan of each kind, in KernelKind's order.
+using KindPlan = std::variant<PivotAnglesPlan, PivotCheckGatherPlan, GroupPassPlan, OffNormPlan, ModeProductPlan,
+                              MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan>;
+
 struct KernelPlan {
   std::vector<std::string_view> fragments;  // embedded kernels_templates/*.cuh, in source order
   bool uses_rule = false;                   // the template calls rule_rotation
-  Substitutions values;                     // the placeholders of kernels_templates/<kind>.cu
+  KindPlan kind_plan;                       // the spec's kind's alternative
   std::vector<KernelEntry> entries;
 };
 
-// Throws codegen_error when the kind cannot serve the spec (a tensor too large for one block's
-// shared memory, a pivot subtensor too large for it).
-KernelPlan plan_kernel(const KernelSpec& spec);
+// A plan, or why the kind cannot serve the spec (a tensor too large for one block's shared
+// memory, a pivot subtensor too large for it).
+struct PlanAttempt {
+  std::optional<KernelPlan> plan;
+  std::string refusal;  // empty when planned
+};
 
-// The most Lanczos steps lambda_norm takes for size N: min(N, 128). Its `basis` workspace holds
-// lambda_norm_steps(N) + 1 vectors of N doubles.
-int lambda_norm_steps(int size);
+// Throws codegen_error only for a spec that fails validate(); a kind's refusal is returned.
+PlanAttempt try_plan(const KernelSpec& spec);
+
+// try_plan's plan; throws codegen_error with the refusal when the kind cannot serve the spec.
+KernelPlan plan_kernel(const KernelSpec& spec);
 
 // The kernels the source for `spec` defines, with their launch shapes.
 std::vector<KernelEntry> kernel_entries(const KernelSpec& spec);

@@ -3,8 +3,10 @@
 #include <utility>
 
 #include "codegen/embedded_files.hpp"
+#include "codegen/kernel_signatures.hpp"
 #include "codegen/rule_function.hpp"
 #include "codegen/template_filler.hpp"
+#include "codegen/template_values.hpp"
 
 namespace tensordiag::codegen {
 
@@ -78,10 +80,16 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          "// Kernels, as <<<grid, block>>>:\n" + kernels;
 }
 
-}  // namespace
+// The placeholders of kernels_templates/<kind>.cu: the plan's constants and the parameter list of
+// each kernel the source defines.
+Substitutions kind_values(const KernelPlan& plan) {
+  Substitutions values = template_values(plan.kind_plan);
+  for (const KernelEntry& entry : plan.entries)
+    values.emplace(entry.name + "_parameters", parameter_list(kernel_signature(entry.name)));
+  return values;
+}
 
-std::string kernel_source(const KernelSpec& spec) {
-  const KernelPlan plan = plan_kernel(spec);
+std::string source_of(const KernelSpec& spec, const KernelPlan& plan) {
   const std::string kind_template = std::string(to_string(spec.kind)) + ".cu";
   std::string source = header(spec, plan);
   source += section("givens.hpp (dsl/givens.hpp: the closed forms the host uses too)") + givens_text();
@@ -89,9 +97,13 @@ std::string kernel_source(const KernelSpec& spec) {
   if (plan.uses_rule) source += section("rule") + rule_function(spec.rule, spec.dtype);
   for (const std::string_view fragment : plan.fragments)
     source += section(fragment) + fill_template(fragment, embedded_file(fragment), {});
-  source += section(kind_template) + fill_template(kind_template, embedded_file(kind_template), plan.values);
+  source += section(kind_template) + fill_template(kind_template, embedded_file(kind_template), kind_values(plan));
   return source;
 }
+
+}  // namespace
+
+std::string kernel_source(const KernelSpec& spec) { return source_of(spec, plan_kernel(spec)); }
 
 std::string program_name(const KernelSpec& spec) {
   return std::string(to_string(spec.kind)) + "_d" + std::to_string(spec.order) + "_n" + std::to_string(spec.size) +
@@ -105,11 +117,9 @@ std::vector<KindSource> every_kind_source(const KernelSpec& spec) {
   for (const std::string& name : kernel_kinds()) {
     KindSource kind{spec, {}, {}};
     kind.spec.kind = parse_kernel_kind(name);
-    try {
-      kind.source = kernel_source(kind.spec);
-    } catch (const codegen_error& error) {
-      kind.refusal = error.what();
-    }
+    const PlanAttempt attempt = try_plan(kind.spec);
+    if (attempt.plan) kind.source = source_of(kind.spec, *attempt.plan);
+    else kind.refusal = codegen_error(attempt.refusal).what();
     sources.push_back(std::move(kind));
   }
   return sources;

@@ -63,8 +63,7 @@ __device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
-           Scalar* __restrict__ factors, double* __restrict__ partials) {
+group_pass(${group_pass_parameters}) {
   const bool figures = partials != nullptr;  // the same in every thread of the grid
   if (blockIdx.x >= PASS_BLOCKS) {
     // M_n <- M_n R_n: thread (mode, pair, row).

@@ -314,7 +314,7 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-lambda_norm(const double* __restrict__ lambda, double* __restrict__ basis, double* __restrict__ norm) {
+lambda_norm(${lambda_norm_parameters}) {
   const double value = spectral_norm(lambda, basis);
   if (threadIdx.x == 0) *norm = value;
 }

@@ -13,7 +13,7 @@ inline constexpr int THREADS = ${threads};
 inline constexpr long long PRODUCT_BLOCKS = (ENTRIES + THREADS - 1) / THREADS;
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-mode_product(const Scalar* __restrict__ x, const Scalar* __restrict__ matrix, Scalar* __restrict__ out, int mode) {
+mode_product(${mode_product_parameters}) {
   const long long stride = STRIDE[mode];
   for (long long t = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x; t < ENTRIES;
        t += static_cast<long long>(gridDim.x) * THREADS)

@@ -12,7 +12,7 @@
 inline constexpr int THREADS = ${threads};
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-multi_mode_product(const Scalar* __restrict__ x, const Scalar* __restrict__ factors, Scalar* __restrict__ out) {
+multi_mode_product(${multi_mode_product_parameters}) {
   __shared__ Scalar buffers[2][ENTRIES];
   const long long b = blockIdx.x;
   for (int i = threadIdx.x; i < ENTRIES; i += THREADS) buffers[0][i] = x[b * ENTRIES + i];

@@ -10,7 +10,7 @@ inline constexpr int THREADS = ${threads};
 inline constexpr int PARTIAL_BLOCKS = ${partial_blocks};
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-off_norm_partial(const Scalar* __restrict__ tensor, double* __restrict__ partials) {
+off_norm_partial(${off_norm_partial_parameters}) {
   const long long first = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x;
   const double2 sum = block_sum(figures_of(tensor, first, static_cast<long long>(PARTIAL_BLOCKS) * THREADS));
   if (threadIdx.x == 0) {
@@ -20,7 +20,7 @@ off_norm_partial(const Scalar* __restrict__ tensor, double* __restrict__ partial
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-off_norm_final(const double* __restrict__ partials, int count, double* __restrict__ figures) {
+off_norm_final(${off_norm_final_parameters}) {
   double2 v = make_double2(0.0, 0.0);
   for (int b = threadIdx.x; b < count; b += THREADS) {
     v.x += partials[2 * b];

@@ -15,7 +15,7 @@ inline constexpr int PAIR_BLOCKS = (PAIRS + WARPS - 1) / WARPS;
 
 // Without the pivot check (eta = 0): all D modes of the group in one launch.
 extern "C" __global__ void __launch_bounds__(THREADS)
-pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations) {
+pivot_angles(${pivot_angles_parameters}) {
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
@@ -32,9 +32,7 @@ pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, R
 // `workspace` (PAIRS * SUBTENSOR entries) carries each pair's subtensor from one mode's launch to
 // the next; the launch for mode 0 gathers it from the tensor.
 extern "C" __global__ void __launch_bounds__(THREADS)
-pivot_angles_mode(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations,
-                  Scalar* __restrict__ workspace, int mode, const double* __restrict__ lambda,
-                  const double* __restrict__ lambda_norm, double eta) {
+pivot_angles_mode(${pivot_angles_mode_parameters}) {
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;

@@ -68,8 +68,7 @@ __device__ inline double team_total(double v, int team) {
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-pivot_check_gather(const Scalar* __restrict__ tensor, const int* __restrict__ pairs,
-                   const Rotation* __restrict__ rotations, int mode, double* __restrict__ lambda) {
+pivot_check_gather(${pivot_check_gather_parameters}) {
   __shared__ GroupMembership member;
   build_membership(pairs, member);
   if (blockIdx.x == 0)

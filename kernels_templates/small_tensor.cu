@@ -35,10 +35,7 @@ __device__ inline double trace_of(const Scalar* core) {
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-small_tensor(Scalar* __restrict__ tensors, Scalar* __restrict__ factors, const int* __restrict__ schedule,
-             int max_sweeps, double tol, double stall_tol, int stall_on_trace, double* __restrict__ history,
-             int* __restrict__ sweeps,
-             int* __restrict__ stop_reason) {
+small_tensor(${small_tensor_parameters}) {
   __shared__ Scalar core[ENTRIES];
   __shared__ Scalar factor[D][N * N];
   __shared__ Rotation table[D][PAIRS];  // table[n][k] = (c, s) of pair k in logical mode n

@@ -6,7 +6,6 @@
 #include <optional>
 #include <span>
 
-#include "codegen/codegen_error.hpp"
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
@@ -62,7 +61,7 @@ std::vector<int> flat_pairs(const PivotSchedule& schedule) {
 // factors (identities), the schedule, and the pivot check's buffers when it is on.
 template <class T>
 struct DeviceState {
-  DeviceState(const HostTensor<T>& input, const PivotSchedule& schedule, const GpuKernels& kernels, NormPath norm,
+  DeviceState(const HostTensor<T>& input, const PivotSchedule& schedule, const GpuKernels<T>& kernels, NormPath norm,
               cudaStream_t stream)
       : order(input.order()),
         size(input.size()),
@@ -72,13 +71,12 @@ struct DeviceState {
         factors(static_cast<std::size_t>(order) * size * size),
         pairs(groups * 2 * pairs_per_group),
         rotations(groups * static_cast<std::size_t>(order) * pairs_per_group),
-        partials(2 * static_cast<std::size_t>(std::max(kernels.off_norm_partial_blocks, kernels.pass_figure_blocks))),
+        partials(static_cast<std::size_t>(
+            std::max(kernels.off_norm_plan.partial_doubles, kernels.group_pass_plan.partial_doubles))),
         figures(2),
         lambda(norm != NormPath::unchecked ? static_cast<std::size_t>(size) * size : 0),
         workspace(norm != NormPath::unchecked ? pairs_per_group * (std::size_t{1} << order) : 0),
-        lanczos_basis(norm == NormPath::device ? static_cast<std::size_t>(codegen::lambda_norm_steps(size) + 1) *
-                                                     static_cast<std::size_t>(size)
-                                               : 0),
+        lanczos_basis(norm == NormPath::device ? static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles) : 0),
         lambda_norm(norm == NormPath::device ? 1 : 0) {
     tensor.upload(input.data(), input.count(), stream);
     std::vector<T> identities;
@@ -115,7 +113,7 @@ struct DeviceState {
 template <class T>
 class SweepFigures {
 public:
-  SweepFigures(DeviceState<T>& state, const GpuKernels& kernels, std::size_t diagonal_stride)
+  SweepFigures(DeviceState<T>& state, const GpuKernels<T>& kernels, std::size_t diagonal_stride)
       : state_(state), kernels_(kernels), figures_(2), diagonal_(static_cast<std::size_t>(state.size)),
         diagonal_pitch_(diagonal_stride * sizeof(T)) {}
 
@@ -144,7 +142,7 @@ public:
 
 private:
   DeviceState<T>& state_;
-  const GpuKernels& kernels_;
+  const GpuKernels<T>& kernels_;
   PinnedBuffer<double> figures_;
   PinnedBuffer<T> diagonal_;
   std::size_t diagonal_pitch_;
@@ -156,7 +154,7 @@ private:
 template <class T>
 class GpuSweep {
 public:
-  GpuSweep(DeviceState<T>& state, const GpuKernels& kernels, SweepFigures<T>& figures, NormPath norm, double eta)
+  GpuSweep(DeviceState<T>& state, const GpuKernels<T>& kernels, SweepFigures<T>& figures, NormPath norm, double eta)
       : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta) {
     if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(state.size);
   }
@@ -173,7 +171,7 @@ public:
       double* partials = g + 1 < state_.groups ? nullptr : state_.partials.data();
       kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials);
     }
-    figures_.enqueue(stream, kernels_.pass_figure_blocks);
+    figures_.enqueue(stream, kernels_.group_pass_plan.pass_blocks);
   }
 
 private:
@@ -183,19 +181,18 @@ private:
     kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda);
     const double* norm = nullptr;
     if (norm_ == NormPath::device) {
-      kernels_.lambda_norm(stream, static_cast<const double*>(lambda), state_.lanczos_basis.data(),
-                           state_.lambda_norm.data());
+      kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data());
       norm = state_.lambda_norm.data();
     } else {
       cusolver_norm_->enqueue(stream, lambda);
       norm = cusolver_norm_->norm();
     }
-    kernels_.pivot_angles_mode(stream, state_.tensor.data(), pairs, rotations, state_.workspace.data(), mode,
-                               static_cast<const double*>(lambda), norm, eta_);
+    kernels_.pivot_angles_mode(stream, state_.tensor.data(), pairs, rotations, state_.workspace.data(), mode, lambda,
+                               norm, eta_);
   }
 
   DeviceState<T>& state_;
-  const GpuKernels& kernels_;
+  const GpuKernels<T>& kernels_;
   SweepFigures<T>& figures_;
   NormPath norm_;
   double eta_;
@@ -225,11 +222,8 @@ std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::
   std::vector<KernelKind> kinds{KernelKind::pivot_angles, KernelKind::group_pass, KernelKind::off_norm};
   if (run.settings.eta > 0) kinds.push_back(KernelKind::pivot_check_gather);
   for (const KernelKind kind : kinds) {
-    try {
-      codegen::plan_kernel(kernel_spec_for(first, run.rule, kind));
-    } catch (const codegen::codegen_error& error) {
-      return std::string(error.what());
-    }
+    codegen::PlanAttempt attempt = codegen::try_plan(kernel_spec_for(first, run.rule, kind));
+    if (!attempt.plan) return std::move(attempt.refusal);
   }
   return std::nullopt;
 }
@@ -241,9 +235,9 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   const auto device = require_cuda_device();
   check_device_memory(device, tensor);
   const bool checked = settings.eta > 0;
-  const GpuKernels kernels(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), device.arch(),
-                           checked ? KernelSet::general_with_pivot_check : KernelSet::general);
-  const NormPath norm = choose_norm_path(checked, kernels.has_lambda_norm, settings.pivot_norm);
+  const GpuKernels<T> kernels(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), device.arch(),
+                              checked ? KernelSet::general_with_pivot_check : KernelSet::general);
+  const NormPath norm = choose_norm_path(checked, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
   const CudaStream stream;
   DeviceState<T> state(tensor, round_robin_schedule(tensor.size()), kernels, norm, stream.get());
   SweepFigures<T> figures(state, kernels, static_cast<std::size_t>(tensor.diagonal_stride()));
@@ -252,8 +246,8 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   Result<T> result;
   result.backend = Backend::cuda;
   result.device = device.name;
-  kernels.off_norm_partial(stream.get(), static_cast<const T*>(state.tensor.data()), state.partials.data());
-  figures.enqueue(stream.get(), kernels.off_norm_partial_blocks);
+  kernels.off_norm_partial(stream.get(), state.tensor.data(), state.partials.data());
+  figures.enqueue(stream.get(), kernels.off_norm_plan.partial_blocks);
   stream.synchronize();
   const double off_input = figures.off();
   result.history.push_back(figures.record(0, off_input, 0.0));

@@ -1,7 +1,6 @@
 #include "runtime/engines/gpu_small_engine.hpp"
 
 
-#include "codegen/codegen_error.hpp"
 #include "codegen/kernel_plan.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
@@ -29,12 +28,9 @@ std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::s
   if (count == 1 && first.count() > one_block_single_tensor_entries)
     return "a single tensor of over " + std::to_string(one_block_single_tensor_entries) +
            " entries runs faster on the general path";
-  codegen::KernelSpec spec = kernel_spec_for(first, run.rule, codegen::KernelKind::small_tensor);
-  try {
-    codegen::plan_kernel(spec);
-  } catch (const codegen::codegen_error& error) {
-    return std::string(error.what());
-  }
+  const codegen::PlanAttempt attempt =
+      codegen::try_plan(kernel_spec_for(first, run.rule, codegen::KernelKind::small_tensor));
+  if (!attempt.plan) return attempt.refusal;
   return std::nullopt;
 }
 
@@ -50,7 +46,7 @@ std::vector<Result<T>> run_gpu_small_batch(std::span<const HostTensor<T>> tensor
   const std::size_t square = static_cast<std::size_t>(size) * size;
   const std::size_t rows = static_cast<std::size_t>(stop.max_sweeps) + 1;
 
-  const GpuKernels kernels(kernel_spec_for(first, engine_run.rule, codegen::KernelKind::small_tensor), device.arch(), KernelSet::one_block);
+  const GpuKernels<T> kernels(kernel_spec_for(first, engine_run.rule, codegen::KernelKind::small_tensor), device.arch(), KernelSet::one_block);
   const CudaStream stream;
   DeviceBuffer<T> d_tensors(batch * entries);
   for (std::size_t b = 0; b < batch; ++b) d_tensors.upload(tensors[b].data(), entries, stream.get(), b * entries);
@@ -63,15 +59,14 @@ std::vector<Result<T>> run_gpu_small_batch(std::span<const HostTensor<T>> tensor
   DeviceBuffer<double> d_history(batch * rows * 3);
   DeviceBuffer<int> d_sweeps(batch), d_reasons(batch);
 
-  GpuKernel run = kernels.small_tensor;
+  auto run = kernels.small_tensor;
   run.grid.x *= static_cast<unsigned>(batch);
   const double setup = total.seconds();
   CudaEvent before, after;
   const Stopwatch launch;
   before.record(stream.get());
-  run(stream.get(), d_tensors.data(), d_factors.data(), static_cast<const int*>(d_schedule.data()), stop.max_sweeps,
-      stop.tol, stop.stall_tol, static_cast<int>(stop.stalls_on == dsl::StallFigure::trace), d_history.data(), d_sweeps.data(),
-      d_reasons.data());
+  run(stream.get(), d_tensors.data(), d_factors.data(), d_schedule.data(), stop.max_sweeps, stop.tol, stop.stall_tol,
+      static_cast<int>(stop.stalls_on == dsl::StallFigure::trace), d_history.data(), d_sweeps.data(), d_reasons.data());
   after.record(stream.get());
   std::vector<T> cores(batch * entries), factors(d_factors.count());
   d_tensors.download(cores.data(), cores.size(), stream.get());

@@ -45,7 +45,7 @@ void check_pass(const PassCase& c, unsigned seed) {
   tuning.shared_bytes = c.shared_bytes;
   const codegen::KernelSpec spec{codegen::KernelKind::group_pass, c.order, c.size, codegen::ScalarType::float64,
                                  c.layout, codegen::lower_builtin_rule("max_diag"), tuning};
-  const GpuKernels kernels(spec, cuda_device()->arch(), KernelSet::general);
+  const GpuKernels<double> kernels(spec, cuda_device()->arch(), KernelSet::general);
 
   RandomStream random(seed);
   HostTensor<double> tensor = tensordiag::testing::random_tensor<double>(c.order, c.size, seed, c.layout);
@@ -74,18 +74,13 @@ void check_pass(const PassCase& c, unsigned seed) {
   if (!pairs.empty()) d_pairs.upload(pairs);
   DeviceBuffer<tensordiag::dsl::Givens<double>> d_rotations(std::max<std::size_t>(group.rotations.size(), 1));
   if (!group.rotations.empty()) d_rotations.upload(group.rotations);
-  DeviceBuffer<double> partials(2 * static_cast<std::size_t>(kernels.pass_figure_blocks)), figures(2);
+  DeviceBuffer<double> partials(static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles)), figures(2);
 
   CudaStream stream;
-  double* t = d_tensor.data();
-  double* f = d_factors.data();
-  const int* p = d_pairs.data();
-  const tensordiag::dsl::Givens<double>* r = d_rotations.data();
-  double* partial = partials.data();
-  kernels.group_pass(stream.get(), t, p, r, f, partial);
-  const double* const_partial = partial;
-  double* out = figures.data();
-  kernels.off_norm_final(stream.get(), const_partial, static_cast<int>(kernels.pass_figure_blocks), out);
+  kernels.group_pass(stream.get(), d_tensor.data(), d_pairs.data(), d_rotations.data(), d_factors.data(),
+                     partials.data());
+  kernels.off_norm_final(stream.get(), partials.data(), static_cast<int>(kernels.group_pass_plan.pass_blocks),
+                         figures.data());
   const auto gpu_tensor = d_tensor.download(stream.get());
   const auto gpu_factors = d_factors.download(stream.get());
   const auto gpu_figures = figures.download(stream.get());

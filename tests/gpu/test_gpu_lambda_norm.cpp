@@ -5,7 +5,6 @@
 
 #include <cmath>
 
-#include "codegen/kernel_plan.hpp"
 #include "codegen/builtin_rules.hpp"
 #include "random_tensor.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -26,8 +25,8 @@ TEST_SUITE("gpu") {
       const tensordiag::codegen::KernelSpec spec{tensordiag::codegen::KernelKind::group_pass, 3, size,
                                                  tensordiag::codegen::ScalarType::float64, Layout::c_order,
                                                  tensordiag::codegen::lower_builtin_rule("max_diag"), {}};
-      const GpuKernels kernels(spec, cuda_device()->arch(), KernelSet::general_with_pivot_check);
-      REQUIRE(kernels.has_lambda_norm);
+      const GpuKernels<double> kernels(spec, cuda_device()->arch(), KernelSet::general_with_pivot_check);
+      REQUIRE(kernels.lambda_norm_plan.has_value());
       for (unsigned seed = 1; seed <= 6; ++seed) {
         // Skew-symmetric: Gaussian (1, 2); a spread of scales (3); tiny (4) and huge (5) entries,
         // which the kernel's power-of-two scaling must absorb; (6) block-diagonal with 2 x 2 blocks
@@ -48,14 +47,11 @@ TEST_SUITE("gpu") {
         std::vector<double> unscaled = lambda;
         for (double& x : unscaled) x /= scale;
         const double expected = skew_spectral_norm(unscaled, size) * scale;
-        DeviceBuffer<double> d_lambda(lambda.size()), basis(static_cast<std::size_t>(tensordiag::codegen::lambda_norm_steps(size) + 1) * size),
-            d_norm(1);
+        DeviceBuffer<double> d_lambda(lambda.size()),
+            basis(static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles)), d_norm(1);
         d_lambda.upload(lambda);
         CudaStream stream;
-        const double* l = d_lambda.data();
-        double* b = basis.data();
-        double* n = d_norm.data();
-        kernels.lambda_norm(stream.get(), l, b, n);
+        kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data());
         LambdaNormCusolver cusolver(size);
         cusolver.enqueue(stream.get(), d_lambda.data());
         stream.synchronize();

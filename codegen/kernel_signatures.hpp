@@ -1,0 +1,139 @@
+#pragma once
+// The parameters of every extern "C" kernel, written once: codegen prints each list into its
+// template (`name(${name_parameters}) {`), and the runtime's launchers take exactly these types for
+// the engine's scalar type (runtime/engines/kernel_launcher.hpp), so a launch with a wrong argument
+// type fails to compile. What each argument means: see the template's comment.
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tensordiag::codegen {
+
+// Pointers are __restrict__ in the kernels. Scalar is the spec's dtype, Rotation its (c, s).
+enum class ParameterType {
+  scalar_pointer,          // Scalar*
+  const_scalar_pointer,    // const Scalar*
+  int_pointer,             // int*
+  const_int_pointer,       // const int*
+  rotation_pointer,        // Rotation*
+  const_rotation_pointer,  // const Rotation*
+  double_pointer,          // double*
+  const_double_pointer,    // const double*
+  int_value,               // int
+  double_value,            // double
+};
+
+struct Parameter {
+  std::string_view name;
+  ParameterType type;
+  // Begins a line of the printed list whether or not it would fit on the one before: the layout
+  // the hand-written list had, which the generated source keeps byte for byte.
+  bool starts_line = false;
+};
+
+struct KernelSignature {
+  std::string_view name;  // the kernel's symbol
+  std::span<const Parameter> parameters;
+};
+
+namespace kernel_parameters {
+
+using enum ParameterType;
+
+inline constexpr Parameter pivot_angles[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", rotation_pointer},
+};
+inline constexpr Parameter pivot_angles_mode[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", rotation_pointer},
+    {"workspace", scalar_pointer},
+    {"mode", int_value},
+    {"lambda", const_double_pointer},
+    {"lambda_norm", const_double_pointer},
+    {"eta", double_value},
+};
+inline constexpr Parameter pivot_check_gather[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+    {"mode", int_value},
+    {"lambda", double_pointer},
+};
+inline constexpr Parameter group_pass[] = {
+    {"tensor", scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+    {"factors", scalar_pointer},
+    {"partials", double_pointer},
+};
+inline constexpr Parameter off_norm_partial[] = {
+    {"tensor", const_scalar_pointer},
+    {"partials", double_pointer},
+};
+inline constexpr Parameter off_norm_final[] = {
+    {"partials", const_double_pointer},
+    {"count", int_value},
+    {"figures", double_pointer},
+};
+inline constexpr Parameter mode_product[] = {
+    {"x", const_scalar_pointer},
+    {"matrix", const_scalar_pointer},
+    {"out", scalar_pointer},
+    {"mode", int_value},
+};
+inline constexpr Parameter multi_mode_product[] = {
+    {"x", const_scalar_pointer},
+    {"factors", const_scalar_pointer},
+    {"out", scalar_pointer},
+};
+inline constexpr Parameter small_tensor[] = {
+    {"tensors", scalar_pointer},
+    {"factors", scalar_pointer},
+    {"schedule", const_int_pointer},
+    {"max_sweeps", int_value},
+    {"tol", double_value},
+    {"stall_tol", double_value},
+    {"stall_on_trace", int_value},
+    {"history", double_pointer},
+    {"sweeps", int_pointer},
+    {"stop_reason", int_pointer, true},  // starts_line
+};
+inline constexpr Parameter lambda_norm[] = {
+    {"lambda", const_double_pointer},
+    {"basis", double_pointer},
+    {"norm", double_pointer},
+};
+
+}  // namespace kernel_parameters
+
+namespace kernel_signatures {
+
+inline constexpr KernelSignature pivot_angles{"pivot_angles", kernel_parameters::pivot_angles};
+inline constexpr KernelSignature pivot_angles_mode{"pivot_angles_mode", kernel_parameters::pivot_angles_mode};
+inline constexpr KernelSignature pivot_check_gather{"pivot_check_gather", kernel_parameters::pivot_check_gather};
+inline constexpr KernelSignature group_pass{"group_pass", kernel_parameters::group_pass};
+inline constexpr KernelSignature off_norm_partial{"off_norm_partial", kernel_parameters::off_norm_partial};
+inline constexpr KernelSignature off_norm_final{"off_norm_final", kernel_parameters::off_norm_final};
+inline constexpr KernelSignature mode_product{"mode_product", kernel_parameters::mode_product};
+inline constexpr KernelSignature multi_mode_product{"multi_mode_product", kernel_parameters::multi_mode_product};
+inline constexpr KernelSignature small_tensor{"small_tensor", kernel_parameters::small_tensor};
+inline constexpr KernelSignature lambda_norm{"lambda_norm", kernel_parameters::lambda_norm};
+
+inline constexpr KernelSignature all[] = {pivot_angles, pivot_angles_mode, pivot_check_gather, group_pass,
+                                          off_norm_partial, off_norm_final, mode_product, multi_mode_product,
+                                          small_tensor, lambda_norm};
+
+}  // namespace kernel_signatures
+
+// The signature of the kernel `name`; throws internal_codegen_error when no kernel has that name.
+const KernelSignature& kernel_signature(std::string_view name);
+
+// The parameter list as it stands in the template, `name(<list>) {`: CUDA spellings joined by ", ",
+// a line broken before a parameter that would take the line past column 120 (or that starts_line),
+// continuation lines aligned under the first parameter.
+std::string parameter_list(const KernelSignature& signature);
+
+}  // namespace tensordiag::codegen

@@ -1,0 +1,45 @@
+#include "codegen/template_values.hpp"
+
+#include <string>
+
+namespace tensordiag::codegen {
+
+namespace {
+
+using std::to_string;
+
+Substitutions values_of(const PivotAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
+
+Substitutions values_of(const PivotCheckGatherPlan& plan) { return {{"threads", to_string(plan.threads)}}; }
+
+Substitutions values_of(const GroupPassPlan& plan) {
+  return {{"threads", to_string(plan.threads)},
+          {"register_bits", to_string(plan.register_bits)},
+          {"x_threads", to_string(plan.x_threads)},
+          {"chunk", to_string(plan.chunk)},
+          {"pass_blocks", to_string(plan.pass_blocks)}};
+}
+
+Substitutions values_of(const OffNormPlan& plan) {
+  return {{"threads", to_string(plan.threads)}, {"partial_blocks", to_string(plan.partial_blocks)}};
+}
+
+Substitutions values_of(const ModeProductPlan& plan) { return {{"threads", to_string(plan.threads)}}; }
+
+Substitutions values_of(const MultiModeProductPlan& plan) { return {{"threads", to_string(plan.threads)}}; }
+
+Substitutions values_of(const SmallTensorPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
+
+Substitutions values_of(const LambdaNormPlan& plan) {
+  return {{"threads", to_string(plan.threads)},
+          {"steps", to_string(plan.steps)},
+          {"tile_rows", to_string(plan.tile_rows)}};
+}
+
+}  // namespace
+
+Substitutions template_values(const KindPlan& plan) {
+  return std::visit([](const auto& kind_plan) { return values_of(kind_plan); }, plan);
+}
+
+}  // namespace tensordiag::codegen

@@ -1,0 +1,87 @@
+// The signature table: every kernel a source defines has one, its printed parameter list keeps
+// the template's layout (at most 120 columns, continuations under the first parameter), and
+// try_plan refuses where plan_kernel throws, with the same reason.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <variant>
+
+#include "codegen/kernel_plan.hpp"
+#include "codegen/kernel_signatures.hpp"
+#include "codegen/kernel_source.hpp"
+
+using namespace tensordiag::codegen;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    lines.push_back(text.substr(start, end - start));
+  lines.push_back(text.substr(start));
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("every kernel of every kind has a signature") {
+  for (const auto& kind : kernel_kinds())
+    for (const KernelEntry& entry : kernel_entries(make_kernel_spec(kind, 3, 5, "float64", "C", "max_diag")))
+      CHECK(kernel_signature(entry.name).name == entry.name);
+}
+
+TEST_CASE("parameter_list: the parameters in order, lines within 120 columns, continuations aligned") {
+  for (const KernelSignature& signature : kernel_signatures::all) {
+    CAPTURE(signature.name);
+    const std::string opening = std::string(signature.name) + "(";
+    const auto lines = lines_of(opening + parameter_list(signature) + ") {");
+    std::string joined = lines.front();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      CHECK(lines[i].size() <= 120);
+      if (i == 0) continue;
+      CHECK(lines[i - 1].ends_with(","));
+      CHECK(lines[i].find_first_not_of(' ') == opening.size());
+      joined.append(" ").append(lines[i].substr(opening.size()));
+    }
+    // "name(type a, type b) {": each comma-separated piece ends with its parameter's name.
+    std::vector<std::string> pieces;
+    std::size_t start = opening.size();
+    for (std::size_t comma; (comma = joined.find(", ", start)) != std::string::npos; start = comma + 2)
+      pieces.push_back(joined.substr(start, comma - start));
+    pieces.push_back(joined.substr(start, joined.size() - 3 - start));
+    REQUIRE(pieces.size() == signature.parameters.size());
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+      CHECK(pieces[i].substr(pieces[i].rfind(' ') + 1) == signature.parameters[i].name);
+  }
+  CHECK(parameter_list(kernel_signatures::off_norm_final) ==
+        "const double* __restrict__ partials, int count, double* __restrict__ figures");
+}
+
+TEST_CASE("try_plan refuses where plan_kernel throws, with the same reason") {
+  const KernelSpec fits = make_kernel_spec("small_tensor", 3, 8, "float64", "C", "max_diag");
+  const PlanAttempt planned = try_plan(fits);
+  REQUIRE(planned.plan);
+  CHECK(planned.refusal.empty());
+  CHECK(std::holds_alternative<SmallTensorPlan>(planned.plan->kind_plan));
+
+  const KernelSpec too_large = make_kernel_spec("small_tensor", 3, 64, "float64", "C", "max_diag");
+  const PlanAttempt refused = try_plan(too_large);
+  CHECK_FALSE(refused.plan);
+  CHECK(refused.refusal.starts_with("small_tensor: a tensor of 64^3 entries"));
+  CHECK_THROWS_WITH_AS(plan_kernel(too_large), ("codegen_error: " + refused.refusal).c_str(), codegen_error);
+}
+
+TEST_CASE("the plans give the buffer sizes their kernels need") {
+  const auto norm = std::get<LambdaNormPlan>(plan_kernel(make_kernel_spec("lambda_norm", 3, 200, "float64", "C",
+                                                                          "max_diag")).kind_plan);
+  CHECK(norm.steps == 128);
+  CHECK(norm.basis_doubles == 129 * 200);
+  const auto pass = std::get<GroupPassPlan>(plan_kernel(make_kernel_spec("group_pass", 3, 128, "float32", "C",
+                                                                         "max_diag")).kind_plan);
+  CHECK(pass.pass_blocks == 512);
+  CHECK(pass.partial_doubles == 2 * 512);
+  const auto off = std::get<OffNormPlan>(plan_kernel(make_kernel_spec("off_norm", 3, 128, "float32", "C",
+                                                                      "max_diag")).kind_plan);
+  CHECK(off.partial_doubles == 2 * off.partial_blocks);
+}

@@ -123,7 +123,9 @@ PlanAttempt plan_off_norm(const KernelSpec& spec, const Sizes& z) {
   return planned({{"figures.cuh"},
                   false,
                   OffNormPlan{threads, partial_blocks, 2 * partial_blocks},
-                  {{"off_norm_partial", threads, partial_blocks}, {"off_norm_final", threads, 1}}});
+                  {{"off_norm_partial", threads, partial_blocks},
+                   {"off_norm_final", threads, 1},
+                   {"residual_partial", threads, partial_blocks}}});
 }
 
 PlanAttempt plan_mode_product(const KernelSpec& spec, const Sizes& z) {

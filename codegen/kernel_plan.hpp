@@ -48,7 +48,7 @@ struct GroupPassPlan {
 
 struct OffNormPlan {
   int threads;
-  long long partial_blocks;   // off_norm_partial's grid: off_norm_final reduces this many
+  long long partial_blocks;   // off_norm_partial's and residual_partial's grid: off_norm_final reduces this many
   long long partial_doubles;  // the partials buffer: 2 doubles per block
 };
 

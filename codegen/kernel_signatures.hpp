@@ -78,6 +78,11 @@ inline constexpr Parameter off_norm_final[] = {
     {"count", int_value},
     {"figures", double_pointer},
 };
+inline constexpr Parameter residual_partial[] = {
+    {"tensor", const_scalar_pointer},
+    {"reconstruction", const_scalar_pointer},
+    {"partials", double_pointer},
+};
 inline constexpr Parameter mode_product[] = {
     {"x", const_scalar_pointer},
     {"matrix", const_scalar_pointer},
@@ -117,14 +122,15 @@ inline constexpr KernelSignature pivot_check_gather{"pivot_check_gather", kernel
 inline constexpr KernelSignature group_pass{"group_pass", kernel_parameters::group_pass};
 inline constexpr KernelSignature off_norm_partial{"off_norm_partial", kernel_parameters::off_norm_partial};
 inline constexpr KernelSignature off_norm_final{"off_norm_final", kernel_parameters::off_norm_final};
+inline constexpr KernelSignature residual_partial{"residual_partial", kernel_parameters::residual_partial};
 inline constexpr KernelSignature mode_product{"mode_product", kernel_parameters::mode_product};
 inline constexpr KernelSignature multi_mode_product{"multi_mode_product", kernel_parameters::multi_mode_product};
 inline constexpr KernelSignature small_tensor{"small_tensor", kernel_parameters::small_tensor};
 inline constexpr KernelSignature lambda_norm{"lambda_norm", kernel_parameters::lambda_norm};
 
 inline constexpr KernelSignature all[] = {pivot_angles, pivot_angles_mode, pivot_check_gather, group_pass,
-                                          off_norm_partial, off_norm_final, mode_product, multi_mode_product,
-                                          small_tensor, lambda_norm};
+                                          off_norm_partial, off_norm_final, residual_partial, mode_product,
+                                          multi_mode_product, small_tensor, lambda_norm};
 
 }  // namespace kernel_signatures
 

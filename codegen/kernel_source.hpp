@@ -11,7 +11,8 @@
 //   group_pass          group_pass (all modes' rotations of a group in one read+write pass, the
 //                       factors' columns p, q, and for a sweep's last group the convergence
 //                       figures' partial sums)
-//   off_norm            off_norm_partial, off_norm_final (off(C)^2 and ||diag C||^2 in double)
+//   off_norm            off_norm_partial, off_norm_final (off(C)^2 and ||diag C||^2 in double),
+//                       residual_partial (||T - R||^2 and ||T||^2 of a reconstruction R, in double)
 //   mode_product        mode_product (X x_n M)
 //   multi_mode_product  multi_mode_product (C x_1 M_1 ... x_D M_D, one block per small tensor)
 //   small_tensor        small_tensor (the whole run, one block per small tensor)

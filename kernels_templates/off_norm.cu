@@ -3,8 +3,13 @@
 //   off_norm_partial(tensor, partials): grid = PARTIAL_BLOCKS exactly, block = THREADS;
 //       partials[2b], partials[2b + 1] = block b's (off^2, diag^2)  (2 * PARTIAL_BLOCKS doubles)
 //   off_norm_final(partials, count, figures):  grid = 1, block = THREADS; sums `count` pairs of
-//       partials (off_norm_partial's PARTIAL_BLOCKS, or group_pass's PASS_BLOCKS):
-//       figures[0] = off(C)^2, figures[1] = ||diag C||^2
+//       partials (off_norm_partial's or residual_partial's PARTIAL_BLOCKS, or group_pass's
+//       PASS_BLOCKS): figures[0] = off(C)^2, figures[1] = ||diag C||^2 (residual: see below)
+// and, for the verification of a GPU run (issue 12), the same two stages over the residual of a
+// reconstruction R of the tensor T:
+//   residual_partial(tensor, reconstruction, partials): grid = PARTIAL_BLOCKS exactly, block =
+//       THREADS; partials[2b], partials[2b + 1] = block b's (sum (T - R)^2, sum T^2), in double;
+//       off_norm_final then gives ||T - R||_F^2 and ||T||_F^2.
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int PARTIAL_BLOCKS = ${partial_blocks};
@@ -30,5 +35,22 @@ off_norm_final(${off_norm_final_parameters}) {
   if (threadIdx.x == 0) {
     figures[0] = sum.x;
     figures[1] = sum.y;
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+residual_partial(${residual_partial_parameters}) {
+  double2 v = make_double2(0.0, 0.0);
+  for (long long i = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x; i < ENTRIES;
+       i += static_cast<long long>(PARTIAL_BLOCKS) * THREADS) {
+    const double t = static_cast<double>(tensor[i]);
+    const double difference = t - static_cast<double>(reconstruction[i]);
+    v.x += difference * difference;
+    v.y += t * t;
+  }
+  const double2 sum = block_sum(v);
+  if (threadIdx.x == 0) {
+    partials[2 * blockIdx.x] = sum.x;
+    partials[2 * blockIdx.x + 1] = sum.y;
   }
 }

@@ -35,7 +35,7 @@ template codegen::KernelSpec kernel_spec_for(const HostTensor<float>&, const cod
 template codegen::KernelSpec kernel_spec_for(const HostTensor<double>&, const codegen::LoweredRule&, codegen::KernelKind);
 
 template <class T>
-GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set) {
+GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set) : base_(base) {
   using codegen::KernelKind;
   const Stopwatch stopwatch;
   if (base.dtype != scalar_type_of<T>()) throw internal_error("GpuKernels: the spec's dtype is not the scalar type's");
@@ -57,7 +57,7 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
     load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
     group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
     off_norm_plan =
-        std::get<codegen::OffNormPlan>(load_kind(KernelKind::off_norm, {&off_norm_partial, &off_norm_final}));
+        std::get<codegen::OffNormPlan>(load_kind(KernelKind::off_norm, {&off_norm_partial, &off_norm_final, &residual_partial}));
     if (set == KernelSet::general_with_pivot_check) {
       load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather});
       // Refused above N = 1024: the engine takes cuSOLVER's norm.
@@ -70,6 +70,16 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   }
   report_.cache_warnings = default_kernel_cache().warnings();
   report_.seconds = stopwatch.seconds();
+}
+
+template <class T>
+void GpuKernels<T>::load_verification(const std::string& arch) {
+  if (mode_product.function) return;
+  const Stopwatch stopwatch;
+  codegen::KernelSpec spec = base_;
+  spec.kind = codegen::KernelKind::mode_product;
+  load(spec, codegen::plan_kernel(spec), arch, {&mode_product});
+  report_.seconds += stopwatch.seconds();
 }
 
 template <class T>

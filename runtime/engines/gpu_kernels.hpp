@@ -50,6 +50,8 @@ public:
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
   Launcher<codegen::kernel_signatures::off_norm_partial> off_norm_partial;
   Launcher<codegen::kernel_signatures::off_norm_final> off_norm_final;
+  Launcher<codegen::kernel_signatures::residual_partial> residual_partial;  // with off_norm, for verification
+  Launcher<codegen::kernel_signatures::mode_product> mode_product;          // load_verification()
   Launcher<codegen::kernel_signatures::small_tensor> small_tensor;
   Launcher<codegen::kernel_signatures::lambda_norm> lambda_norm;
 
@@ -62,7 +64,12 @@ public:
 
   const KernelLoadReport& report() const { return report_; }
 
+  // Loads what the general set lacks for the device verification: mode_product (the general set
+  // has residual_partial and off_norm_final). Its time joins report().seconds.
+  void load_verification(const std::string& arch);
+
 private:
+  codegen::KernelSpec base_;
   // Compiles (or fetches) and loads `spec`'s source and points each of `kernels` at its kernel,
   // with the launch shape `plan` gives it.
   void load(const codegen::KernelSpec& spec, const codegen::KernelPlan& plan, const std::string& arch,

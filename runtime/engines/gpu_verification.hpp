@@ -1,0 +1,43 @@
+#pragma once
+// The reconstruction error of a GPU run, ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F, computed on the
+// device (issue 12: on the host it cost 100x the run). The input is uploaded once more; the
+// reconstruction is the generated mode_product kernel chained over the modes, ping-ponging between
+// `core` (its values are lost: download them first) and one scratch tensor; the residual and ||T||^2
+// are summed in double by residual_partial and off_norm_final, in a fixed order. Each mode product
+// accumulates in double and rounds to the dtype once (mode_product_entry.cuh), where the host's
+// verification keeps double throughout: for float32 the two figures differ at the level of float32
+// rounding, for float64 at that of float64.
+#include <cuda_runtime_api.h>
+
+#include <optional>
+#include <string>
+
+#include "runtime/core/tensor.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/engines/gpu_kernels.hpp"
+
+namespace tensordiag::runtime {
+
+// What the device verification works on: the run's buffers (factors: D row-major N x N matrices;
+// partials: at least off_norm's partial_doubles; figures: 2 doubles).
+template <class T>
+struct DeviceVerificationInputs {
+  const HostTensor<T>& input;
+  DeviceBuffer<T>& core;
+  const DeviceBuffer<T>& factors;
+  DeviceBuffer<double>& partials;
+  DeviceBuffer<double>& figures;
+};
+
+// nullopt when the input and a scratch tensor do not fit the free device memory (the caller then
+// verifies on the host).
+template <class T>
+std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<T>& on_device, GpuKernels<T>& kernels,
+                                                  const std::string& arch, cudaStream_t stream);
+
+extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<float>&,
+                                                                  GpuKernels<float>&, const std::string&, cudaStream_t);
+extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<double>&,
+                                                                  GpuKernels<double>&, const std::string&, cudaStream_t);
+
+}  // namespace tensordiag::runtime

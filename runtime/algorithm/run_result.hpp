@@ -1,11 +1,14 @@
 #pragma once
 // What a run returns (DESIGN.md section 5): the core, the factors, the convergence history per
-// sweep, why it stopped, which backend and device ran it, and where the time went.
+// sweep, why it stopped, which backend and device ran it, where the time went, and the checks of
+// the result when asked.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "dsl/rule_info.hpp"
+#include "runtime/algorithm/verification.hpp"
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
@@ -47,6 +50,7 @@ struct Result {
   double tol = 0.0;
   double stall_tol = 0.0;
   Timings timings;
+  std::optional<Verification> verification;  // nullopt: not asked (Options::verify)
 
   int sweeps() const { return static_cast<int>(history.size()) - 1; }
   bool converged() const { return stop_reason == StopReason::tolerance; }

@@ -37,6 +37,7 @@ std::vector<Result<T>> run_cpu_batch(std::span<const HostTensor<T>> tensors, con
     });
     if (!known) throw internal_error("the CPU engine has no built-in rule '" + run.rule.name + "'");
     results.back().device = device;
+    if (settings.verify) results.back().verification = verify(tensor, results.back());
   }
   return results;
 }

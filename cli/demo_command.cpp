@@ -9,7 +9,7 @@
 
 #include "runtime/diagonalize.hpp"
 #include "runtime/algorithm/generator.hpp"
-#include "runtime/algorithm/report.hpp"
+#include "runtime/algorithm/verification.hpp"
 #include "runtime/algorithm/stop_summary.hpp"
 
 namespace tensordiag::cli {
@@ -69,8 +69,10 @@ int run_demo() {
   generator.seed = demo_seed;
   const runtime::GeneratedTensor<double> generated =
       runtime::generate_diagonalizable<double>(generator);
-  const runtime::Result<double> result = runtime::diagonalize(generated.tensor);
-  const runtime::Verification verification = runtime::verify(generated.tensor, result);
+  runtime::Options options;
+  options.verify = true;
+  const runtime::Result<double> result = runtime::diagonalize(generated.tensor, options);
+  const runtime::Verification& verification = result.verification.value();
 
   std::printf("tensordiag demo\n"
               "  T = S x_1 Q_1 ... x_%d Q_%d: S diagonal, Q_n random orthogonal (seed %llu),\n"

@@ -17,6 +17,7 @@ struct DiagonalizeArguments {
   std::string backend = "auto";
   std::string pivot_norm = "auto";
   bool quiet = false;
+  bool no_verify = false;  // skip the check of the result against the input
   bool batch = false;  // IN.npy is (B, N, .., N)
   runtime::Options options;  // everything but backend and on_sweep, which run_diagonalize sets
 };

@@ -50,7 +50,7 @@ RunPlan plan_run(const Options& options) {
   constexpr bool single = std::is_same_v<T, float>;
   const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
-  RunPlan plan{{RunSettings{stop, options.eta, options.threads, options.on_sweep, options.pivot_norm}, std::move(rule)},
+  RunPlan plan{{RunSettings{stop, options.eta, options.threads, options.on_sweep, options.pivot_norm, options.verify}, std::move(rule)},
                options.backend,
                options.backend,
                {}};
@@ -103,8 +103,16 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
       throw user_error("a batch holds tensors of one shape and layout");
   }
   if (tensors.empty()) return {};
-  std::vector<Result<T>> results = choose_engine(tensors.front(), tensors.size(), plan).run(tensors, plan.run);
-  for (auto& result : results) describe_run(result, options, plan);
+  const Engine<T>& engine = choose_engine(tensors.front(), tensors.size(), plan);
+  std::vector<Result<T>> results = engine.run(tensors, plan.run);
+  for (std::size_t b = 0; b < results.size(); ++b) {
+    describe_run(results[b], options, plan);
+    results[b].engine = engine.name;
+    // Options::verify holds whichever engine ran: the general GPU engine verifies on the device,
+    // where its data lives (when two more tensors fit there); every other result is checked
+    // here, on the host.
+    if (options.verify && !results[b].verification) results[b].verification = verify(tensors[b], results[b]);
+  }
   return results;
 }
 

@@ -205,7 +205,7 @@ TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a f
 
   const nlohmann::json report = read_report(workspace / "result/report.json");
   for (const char* key :
-       {"tensordiag_version", "input", "input_dtype", "order", "size", "dtype", "layout", "backend",
+       {"tensordiag_version", "input", "input_dtype", "order", "size", "dtype", "layout", "backend", "engine",
         "device", "rule", "eta", "tol", "stall_tol", "max_sweeps", "sweeps", "stop_reason",
         "converged", "history", "reconstruction_error", "orthogonality_error", "timings"})
     CHECK_MESSAGE(report.contains(key), key);
@@ -215,6 +215,7 @@ TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a f
   CHECK(report["dtype"] == "float64");
   CHECK(report["layout"] == "C");
   CHECK(report["backend"] == "cpu");
+  CHECK(report["engine"] == "cpu");
   CHECK(report["rule"] == "max_diag");
   CHECK(report["eta"] == 0.0);
   CHECK(report["tol"] == 1e-12);
@@ -354,7 +355,7 @@ TEST_CASE("cli: --version and --help") {
   const CliRun help = workspace.run("diagonalize --help");
   CHECK(help.exit_code == 0);
   for (const char* option : {"--out", "--max-sweeps", "--tol", "--stall-tol", "--eta", "--rule",
-                             "--backend", "--dtype", "--threads", "--quiet"})
+                             "--backend", "--dtype", "--threads", "--no-verify", "--quiet"})
     CHECK_MESSAGE(help.out.find(option) != std::string::npos, option);
 }
 
@@ -386,6 +387,56 @@ TEST_CASE("cli: --batch diagonalizes every tensor of a (B, N, .., N) file and st
     CHECK(report["tensors"][b]["converged"] == true);
     CHECK(report["tensors"][b]["reconstruction_error"].get<double>() < 1e-13);
     CHECK(cores[b].values() == tensordiag::runtime::diagonalize(tensors[b], options).core.values());
+  }
+}
+
+// The report's keys in the order written.
+std::vector<std::string> keys_of(const fs::path& file) {
+  const auto report = nlohmann::ordered_json::parse(read_file(file));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : report.items()) keys.push_back(key);
+  return keys;
+}
+
+TEST_CASE("cli: --no-verify writes a report that says the verification was skipped, with no error figures") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 4 --size 5 --seed 3 t.npy").exit_code == 0);
+  REQUIRE(workspace.run("diagonalize t.npy --out verified --backend cpu").exit_code == 0);
+  const CliRun run = workspace.run("diagonalize t.npy --out skipped --backend cpu --no-verify");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.find("; verification skipped\n") != std::string::npos);
+  CHECK(run.out.find("error") == std::string::npos);
+
+  const std::vector<std::string> head{"tensordiag_version", "input", "input_dtype", "order", "size", "dtype",
+                                      "layout", "backend", "engine", "device", "rule", "eta", "tol", "stall_tol",
+                                      "max_sweeps", "sweeps", "stop_reason", "converged", "history"};
+  auto verified = head, skipped = head;
+  verified.insert(verified.end(), {"reconstruction_error", "orthogonality_error", "timings"});
+  skipped.insert(skipped.end(), {"verification", "timings"});
+  CHECK(keys_of(workspace / "verified/report.json") == verified);
+  CHECK(keys_of(workspace / "skipped/report.json") == skipped);
+  const nlohmann::json report = read_report(workspace / "skipped/report.json");
+  CHECK(report["verification"] == "skipped");
+  CHECK_FALSE(report["timings"].contains("verification_seconds"));
+  CHECK(read_report(workspace / "verified/report.json")["timings"].contains("verification_seconds"));
+  CHECK(read_file(workspace / "skipped/core.npy") == read_file(workspace / "verified/core.npy"));
+
+  std::vector<tensordiag::runtime::HostTensor<double>> tensors;
+  for (unsigned b = 0; b < 2; ++b) {
+    tensordiag::runtime::GeneratorOptions g;
+    g.seed = 50 + b;
+    tensors.push_back(tensordiag::runtime::generate_diagonalizable<double>(g).tensor);
+  }
+  tensordiag::runtime::write_tensor_batch(workspace / "batch.npy", tensors);
+  const CliRun batch = workspace.run("diagonalize batch.npy --out batch --batch --backend cpu --no-verify");
+  REQUIRE(batch.exit_code == 0);
+  CHECK(batch.out.find("2 converged; verification skipped\n") != std::string::npos);
+  const nlohmann::json reports = read_report(workspace / "batch/report.json");
+  for (const auto& each : reports["tensors"]) {
+    CHECK(each["verification"] == "skipped");
+    CHECK_FALSE(each.contains("reconstruction_error"));
+    CHECK_FALSE(each.contains("orthogonality_error"));
   }
 }
 

@@ -4,11 +4,12 @@
 #include <Eigen/Dense>
 
 #include "random_tensor.hpp"
+#include "reference_reconstruction.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/pivot_check.hpp"
-#include "runtime/algorithm/verification.hpp"
 
 using namespace tensordiag::runtime;
+using tensordiag::testing::mode_product;
 
 namespace {
 

@@ -46,18 +46,28 @@ py::dict run(const py::array& array, const runtime::Options& options) {
   timings["sweeps_seconds"] = result.timings.sweeps_seconds;
   timings["total_seconds"] = result.timings.total_seconds;
   timings["compile_seconds"] = result.timings.compile_seconds;
+  py::object verification = py::none();
+  if (result.verification) {
+    timings["verification_seconds"] = result.verification->seconds;
+    py::dict errors;
+    errors["reconstruction_error"] = result.verification->reconstruction_error;
+    errors["orthogonality_error"] = result.verification->orthogonality_error;
+    verification = errors;
+  }
   py::dict out;
   out["core"] = to_numpy(std::move(result.core));
   out["factors"] = factors;
   out["history"] = history;
   out["stop_reason"] = std::string(runtime::to_string(result.stop_reason));
   out["backend"] = std::string(runtime::to_string(result.backend));
+  out["engine"] = result.engine;
   out["device"] = result.device;
   out["rule"] = result.rule;
   out["eta"] = result.eta;
   out["tol"] = result.tol;
   out["stall_tol"] = result.stall_tol;
   out["timings"] = timings;
+  out["verification"] = verification;
   return out;
 }
 
@@ -66,7 +76,7 @@ py::dict run(const py::array& array, const runtime::Options& options) {
 // KeyboardInterrupt). An exception from it ends the run and reaches the caller.
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                     int threads, const py::object& on_sweep) {
+                     int threads, bool verify, const py::object& on_sweep) {
   runtime::Options options;
   options.backend = runtime::parse_backend(backend);
   options.rule = rule;
@@ -75,6 +85,7 @@ py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<doubl
   options.tol = tol;
   options.stall_tol = stall_tol;
   options.threads = threads;
+  options.verify = verify;
   // Captures by reference: the engine copies std::functions without the GIL, and copying a
   // py::object would touch its reference count.
   options.on_sweep = [&on_sweep](const runtime::SweepRecord& record) {
@@ -163,7 +174,8 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.attr("rules") = py::tuple(rules);
   m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
-        py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("on_sweep"));
+        py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
+        py::arg("on_sweep"));
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
         py::arg("fortran_order"));
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),

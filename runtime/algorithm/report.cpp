@@ -2,25 +2,12 @@
 
 #include <string>
 
-#include "runtime/algorithm/verification.hpp"
 #include "runtime/core/version.hpp"
-#include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::runtime {
 
 template <class T>
-Verification verify(const HostTensor<T>& tensor, const Result<T>& result) {
-  const Stopwatch stopwatch;
-  Verification verification;
-  verification.reconstruction_error = reconstruction_error(tensor, result.core, result.factors);
-  verification.orthogonality_error = orthogonality_error(result.factors);
-  verification.seconds = stopwatch.seconds();
-  return verification;
-}
-
-template <class T>
-nlohmann::ordered_json make_report(const Result<T>& result, const Options& options,
-                                   const ReportInput& input, const Verification& verification) {
+nlohmann::ordered_json make_report(const Result<T>& result, const Options& options, const ReportInput& input) {
   nlohmann::ordered_json history = nlohmann::ordered_json::array();
   for (const SweepRecord& record : result.history)
     history.push_back({{"sweep", record.sweep},
@@ -28,7 +15,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
                        {"diag_norm2", record.diag_norm2},
                        {"trace", record.trace},
                        {"seconds", record.seconds}});
-  return {
+  nlohmann::ordered_json report = {
       {"tensordiag_version", std::string(version())},
       {"input", input.path},
       {"input_dtype", std::string(to_string(input.dtype))},
@@ -37,6 +24,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
       {"dtype", std::string(to_string(dtype_of<T>()))},
       {"layout", std::string(to_string(result.core.layout()))},
       {"backend", std::string(to_string(result.backend))},
+      {"engine", result.engine},
       {"device", result.device},
       {"rule", result.rule},
       {"eta", result.eta},
@@ -47,22 +35,23 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
       {"stop_reason", std::string(to_string(result.stop_reason))},
       {"converged", result.converged()},
       {"history", std::move(history)},
-      {"reconstruction_error", verification.reconstruction_error},
-      {"orthogonality_error", verification.orthogonality_error},
-      {"timings",
-       {{"setup_seconds", result.timings.setup_seconds},
-        {"sweeps_seconds", result.timings.sweeps_seconds},
-        {"total_seconds", result.timings.total_seconds},
-        {"compile_seconds", result.timings.compile_seconds},
-        {"verification_seconds", verification.seconds}}},
   };
+  nlohmann::ordered_json timings = {{"setup_seconds", result.timings.setup_seconds},
+                                    {"sweeps_seconds", result.timings.sweeps_seconds},
+                                    {"total_seconds", result.timings.total_seconds},
+                                    {"compile_seconds", result.timings.compile_seconds}};
+  if (result.verification) {
+    report["reconstruction_error"] = result.verification->reconstruction_error;
+    report["orthogonality_error"] = result.verification->orthogonality_error;
+    timings["verification_seconds"] = result.verification->seconds;
+  } else {
+    report["verification"] = "skipped";
+  }
+  report["timings"] = std::move(timings);
+  return report;
 }
 
-template Verification verify(const HostTensor<float>&, const Result<float>&);
-template Verification verify(const HostTensor<double>&, const Result<double>&);
-template nlohmann::ordered_json make_report(const Result<float>&, const Options&,
-                                            const ReportInput&, const Verification&);
-template nlohmann::ordered_json make_report(const Result<double>&, const Options&,
-                                            const ReportInput&, const Verification&);
+template nlohmann::ordered_json make_report(const Result<float>&, const Options&, const ReportInput&);
+template nlohmann::ordered_json make_report(const Result<double>&, const Options&, const ReportInput&);
 
 }  // namespace tensordiag::runtime

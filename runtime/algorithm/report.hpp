@@ -9,17 +9,6 @@
 
 namespace tensordiag::runtime {
 
-// Independent checks of a result (runtime/algorithm/verification.hpp, float64), with the time they took.
-struct Verification {
-  double reconstruction_error = 0.0;  // ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F
-  double orthogonality_error = 0.0;   // max_n ||M_n^T M_n - I||_F
-  double seconds = 0.0;
-};
-
-// `tensor` is the tensor that was diagonalized (after any dtype conversion).
-template <class T>
-Verification verify(const HostTensor<T>& tensor, const Result<T>& result);
-
 // Where the tensor came from: the file and its dtype before any conversion.
 struct ReportInput {
   std::string path;
@@ -27,16 +16,12 @@ struct ReportInput {
 };
 
 // Every field is documented in README.md ("report.json"), in the order written. Floats are
-// written so that they round-trip exactly.
+// written so that they round-trip exactly. Without Result::verification the two errors give way
+// to "verification": "skipped" and the timings have no verification_seconds.
 template <class T>
-nlohmann::ordered_json make_report(const Result<T>& result, const Options& options,
-                                   const ReportInput& input, const Verification& verification);
+nlohmann::ordered_json make_report(const Result<T>& result, const Options& options, const ReportInput& input);
 
-extern template Verification verify(const HostTensor<float>&, const Result<float>&);
-extern template Verification verify(const HostTensor<double>&, const Result<double>&);
-extern template nlohmann::ordered_json make_report(const Result<float>&, const Options&,
-                                                   const ReportInput&, const Verification&);
-extern template nlohmann::ordered_json make_report(const Result<double>&, const Options&,
-                                                   const ReportInput&, const Verification&);
+extern template nlohmann::ordered_json make_report(const Result<float>&, const Options&, const ReportInput&);
+extern template nlohmann::ordered_json make_report(const Result<double>&, const Options&, const ReportInput&);
 
 }  // namespace tensordiag::runtime

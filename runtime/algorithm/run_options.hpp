@@ -1,6 +1,6 @@
 #pragma once
 // What a caller asks of a run (DESIGN.md section 5): the backend, the rule, the pivot check, the
-// stop criteria, the threads and a per-sweep callback. Shared by every engine and front end.
+// stop criteria, the threads, a per-sweep callback and the verification of the result. Shared by every engine and front end.
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,6 +33,9 @@ struct Options {
   int threads = 0;  // CPU threads; 0 = all hardware threads
   // Called after every sweep (sweep >= 1); returning true stops the run (StopReason::callback).
   std::function<bool(const SweepRecord&)> on_sweep;
+  // Check the result against the tensor at the end of the run (Result::verification): it costs
+  // about one sweep, which the library does not spend unless asked.
+  bool verify = false;
 };
 
 }  // namespace tensordiag::runtime

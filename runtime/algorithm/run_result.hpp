@@ -1,11 +1,14 @@
 #pragma once
 // What a run returns (DESIGN.md section 5): the core, the factors, the convergence history per
-// sweep, why it stopped, which backend and device ran it, and where the time went.
+// sweep, why it stopped, which backend and device ran it, where the time went, and the checks of
+// the result when asked.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "dsl/rule_info.hpp"
+#include "runtime/algorithm/verification.hpp"
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
@@ -39,6 +42,7 @@ struct Result {
   std::vector<SweepRecord> history;
   StopReason stop_reason = StopReason::max_sweeps;
   Backend backend = Backend::cpu;  // the backend that ran
+  std::string engine;              // the engine of that backend that ran: cpu, cuda, cuda_one_block
   std::string device;              // the CPU's model and threads, or the GPU's name
   std::vector<std::string> notes;  // for the caller to show: e.g. auto fell back to the CPU
   std::string rule;
@@ -47,6 +51,7 @@ struct Result {
   double tol = 0.0;
   double stall_tol = 0.0;
   Timings timings;
+  std::optional<Verification> verification;  // nullopt: not asked (Options::verify)
 
   int sweeps() const { return static_cast<int>(history.size()) - 1; }
   bool converged() const { return stop_reason == StopReason::tolerance; }

@@ -1,55 +1,112 @@
 #include "runtime/algorithm/verification.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
+
+#include <Eigen/Dense>
+
+#include "runtime/algorithm/run_result.hpp"
+#include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::runtime {
 
 namespace {
 
+using Eigen::Index;
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Below this many entries a loop runs on one thread: starting the others costs more.
+constexpr Index parallel_work = Index{1} << 16;
+// Core columns cast to double per product in the slowest mode: 2^16 doubles, an L2's worth.
+constexpr Index chunk_budget = Index{1} << 16;
+
 template <class U>
-Matrix<double> to_double(const Matrix<U>& m) {
-  return {m.n, std::vector<double>(m.data.begin(), m.data.end())};
+Eigen::MatrixXd to_eigen(const Matrix<U>& m) {
+  using Stored = Eigen::Matrix<U, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  return Eigen::Map<const Stored>(m.data.data(), m.n, m.n).template cast<double>();
+}
+
+// The modes from the largest stride to the smallest: memory is C-ordered over them whatever the
+// layout (C: 0, .., D-1; F: D-1, .., 0).
+std::vector<int> memory_order(const std::vector<std::ptrdiff_t>& strides) {
+  std::vector<int> modes(strides.size());
+  for (std::size_t n = 0; n < modes.size(); ++n) modes[n] = static_cast<int>(n);
+  std::sort(modes.begin(), modes.end(), [&strides](int a, int b) {
+    return strides[static_cast<std::size_t>(a)] > strides[static_cast<std::size_t>(b)];
+  });
+  return modes;
+}
+
+// out = M[rows, :] x_s C for the slowest mode s: with C the N x N^(D-1) row-major matrix of mode s,
+// row r of out is slab `first + r` of C x_s M_s, C-ordered over the other modes. The core is cast
+// to double a chunk of columns at a time.
+template <class T>
+void slowest_mode_product(const HostTensor<T>& core, const Eigen::MatrixXd& m, Index first, Index chunk,
+                          Eigen::Ref<RowMajorMatrix> out) {
+  using Stored = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Index n = core.size(), slab = out.cols(), chunks = (slab + chunk - 1) / chunk;
+  const Eigen::Map<const Stored> c(core.data(), n, slab);
+#pragma omp parallel for schedule(static) if (out.size() >= parallel_work)
+  for (Index k = 0; k < chunks; ++k) {
+    const Index width = std::min(chunk, slab - k * chunk);
+    out.middleCols(k * chunk, width).noalias() =
+        m.middleRows(first, out.rows()) * c.middleCols(k * chunk, width).template cast<double>();
+  }
+}
+
+// x holds an order-k tensor C-ordered over modes (m_1, .., m_k); y receives X x_{m_1} M,
+// C-ordered over (m_2, .., m_k, m_1). As matrices, X is N x N^(k-1) row-major and y = M X is
+// stored column-major. k steps apply every mode once and bring the order back.
+void cycling_mode_product(const double* x, double* y, const Eigen::MatrixXd& m, Index rest) {
+  const Eigen::Map<const RowMajorMatrix> xm(x, m.rows(), rest);
+  Eigen::Map<Eigen::MatrixXd>(y, m.rows(), rest).noalias() = m * xm;
 }
 
 }  // namespace
 
-// Mode n with stride B splits memory into [A][N][B] whatever the layout:
-// out[a][j][b] = sum_i M[j, i] x[a][i][b].
+// Slab j of the reconstruction (index j of the slowest mode s) is
+//   (sum_i M_s[j, i] C[.., i, ..]) x_n M_n over the other modes n,
+// so a block of slabs takes one product in mode s with the rows of M_s it needs, then each slab
+// its D-1 other products (cycling_mode_product); each is compared with the same slab of T and
+// dropped. Every product is a GEMM in double; work D N^(D+1) multiply-adds, as a full
+// reconstruction's, memory a block of slabs.
 template <class T>
-HostTensor<double> mode_product(const HostTensor<T>& x, int mode, const Matrix<double>& m) {
-  HostTensor<double> out(x.order(), x.size(), x.layout());
-  const std::size_t n = static_cast<std::size_t>(x.size());
-  const std::size_t inner = static_cast<std::size_t>(x.strides()[static_cast<std::size_t>(mode)]);
-  const std::size_t outer = x.count() / (n * inner);
-#pragma omp parallel for schedule(static) if (x.count() >= (1u << 16))
-  for (std::size_t a = 0; a < outer; ++a)
-    for (std::size_t j = 0; j < n; ++j) {
-      double* dst = out.data() + (a * n + j) * inner;
-      for (std::size_t i = 0; i < n; ++i) {
-        const double w = m(static_cast<int>(j), static_cast<int>(i));
-        const T* src = x.data() + (a * n + i) * inner;
-        for (std::size_t b = 0; b < inner; ++b) dst[b] += w * static_cast<double>(src[b]);
+double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& core,
+                            const std::vector<Matrix<T>>& factors, std::size_t block_doubles) {
+  const Index n = core.size(), slab = static_cast<Index>(core.count()) / n;
+  const std::vector<int> modes = memory_order(core.strides());
+  std::vector<Eigen::MatrixXd> m;
+  for (int mode : modes) m.push_back(to_eigen(factors[static_cast<std::size_t>(mode)]));
+
+  // A block of at most a quarter of the slabs: fresh memory costs page faults, about as much per
+  // byte as a pass over the core; a thread per slab at the least.
+  const Index threads = omp_get_max_threads(), budget = static_cast<Index>(block_doubles);
+  const Index block = std::min(n, std::max(std::min(budget / slab, n / 4), threads));
+  const Index chunk = std::max<Index>(1, std::min(budget, chunk_budget) / n);
+  RowMajorMatrix slabs(block, slab);
+  std::vector<std::vector<double>> scratch(static_cast<std::size_t>(threads), std::vector<double>(static_cast<std::size_t>(slab)));
+  double diff2 = 0.0, norm2 = 0.0;
+  for (Index first = 0; first < n; first += block) {
+    const Index rows = std::min(block, n - first);
+    slowest_mode_product(core, m[0], first, chunk, slabs.topRows(rows));
+#pragma omp parallel for reduction(+ : diff2, norm2) schedule(dynamic) if (core.count() >= parallel_work)
+    for (Index r = 0; r < rows; ++r) {
+      // The slab's row of the block and the thread's scratch take turns as input and output.
+      double* x = slabs.row(r).data();
+      double* y = scratch[static_cast<std::size_t>(omp_get_thread_num())].data();
+      for (std::size_t p = 1; p < m.size(); ++p) {
+        cycling_mode_product(x, y, m[p], slab / n);
+        std::swap(x, y);
+      }
+      const T* t = tensor.data() + (first + r) * slab;
+      for (Index i = 0; i < slab; ++i) {
+        const double value = static_cast<double>(t[i]);
+        diff2 += (x[i] - value) * (x[i] - value);
+        norm2 += value * value;
       }
     }
-  return out;
-}
-
-template <class T, class U>
-HostTensor<double> reconstruct(const HostTensor<T>& core, const std::vector<Matrix<U>>& factors) {
-  HostTensor<double> t = mode_product(core, 0, to_double(factors[0]));
-  for (int mode = 1; mode < core.order(); ++mode) t = mode_product(t, mode, to_double(factors[static_cast<std::size_t>(mode)]));
-  return t;
-}
-
-template <class T>
-double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& core, const std::vector<Matrix<T>>& factors) {
-  const HostTensor<double> t = reconstruct(core, factors);
-  double diff2 = 0.0, norm2 = 0.0;
-#pragma omp parallel for reduction(+ : diff2, norm2) schedule(static) if (t.count() >= (1u << 16))
-  for (std::size_t i = 0; i < t.count(); ++i) {
-    const double x = static_cast<double>(tensor.values()[i]);
-    diff2 += (t.values()[i] - x) * (t.values()[i] - x);
-    norm2 += x * x;
   }
   return norm2 > 0 ? std::sqrt(diff2 / norm2) : std::sqrt(diff2);
 }
@@ -57,18 +114,22 @@ double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& co
 template <class T>
 double orthogonality_error(const std::vector<Matrix<T>>& factors) {
   double worst = 0.0;
-  for (const auto& m : factors) {
-    double err2 = 0.0;
-    for (int i = 0; i < m.n; ++i)
-      for (int j = 0; j < m.n; ++j) {
-        double dot = 0.0;
-        for (int r = 0; r < m.n; ++r) dot += static_cast<double>(m(r, i)) * static_cast<double>(m(r, j));
-        const double deviation = dot - (i == j ? 1.0 : 0.0);
-        err2 += deviation * deviation;
-      }
-    worst = std::max(worst, std::sqrt(err2));
+  for (const auto& factor : factors) {
+    const Eigen::MatrixXd m = to_eigen(factor);
+    const Eigen::MatrixXd gram = m.transpose() * m;
+    worst = std::max(worst, (gram - Eigen::MatrixXd::Identity(m.rows(), m.cols())).norm());
   }
   return worst;
+}
+
+template <class T>
+Verification verify(const HostTensor<T>& tensor, const Result<T>& result) {
+  const Stopwatch stopwatch;
+  Verification verification;
+  verification.reconstruction_error = reconstruction_error(tensor, result.core, result.factors);
+  verification.orthogonality_error = orthogonality_error(result.factors);
+  verification.seconds = stopwatch.seconds();
+  return verification;
 }
 
 template <class T>
@@ -109,17 +170,16 @@ double off_norm2(const HostTensor<T>& x) {
   return sum;
 }
 
-#define TENSORDIAG_INSTANTIATE(T)                                                                           \
-  template HostTensor<double> mode_product(const HostTensor<T>&, int, const Matrix<double>&);               \
-  template HostTensor<double> reconstruct(const HostTensor<T>&, const std::vector<Matrix<T>>&);             \
-  template double reconstruction_error(const HostTensor<T>&, const HostTensor<T>&, const std::vector<Matrix<T>>&); \
-  template double orthogonality_error(const std::vector<Matrix<T>>&);                                       \
-  template double diag_norm2(const HostTensor<T>&);                                                         \
-  template double trace(const HostTensor<T>&);                                                              \
+#define TENSORDIAG_INSTANTIATE(T)                                                                         \
+  template Verification verify(const HostTensor<T>&, const Result<T>&);                                   \
+  template double reconstruction_error(const HostTensor<T>&, const HostTensor<T>&, const std::vector<Matrix<T>>&, \
+                                       std::size_t);                                                      \
+  template double orthogonality_error(const std::vector<Matrix<T>>&);                                     \
+  template double diag_norm2(const HostTensor<T>&);                                                       \
+  template double trace(const HostTensor<T>&);                                                            \
   template double off_norm2(const HostTensor<T>&);
 TENSORDIAG_INSTANTIATE(float)
 TENSORDIAG_INSTANTIATE(double)
 #undef TENSORDIAG_INSTANTIATE
-template HostTensor<double> reconstruct(const HostTensor<float>&, const std::vector<Matrix<double>>&);
 
 }  // namespace tensordiag::runtime

@@ -1,23 +1,37 @@
 #pragma once
-// Independent checks of a result, computed in float64 whatever the tensor's dtype.
+// Independent checks of a result, computed in float64 whatever the tensor's dtype, and the
+// convergence figures of a core.
 #include <vector>
 
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
 
-// X x_n M: (X x_n M)[.., j, ..] = sum_i M[j, i] X[.., i, ..] (mode n 0-based).
 template <class T>
-HostTensor<double> mode_product(const HostTensor<T>& x, int mode, const Matrix<double>& m);
+struct Result;
 
-// C x_1 M_1 ... x_D M_D.
-template <class T, class U>
-HostTensor<double> reconstruct(const HostTensor<T>& core, const std::vector<Matrix<U>>& factors);
+// The checks of a result against the tensor it came from, with the time they took.
+struct Verification {
+  double reconstruction_error = 0.0;  // ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F
+  double orthogonality_error = 0.0;   // max_n ||M_n^T M_n - I||_F
+  double seconds = 0.0;
+};
 
-// ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F.
+// Both errors of `result` against `tensor`, the tensor that was diagonalized (after any dtype
+// conversion).
+template <class T>
+Verification verify(const HostTensor<T>& tensor, const Result<T>& result);
+
+// ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F, streamed: the reconstruction a block of slabs at a
+// time (a slab: the N^(D-1) entries with one index of the slowest mode fixed), never a copy of the
+// tensor. A block holds at most `block_doubles` doubles and a quarter of the slabs, or one slab
+// per thread when more. Extra memory: the block, a slab per thread, and chunks of the core cast to
+// double.
+inline constexpr std::size_t default_block_doubles = std::size_t{1} << 22;  // 32 MiB
 template <class T>
 double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& core,
-                            const std::vector<Matrix<T>>& factors);
+                            const std::vector<Matrix<T>>& factors,
+                            std::size_t block_doubles = default_block_doubles);
 
 // max_n ||M_n^T M_n - I||_F.
 template <class T>

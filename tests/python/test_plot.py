@@ -115,9 +115,9 @@ def test_the_commands_report_plots_and_matches_result_report(tmp_path):
 
     command = json.loads(report_path.read_text())
     ours = tensordiag.diagonalize_full(tensor).report()
-    only_the_command_knows = {"input", "input_dtype", "reconstruction_error", "orthogonality_error"}
+    only_the_command_knows = {"input", "input_dtype"}
     assert list(ours) == [key for key in command if key not in only_the_command_knows]
-    assert set(ours["timings"]) == set(command["timings"]) - {"verification_seconds"}
+    assert list(ours["timings"]) == list(command["timings"])
     for key in ("order", "size", "dtype", "layout", "rule", "eta", "tol", "stall_tol", "sweeps", "stop_reason"):
         assert ours[key] == command[key], key
     assert [r["off_rel"] for r in ours["history"]] == pytest.approx([r["off_rel"] for r in command["history"]],

@@ -70,12 +70,35 @@ def test_result_fields_and_report(noisy):
     assert result.stop_reason == "max_sweeps" and result.sweeps == 3 and result.max_sweeps == 3
     assert result.backend == "cpu" and "threads" in result.device
     assert result.eta == 0.01 and result.tol == 1e-12 and result.stall_tol == 0.0
-    assert set(result.timings) == {"setup_seconds", "sweeps_seconds", "total_seconds", "compile_seconds"}
+    assert set(result.timings) == {"setup_seconds", "sweeps_seconds", "total_seconds", "compile_seconds",
+                                   "verification_seconds"}
     report = json.loads(json.dumps(result.report()))
     assert report["order"] == 4 and report["size"] == 8 and report["dtype"] == "float64"
     assert report["layout"] == "C" and report["sweeps"] == 3 and report["converged"] is False
     assert report["history"] == result.history
     assert result.summary() == f"stopped at max_sweeps (3): off_rel {result.history[-1]['off_rel']:.3e} > tol 1e-12"
+
+
+def test_the_run_is_verified_unless_verify_is_false(noisy):
+    verified = tensordiag.diagonalize_full(noisy)
+    assert set(verified.verification) == {"reconstruction_error", "orthogonality_error"}
+    assert 0 <= verified.verification["reconstruction_error"] < 1e-13
+    assert 0 <= verified.verification["orthogonality_error"] < 1e-13
+    report = verified.report()
+    keys = list(report)
+    assert keys[keys.index("history") + 1:] == ["reconstruction_error", "orthogonality_error", "timings"]
+    assert report["timings"]["verification_seconds"] == verified.timings["verification_seconds"] >= 0
+
+    skipped = tensordiag.diagonalize_full(noisy, verify=False)
+    assert skipped.verification is None
+    assert "verification_seconds" not in skipped.timings
+    report = json.loads(json.dumps(skipped.report()))
+    assert report["verification"] == "skipped"
+    assert "reconstruction_error" not in report and "orthogonality_error" not in report
+    assert "verification_seconds" not in report["timings"]
+    assert np.array_equal(skipped.core, verified.core)
+    core, factors = tensordiag.diagonalize(noisy)  # returns no figures, so spends no time on them
+    assert np.array_equal(core, verified.core)
 
 
 def test_return_history_is_off_by_default(noisy):

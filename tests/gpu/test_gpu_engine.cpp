@@ -135,6 +135,26 @@ TEST_SUITE("gpu") {
     for (std::size_t k = 1; k < result.history.size(); ++k) CHECK(result.history[k].seconds > 0);
   }
 
+  TEST_CASE("a verified GPU run checks itself on the device, as the host checks the same result") {
+    for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
+      const auto tensor = random_tensor<double>(4, 9, 31, layout);
+      Options options;
+      options.backend = Backend::cuda;
+      options.max_sweeps = 4;
+      options.verify = true;
+      const auto result = diagonalize(tensor, options);
+      CHECK(result.engine == "cuda");
+      REQUIRE(result.verification.has_value());
+      const Verification host = verify(tensor, result);
+      CHECK(result.verification->reconstruction_error < 1e-13);
+      CHECK(std::abs(result.verification->reconstruction_error - host.reconstruction_error) <= 1e-13);
+      CHECK(result.verification->orthogonality_error == host.orthogonality_error);
+      CHECK(result.verification->seconds > 0);
+      options.verify = false;
+      CHECK_FALSE(diagonalize(tensor, options).verification.has_value());
+    }
+  }
+
   TEST_CASE("auto runs a shape the GPU engines decline on the CPU, with a note that says why, and equals the CPU run") {
     const auto tensor = random_tensor<double>(14, 2, 21);  // a 2^14 pivot subtensor: over one block's shared memory
     Options options;

@@ -69,6 +69,25 @@ PlanAttempt plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
                   {{"pivot_angles", 32 * warps, plan.blocks}, {"pivot_angles_mode", 32 * warps, plan.blocks}}});
 }
 
+// The tail: the most modes whose two contractions P and Q (2 * 2^tail scalars) and block_sum's
+// 512 bytes fit the shared memory, fewer than D (the head has a mode at least). It serves every
+// shape; the engine takes it only where pivot_angles cannot (a pivot subtensor over one warp's
+// shared memory). Contraction blocks: about 256 over all pairs, each at least one head row.
+PlanAttempt plan_pivot_angles_split(const KernelSpec& spec, const Sizes& z) {
+  int tail = 0;
+  while (tail + 1 < z.d && 2 * (2LL << tail) * z.scalar + 512 <= spec.tuning.shared_bytes) ++tail;
+  const int head = z.d - tail;
+  const int threads = static_cast<int>(std::clamp<long long>(1LL << tail, 32, 512));
+  const long long contract_blocks = std::clamp<long long>(256 / std::max<long long>(z.pairs, 1), 1, 1LL << std::min(head, 20));
+  const PivotAnglesSplitPlan plan{threads, head, contract_blocks, z.pairs * contract_blocks * 2 * (1LL << tail)};
+  return planned({{"figures.cuh"},
+                  true,
+                  plan,
+                  {{"pivot_head", threads, z.pairs},
+                   {"pivot_contract", threads, z.pairs * contract_blocks},
+                   {"pivot_tail", threads, z.pairs}}});
+}
+
 // Up to a warp per entry of Lambda's strict upper triangle (at least one block: it writes the diagonal).
 PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   const long long upper = static_cast<long long>(z.n) * (z.n - 1) / 2;
@@ -91,6 +110,10 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const int register_cap = z.scalar == 4 ? 6 : 5;  // 2^R registers of at most 256 bytes
   int r = std::min({outer, spec.tuning.pass_register_bits, register_cap});
   while ((static_cast<long long>(z.n) << (outer - r)) > max_threads && r < outer) ++r;
+  if (r > register_cap)
+    return refused("group_pass: a tile of " + std::to_string(z.n) + " x 2^" + std::to_string(outer) + " entries needs 2^" +
+                   std::to_string(r) + " registers a thread, over the 2^" + std::to_string(register_cap) +
+                   " that do not spill (small N with large D: the pass has no tiling for it yet)");
   const int t = outer - r;
   const long long x_per_thread =
       std::min<long long>(z.n, std::max(ceil_div(z.n, max_threads), ceil_div(8, 1LL << r)));
@@ -195,6 +218,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   const Sizes z = sizes_of(spec);
   switch (spec.kind) {
     case KernelKind::pivot_angles: return plan_pivot_angles(spec, z);
+    case KernelKind::pivot_angles_split: return plan_pivot_angles_split(spec, z);
     case KernelKind::pivot_check_gather: return plan_pivot_check_gather(spec, z);
     case KernelKind::group_pass: return plan_group_pass(spec, z);
     case KernelKind::off_norm: return plan_off_norm(spec, z);

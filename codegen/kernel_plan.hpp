@@ -29,6 +29,15 @@ struct PivotAnglesPlan {
   long long blocks;  // ceil(pairs / warps)
 };
 
+// Pivot subtensors over the shared memory: the head modes from small corners, one contraction of
+// every subtensor, the tail modes in shared memory (kernels_templates/pivot_angles_split.cu).
+struct PivotAnglesSplitPlan {
+  int threads;
+  int head_modes;             // HEAD; the other D - HEAD modes are the tail, 2^(D - HEAD) entries
+  long long contract_blocks;  // per pair
+  long long partial_doubles;  // the partials buffer: pairs * contract_blocks * 2 * 2^(D - HEAD)
+};
+
 // Up to a warp per entry of Lambda's strict upper triangle.
 struct PivotCheckGatherPlan {
   int threads;
@@ -74,7 +83,7 @@ struct LambdaNormPlan {
 };
 
 // The typed plan of each kind, in KernelKind's order.
-using KindPlan = std::variant<PivotAnglesPlan, PivotCheckGatherPlan, GroupPassPlan, OffNormPlan, ModeProductPlan,
+using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, OffNormPlan, ModeProductPlan,
                               MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan>;
 
 struct KernelPlan {

@@ -45,6 +45,21 @@ inline constexpr Parameter pivot_angles[] = {
     {"pairs", const_int_pointer},
     {"rotations", rotation_pointer},
 };
+inline constexpr Parameter pivot_head[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", rotation_pointer},
+};
+inline constexpr Parameter pivot_contract[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+    {"partials", double_pointer},
+};
+inline constexpr Parameter pivot_tail[] = {
+    {"rotations", rotation_pointer},
+    {"partials", const_double_pointer},
+};
 inline constexpr Parameter pivot_angles_mode[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
@@ -117,6 +132,9 @@ inline constexpr Parameter lambda_norm[] = {
 namespace kernel_signatures {
 
 inline constexpr KernelSignature pivot_angles{"pivot_angles", kernel_parameters::pivot_angles};
+inline constexpr KernelSignature pivot_head{"pivot_head", kernel_parameters::pivot_head};
+inline constexpr KernelSignature pivot_contract{"pivot_contract", kernel_parameters::pivot_contract};
+inline constexpr KernelSignature pivot_tail{"pivot_tail", kernel_parameters::pivot_tail};
 inline constexpr KernelSignature pivot_angles_mode{"pivot_angles_mode", kernel_parameters::pivot_angles_mode};
 inline constexpr KernelSignature pivot_check_gather{"pivot_check_gather", kernel_parameters::pivot_check_gather};
 inline constexpr KernelSignature group_pass{"group_pass", kernel_parameters::group_pass};
@@ -128,9 +146,10 @@ inline constexpr KernelSignature multi_mode_product{"multi_mode_product", kernel
 inline constexpr KernelSignature small_tensor{"small_tensor", kernel_parameters::small_tensor};
 inline constexpr KernelSignature lambda_norm{"lambda_norm", kernel_parameters::lambda_norm};
 
-inline constexpr KernelSignature all[] = {pivot_angles, pivot_angles_mode, pivot_check_gather, group_pass,
-                                          off_norm_partial, off_norm_final, residual_partial, mode_product,
-                                          multi_mode_product, small_tensor, lambda_norm};
+inline constexpr KernelSignature all[] = {pivot_angles,       pivot_head,       pivot_contract, pivot_tail,
+                                          pivot_angles_mode,  pivot_check_gather, group_pass,   off_norm_partial,
+                                          off_norm_final,     residual_partial, mode_product,   multi_mode_product,
+                                          small_tensor,       lambda_norm};
 
 }  // namespace kernel_signatures
 

@@ -16,6 +16,7 @@ namespace tensordiag::codegen {
 // what each source defines.
 enum class KernelKind {
   pivot_angles,
+  pivot_angles_split,
   pivot_check_gather,
   group_pass,
   off_norm,

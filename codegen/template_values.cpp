@@ -10,6 +10,12 @@ using std::to_string;
 
 Substitutions values_of(const PivotAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
 
+Substitutions values_of(const PivotAnglesSplitPlan& plan) {
+  return {{"threads", to_string(plan.threads)},
+          {"head_modes", to_string(plan.head_modes)},
+          {"contract_blocks", to_string(plan.contract_blocks)}};
+}
+
 Substitutions values_of(const PivotCheckGatherPlan& plan) { return {{"threads", to_string(plan.threads)}}; }
 
 Substitutions values_of(const GroupPassPlan& plan) {

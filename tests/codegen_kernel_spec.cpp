@@ -30,8 +30,9 @@ std::string error_of(auto&& f) {
 
 TEST_CASE("kernel_kinds lists every kind, each parses back") {
   const auto kinds = kernel_kinds();
-  CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_check_gather", "group_pass", "off_norm",
-                                          "mode_product", "multi_mode_product", "small_tensor", "lambda_norm"});
+  CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",
+                                          "off_norm", "mode_product", "multi_mode_product", "small_tensor",
+                                          "lambda_norm"});
   for (const auto& kind : kinds) CHECK(to_string(parse_kernel_kind(kind)) == kind);
   CHECK(contains(error_of([] { parse_kernel_kind("gemm"); }), "unknown kernel kind 'gemm'"));
 }
@@ -102,7 +103,8 @@ TEST_CASE("each source defines the extern \"C\" kernels its entries name, with t
       CHECK(entry.block_threads % 32 == 0);
       CHECK(entry.grid_blocks >= 1);
     }
-    CHECK_EQ(contains(source, "rule_rotation("), kind == "pivot_angles" || kind == "small_tensor");
+    CHECK_EQ(contains(source, "rule_rotation("),
+             kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "small_tensor");
   }
 }
 

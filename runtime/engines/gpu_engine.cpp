@@ -79,7 +79,8 @@ struct DeviceState {
         lambda(norm != NormPath::unchecked ? static_cast<std::size_t>(size) * size : 0),
         workspace(norm != NormPath::unchecked ? pairs_per_group * (std::size_t{1} << order) : 0),
         lanczos_basis(norm == NormPath::device ? static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles) : 0),
-        lambda_norm(norm == NormPath::device ? 1 : 0) {
+        lambda_norm(norm == NormPath::device ? 1 : 0),
+        split_partials(kernels.split_plan ? static_cast<std::size_t>(kernels.split_plan->partial_doubles) : 0) {
     tensor.upload(input.data(), input.count(), stream);
     std::vector<T> identities;
     for (int n = 0; n < order; ++n) {
@@ -107,6 +108,7 @@ struct DeviceState {
   DeviceBuffer<T> workspace;               // pivot check: the pairs' subtensors between modes
   DeviceBuffer<double> lanczos_basis;      // device norm: lambda_norm's Lanczos vectors
   DeviceBuffer<double> lambda_norm;        // device norm: ||Lambda||_2
+  DeviceBuffer<double> split_partials;     // split angles: the contraction's partial sums
 };
 
 // The convergence figures the host reads once per sweep: off(C)^2 reduced from `count` partial sums
@@ -167,9 +169,12 @@ public:
     for (std::size_t g = 0; g < state_.groups; ++g) {
       const int* pairs = state_.group_pairs(g);
       dsl::Givens<T>* rotations = state_.group_rotations(g);
-      if (norm_ == NormPath::unchecked) kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations);
-      else
+      if (norm_ != NormPath::unchecked)
         for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
+      else if (kernels_.split_plan)
+        enqueue_split_angles(stream, pairs, rotations);
+      else
+        kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations);
       double* partials = g + 1 < state_.groups ? nullptr : state_.partials.data();
       kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials);
     }
@@ -177,6 +182,13 @@ public:
   }
 
 private:
+  // A group's angles where a pivot subtensor is over the shared memory (pivot_angles_split.cu).
+  void enqueue_split_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations) {
+    kernels_.pivot_head(stream, state_.tensor.data(), pairs, rotations);
+    kernels_.pivot_contract(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data());
+    kernels_.pivot_tail(stream, rotations, state_.split_partials.data());
+  }
+
   // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2.
   void enqueue_checked_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations, int mode) {
     double* lambda = state_.lambda.data();
@@ -234,7 +246,15 @@ std::optional<Verification> verify_on_device(const HostTensor<T>& tensor, Device
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
   using codegen::KernelKind;
-  std::vector<KernelKind> kinds{KernelKind::pivot_angles, KernelKind::group_pass, KernelKind::off_norm};
+  // The angles: pivot_angles, or without the pivot check the split path where a pivot subtensor is
+  // over the shared memory (the checked path keeps each pair's subtensor between modes).
+  codegen::PlanAttempt angles = codegen::try_plan(kernel_spec_for(first, run.rule, KernelKind::pivot_angles));
+  if (!angles.plan && run.settings.eta == 0)
+    angles = codegen::try_plan(kernel_spec_for(first, run.rule, KernelKind::pivot_angles_split));
+  else if (!angles.plan)
+    angles.refusal += "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
+  if (!angles.plan) return std::move(angles.refusal);
+  std::vector<KernelKind> kinds{KernelKind::group_pass, KernelKind::off_norm};
   if (run.settings.eta > 0) kinds.push_back(KernelKind::pivot_check_gather);
   for (const KernelKind kind : kinds) {
     codegen::PlanAttempt attempt = codegen::try_plan(kernel_spec_for(first, run.rule, kind));

@@ -54,7 +54,13 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   if (set == KernelSet::one_block) {
     load_kind(KernelKind::small_tensor, {&small_tensor});
   } else {
-    load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
+    const codegen::KernelSpec angles = with_kind(KernelKind::pivot_angles);
+    if (const codegen::PlanAttempt attempt = codegen::try_plan(angles); attempt.plan || set != KernelSet::general) {
+      load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
+    } else {
+      split_plan = std::get<codegen::PivotAnglesSplitPlan>(
+          load_kind(KernelKind::pivot_angles_split, {&pivot_head, &pivot_contract, &pivot_tail}));
+    }
     group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
     off_norm_plan =
         std::get<codegen::OffNormPlan>(load_kind(KernelKind::off_norm, {&off_norm_partial, &off_norm_final, &residual_partial}));

@@ -30,9 +30,9 @@ template <class T>
 codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::LoweredRule& rule,
                                     codegen::KernelKind kind);
 
-// Which kernels an engine loads: the general engine's (pivot_angles, group_pass, off_norm), with
-// the pivot check's (pivot_check_gather, and lambda_norm where N allows it), or the one-block
-// path's small_tensor alone.
+// Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
+// pivot subtensor is over the shared memory; group_pass, off_norm), with the pivot check's
+// (pivot_check_gather, and lambda_norm where N allows it), or the one-block path's small_tensor.
 enum class KernelSet { general, general_with_pivot_check, one_block };
 
 template <class T>
@@ -46,6 +46,9 @@ public:
 
   Launcher<codegen::kernel_signatures::pivot_angles> pivot_angles;
   Launcher<codegen::kernel_signatures::pivot_angles_mode> pivot_angles_mode;
+  Launcher<codegen::kernel_signatures::pivot_head> pivot_head;          // split_plan set
+  Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
+  Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
   Launcher<codegen::kernel_signatures::off_norm_partial> off_norm_partial;
@@ -59,6 +62,9 @@ public:
   // off_norm_partial and the sweep's last group_pass write, and off_norm_final reads.
   codegen::GroupPassPlan group_pass_plan{};
   codegen::OffNormPlan off_norm_plan{};
+  // Set when the angles take the split path (pivot_head, pivot_contract, pivot_tail) in place of
+  // pivot_angles: its partials buffer.
+  std::optional<codegen::PivotAnglesSplitPlan> split_plan;
   // Set when the on-device ||Lambda||_2 (N <= 1024) was loaded: its Lanczos basis workspace.
   std::optional<codegen::LambdaNormPlan> lambda_norm_plan;
 

@@ -54,6 +54,36 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("pivot subtensors over the shared memory take the split angles and equal the CPU (float64, 1e-10)") {
+    // N = 2 from D = 13 (float64) on, up to D = 15, where the group pass's tile still fits its
+    // registers; N = 3, N = 4 over 2^12 float64 entries; both layouts.
+    for (auto [order, size, layout] : {std::tuple{13, 2, Layout::c_order}, {14, 2, Layout::c_order},
+                                       {15, 2, Layout::fortran_order}, {14, 3, Layout::c_order},
+                                       {13, 4, Layout::fortran_order}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      Options options;
+      options.max_sweeps = 3;
+      check_gpu_equals_cpu(random_tensor<double>(order, size, 90u + static_cast<unsigned>(order), layout), options, 1e-10);
+    }
+  }
+
+  TEST_CASE("the split angles in float32 equal the CPU (1e-4), and diagonalize a planted N = 2 tensor") {
+    GeneratorOptions g;
+    g.order = 16;
+    g.size = 2;
+    g.seed = 77;
+    const auto planted = generate_diagonalizable<float>(g);
+    Options options;
+    options.max_sweeps = 3;
+    check_gpu_equals_cpu(planted.tensor, options, 1e-4);
+    options.backend = Backend::cuda;
+    options.max_sweeps = 30;
+    const auto result = diagonalize(planted.tensor, options);
+    CHECK(result.engine == "cuda");
+    CHECK(result.stop_reason == StopReason::tolerance);
+  }
+
   TEST_CASE("the GPU engine equals the CPU engine on the same input (float32, 1e-4)") {
     for (auto [order, size] : {std::pair{3, 16}, {4, 8}, {6, 4}}) {
       CAPTURE(order);
@@ -156,13 +186,13 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("auto runs a shape the GPU engines decline on the CPU, with a note that says why, and equals the CPU run") {
-    const auto tensor = random_tensor<double>(14, 2, 21);  // a 2^14 pivot subtensor: over one block's shared memory
+    const auto tensor = random_tensor<double>(17, 2, 21);  // the group pass has no tile for N = 2, D = 17
     Options options;
     options.max_sweeps = 3;
     const auto automatic = diagonalize(tensor, options);
     CHECK(automatic.backend == Backend::cpu);
     REQUIRE(automatic.notes.size() == 1);
-    CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (pivot_angles: a pivot subtensor of 2^14 entries") == 0);
+    CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (group_pass: a tile of 2 x 2^16 entries") == 0);
     CHECK(automatic.notes[0].find("running on the CPU") != std::string::npos);
     options.backend = Backend::cpu;
     CHECK(automatic.core.values() == diagonalize(tensor, options).core.values());

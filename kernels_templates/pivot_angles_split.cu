@@ -1,0 +1,173 @@
+// pivot_angles_split: the angles of one pivot group when a pair's subtensor S = A[{p,q}^D] (2^D
+// entries, bit n of an entry's index picking q in mode n) does not fit one block's shared memory
+// (issue 12; pivot_angles serves the shapes where it does). The rule needs four entries of S after
+// the rotations of modes < n (DESIGN.md section 2): a_n (all p), b_n (q in mode n only), d_n (all
+// q), e_n (p in mode n only). Rotating mode m maps the value at p to c x_p + s x_q and the value at
+// q to -s x_p + c x_q, so
+//   a_{n+1} = c_n a_n + s_n b_n,   d_{n+1} = c_n d_n - s_n e_n,
+//   b_n = sum_i U_n(i) S[i, q, p..p],   e_n = sum_i V_n(i) S[i, p, q..q]   (i: the modes < n),
+//   U_n(i) = prod_{m<n} (i_m ? s_m : c_m),   V_n(i) = prod_{m<n} (i_m ? c_m : -s_m):
+// contractions of 2^n entries each. The modes split into a head 0..HEAD-1 and a tail of TAIL
+// modes:
+//   pivot_head      per pair, the head modes one after the other from those small corners of S
+//                   (2^(HEAD+1) entries in all); grid = PAIRS, block = THREADS
+//   pivot_contract  the one read of every S: P[j] = sum_i U_HEAD(i) S[i, j], Q[j] = sum_i V_HEAD(i) S[i, j]
+//                   over the head index i, for every tail index j, in double; CONTRACT_BLOCKS
+//                   blocks per pair each sum a share of the i and write their partial P and Q;
+//                   grid = PAIRS * CONTRACT_BLOCKS, block = THREADS
+//   pivot_tail      per pair, P and Q summed (in a fixed order) into shared memory, then the tail
+//                   modes as pivot_angles runs them on S: a, b from P, d, e from Q, each tail mode's
+//                   rotation applied to both; grid = PAIRS, block = THREADS
+// Tail index j: bit b picks q in mode D - 1 - b, so that for C order consecutive j are neighbours
+// in memory where p and q are (N = 2: the whole tensor).
+//
+// Arguments:
+//   tensor     N^D entries: the core before this group's rotations (read only)
+//   pairs, rotations: as every group kernel (prelude); the head's rotations are written by
+//              pivot_head and read by pivot_contract, the tail's written by pivot_tail
+//   partials   PAIRS * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES doubles: block b of pair k writes P at
+//              ((k * CONTRACT_BLOCKS + b) * 2) * TAIL_ENTRIES and Q after it
+
+inline constexpr int THREADS = ${threads};
+inline constexpr int HEAD = ${head_modes};
+inline constexpr int TAIL = D - HEAD;
+inline constexpr int TAIL_ENTRIES = 1 << TAIL;
+inline constexpr long long HEAD_ENTRIES = 1LL << HEAD;
+inline constexpr int CONTRACT_BLOCKS = ${contract_blocks};
+inline constexpr int PER_THREAD = (TAIL_ENTRIES + THREADS - 1) / THREADS;
+
+// The offset of the entry of S whose modes m < count take q where bit m of `bits` is set, p elsewhere.
+__device__ inline long long head_offset(int p, int q, int count, long long bits) {
+  long long offset = 0;
+  for (int m = 0; m < count; ++m) offset += ((bits >> m) & 1 ? q : p) * STRIDE[m];
+  return offset;
+}
+
+// The offset of tail index j (modes HEAD..D-1; bit b picks q in mode D - 1 - b).
+__device__ inline long long tail_offset(int p, int q, int j) {
+  long long offset = 0;
+  for (int b = 0; b < TAIL; ++b) offset += ((j >> b) & 1 ? q : p) * STRIDE[D - 1 - b];
+  return offset;
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+pivot_head(${pivot_head_parameters}) {
+  __shared__ Rotation head[HEAD];
+  const int k = blockIdx.x;
+  const int p = pairs[2 * k], q = pairs[2 * k + 1];
+  long long all_p = 0, all_q = 0;
+  for (int m = 0; m < D; ++m) {
+    all_p += p * STRIDE[m];
+    all_q += q * STRIDE[m];
+  }
+  Scalar a = tensor[all_p], d = tensor[all_q];
+  for (int n = 0; n < HEAD; ++n) {
+    // b_n's entries: q in mode n, p above; e_n's: p in mode n, q above (bits below: the sum's i).
+    long long b_fixed = q * STRIDE[n], e_fixed = p * STRIDE[n];
+    for (int m = n + 1; m < D; ++m) {
+      b_fixed += p * STRIDE[m];
+      e_fixed += q * STRIDE[m];
+    }
+    double2 be = make_double2(0.0, 0.0);
+    for (long long i = threadIdx.x; i < (1LL << n); i += THREADS) {
+      double u = 1.0, v = 1.0;
+      for (int m = 0; m < n; ++m) {
+        const bool at_q = (i >> m) & 1;
+        u *= static_cast<double>(at_q ? head[m].s : head[m].c);
+        v *= static_cast<double>(at_q ? head[m].c : -head[m].s);
+      }
+      const long long offset = head_offset(p, q, n, i);
+      be.x += u * static_cast<double>(tensor[b_fixed + offset]);
+      be.y += v * static_cast<double>(tensor[e_fixed + offset]);
+    }
+    be = block_sum(be);
+    const Scalar b = static_cast<Scalar>(be.x), e = static_cast<Scalar>(be.y);
+    const Rotation g = rule_rotation(a, b, d, e);
+    if (threadIdx.x == 0) {
+      head[n] = g;
+      rotations[n * PAIRS + k] = g;
+    }
+    a = g.c * a + g.s * b;
+    d = g.c * d - g.s * e;
+    __syncthreads();  // head[n] is seen by every thread before mode n + 1
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+pivot_contract(${pivot_contract_parameters}) {
+  __shared__ Rotation head[HEAD];
+  const int k = blockIdx.x / CONTRACT_BLOCKS;
+  const int share = blockIdx.x % CONTRACT_BLOCKS;
+  const int p = pairs[2 * k], q = pairs[2 * k + 1];
+  for (int m = threadIdx.x; m < HEAD; m += THREADS) head[m] = rotations[m * PAIRS + k];
+  __syncthreads();
+  long long tail[PER_THREAD];
+  double sum_p[PER_THREAD], sum_q[PER_THREAD];
+#pragma unroll
+  for (int r = 0; r < PER_THREAD; ++r) {
+    const int j = threadIdx.x + r * THREADS;
+    tail[r] = j < TAIL_ENTRIES ? tail_offset(p, q, j) : 0;
+    sum_p[r] = 0.0;
+    sum_q[r] = 0.0;
+  }
+  for (long long i = share; i < HEAD_ENTRIES; i += CONTRACT_BLOCKS) {
+    double u = 1.0, v = 1.0;
+    for (int m = 0; m < HEAD; ++m) {
+      const bool at_q = (i >> m) & 1;
+      u *= static_cast<double>(at_q ? head[m].s : head[m].c);
+      v *= static_cast<double>(at_q ? head[m].c : -head[m].s);
+    }
+    const long long row = head_offset(p, q, HEAD, i);
+#pragma unroll
+    for (int r = 0; r < PER_THREAD; ++r) {
+      if (threadIdx.x + r * THREADS >= TAIL_ENTRIES) continue;
+      const double x = static_cast<double>(tensor[row + tail[r]]);
+      sum_p[r] += u * x;
+      sum_q[r] += v * x;
+    }
+  }
+  double* out = partials + static_cast<long long>(blockIdx.x) * 2 * TAIL_ENTRIES;
+#pragma unroll
+  for (int r = 0; r < PER_THREAD; ++r) {
+    const int j = threadIdx.x + r * THREADS;
+    if (j >= TAIL_ENTRIES) continue;
+    out[j] = sum_p[r];
+    out[TAIL_ENTRIES + j] = sum_q[r];
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+pivot_tail(${pivot_tail_parameters}) {
+  __shared__ Scalar contracted_p[TAIL_ENTRIES], contracted_q[TAIL_ENTRIES];
+  const int k = blockIdx.x;
+  const double* in = partials + static_cast<long long>(k) * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES;
+  for (int j = threadIdx.x; j < TAIL_ENTRIES; j += THREADS) {
+    double sum_p = 0.0, sum_q = 0.0;
+    for (int b = 0; b < CONTRACT_BLOCKS; ++b) {
+      sum_p += in[static_cast<long long>(b) * 2 * TAIL_ENTRIES + j];
+      sum_q += in[static_cast<long long>(b) * 2 * TAIL_ENTRIES + TAIL_ENTRIES + j];
+    }
+    contracted_p[j] = static_cast<Scalar>(sum_p);
+    contracted_q[j] = static_cast<Scalar>(sum_q);
+  }
+  __syncthreads();
+  constexpr int all = TAIL_ENTRIES - 1;
+  for (int n = HEAD; n < D; ++n) {
+    const int bit = 1 << (D - 1 - n);
+    const Rotation g = rule_rotation(contracted_p[0], contracted_p[bit], contracted_q[all], contracted_q[all ^ bit]);
+    __syncthreads();  // every thread has read the pivot entries before any is overwritten
+    for (int half = threadIdx.x; half < TAIL_ENTRIES / 2; half += THREADS) {
+      // The entries with `bit` clear: insert a zero bit at its position into `half`.
+      const int low = half & (bit - 1);
+      const int j = ((half - low) << 1) | low;
+      const Scalar xp = contracted_p[j], yp = contracted_p[j | bit];
+      contracted_p[j] = g.c * xp + g.s * yp;
+      contracted_p[j | bit] = -g.s * xp + g.c * yp;
+      const Scalar xq = contracted_q[j], yq = contracted_q[j | bit];
+      contracted_q[j] = g.c * xq + g.s * yq;
+      contracted_q[j | bit] = -g.s * xq + g.c * yq;
+    }
+    if (threadIdx.x == 0) rotations[n * PAIRS + k] = g;
+    __syncthreads();
+  }
+}

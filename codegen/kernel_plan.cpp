@@ -140,6 +140,21 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
       {{"factor_rotation.cuh", "figures.cuh"}, false, plan, {{"group_pass", threads, pass_blocks + factor_blocks}}});
 }
 
+// Chunks of at most group_pass's register cap of memory modes (2^cap registers of at most 256
+// bytes a thread), outermost first; every shape has them.
+PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
+  const int max_modes = std::min(z.d, z.scalar == 4 ? 6 : 5);
+  ChunkPassPlan plan{256, max_modes, 0, 0, {}};
+  for (int first = 0; first < z.d; first += max_modes) plan.chunks.emplace_back(first, std::min(max_modes, z.d - first));
+  plan.blocks = std::min(ceil_div(z.entries, static_cast<long long>(plan.threads) << 1), spec.tuning.max_grid_blocks);
+  plan.factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, plan.threads);
+  const long long blocks = plan.blocks, factor_blocks = plan.factor_blocks;
+  return planned({{"factor_rotation.cuh"},
+                  false,
+                  std::move(plan),
+                  {{"chunk_pass", 256, blocks}, {"group_factors", 256, factor_blocks}}});
+}
+
 PlanAttempt plan_off_norm(const KernelSpec& spec, const Sizes& z) {
   const int threads = spec.tuning.block_size;
   const long long partial_blocks = std::min<long long>(spec.tuning.partial_blocks, ceil_div(z.entries, threads));
@@ -221,6 +236,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
     case KernelKind::pivot_angles_split: return plan_pivot_angles_split(spec, z);
     case KernelKind::pivot_check_gather: return plan_pivot_check_gather(spec, z);
     case KernelKind::group_pass: return plan_group_pass(spec, z);
+    case KernelKind::chunk_pass: return plan_chunk_pass(spec, z);
     case KernelKind::off_norm: return plan_off_norm(spec, z);
     case KernelKind::mode_product: return plan_mode_product(spec, z);
     case KernelKind::multi_mode_product: return plan_multi_mode_product(spec, z);

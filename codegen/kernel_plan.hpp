@@ -55,6 +55,15 @@ struct GroupPassPlan {
   long long partial_doubles;  // the partials buffer with figures: 2 doubles per pass block
 };
 
+// A group's rotations a run of memory modes at a time (kernels_templates/chunk_pass.cu).
+struct ChunkPassPlan {
+  int threads;
+  int max_modes;              // registers a thread: 2^max_modes
+  long long blocks;           // chunk_pass's grid (grid-stride)
+  long long factor_blocks;    // group_factors' grid
+  std::vector<std::pair<int, int>> chunks;  // (first memory mode, count) of each launch, in order
+};
+
 struct OffNormPlan {
   int threads;
   long long partial_blocks;   // off_norm_partial's and residual_partial's grid: off_norm_final reduces this many
@@ -83,7 +92,7 @@ struct LambdaNormPlan {
 };
 
 // The typed plan of each kind, in KernelKind's order.
-using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, OffNormPlan, ModeProductPlan,
+using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, ChunkPassPlan, OffNormPlan, ModeProductPlan,
                               MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan>;
 
 struct KernelPlan {

@@ -84,6 +84,18 @@ inline constexpr Parameter group_pass[] = {
     {"factors", scalar_pointer},
     {"partials", double_pointer},
 };
+inline constexpr Parameter chunk_pass[] = {
+    {"tensor", scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+    {"first", int_value},
+    {"count", int_value},
+};
+inline constexpr Parameter group_factors[] = {
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+    {"factors", scalar_pointer},
+};
 inline constexpr Parameter off_norm_partial[] = {
     {"tensor", const_scalar_pointer},
     {"partials", double_pointer},
@@ -138,6 +150,8 @@ inline constexpr KernelSignature pivot_tail{"pivot_tail", kernel_parameters::piv
 inline constexpr KernelSignature pivot_angles_mode{"pivot_angles_mode", kernel_parameters::pivot_angles_mode};
 inline constexpr KernelSignature pivot_check_gather{"pivot_check_gather", kernel_parameters::pivot_check_gather};
 inline constexpr KernelSignature group_pass{"group_pass", kernel_parameters::group_pass};
+inline constexpr KernelSignature chunk_pass{"chunk_pass", kernel_parameters::chunk_pass};
+inline constexpr KernelSignature group_factors{"group_factors", kernel_parameters::group_factors};
 inline constexpr KernelSignature off_norm_partial{"off_norm_partial", kernel_parameters::off_norm_partial};
 inline constexpr KernelSignature off_norm_final{"off_norm_final", kernel_parameters::off_norm_final};
 inline constexpr KernelSignature residual_partial{"residual_partial", kernel_parameters::residual_partial};
@@ -146,10 +160,10 @@ inline constexpr KernelSignature multi_mode_product{"multi_mode_product", kernel
 inline constexpr KernelSignature small_tensor{"small_tensor", kernel_parameters::small_tensor};
 inline constexpr KernelSignature lambda_norm{"lambda_norm", kernel_parameters::lambda_norm};
 
-inline constexpr KernelSignature all[] = {pivot_angles,       pivot_head,       pivot_contract, pivot_tail,
-                                          pivot_angles_mode,  pivot_check_gather, group_pass,   off_norm_partial,
-                                          off_norm_final,     residual_partial, mode_product,   multi_mode_product,
-                                          small_tensor,       lambda_norm};
+inline constexpr KernelSignature all[] = {
+    pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
+    group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
+    mode_product,   multi_mode_product, small_tensor, lambda_norm};
 
 }  // namespace kernel_signatures
 

@@ -14,6 +14,8 @@
 //   group_pass          group_pass (all modes' rotations of a group in one read+write pass, the
 //                       factors' columns p, q, and for a sweep's last group the convergence
 //                       figures' partial sums)
+//   chunk_pass          chunk_pass (a group's rotations in a run of memory modes), group_factors
+//                       (M_n <- M_n R_n): the group pass for tiles group_pass cannot hold
 //   off_norm            off_norm_partial, off_norm_final (off(C)^2 and ||diag C||^2 in double),
 //                       residual_partial (||T - R||^2 and ||T||^2 of a reconstruction R, in double)
 //   mode_product        mode_product (X x_n M)

@@ -19,6 +19,7 @@ enum class KernelKind {
   pivot_angles_split,
   pivot_check_gather,
   group_pass,
+  chunk_pass,
   off_norm,
   mode_product,
   multi_mode_product,

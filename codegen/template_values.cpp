@@ -26,6 +26,10 @@ Substitutions values_of(const GroupPassPlan& plan) {
           {"pass_blocks", to_string(plan.pass_blocks)}};
 }
 
+Substitutions values_of(const ChunkPassPlan& plan) {
+  return {{"threads", to_string(plan.threads)}, {"max_modes", to_string(plan.max_modes)}};
+}
+
 Substitutions values_of(const OffNormPlan& plan) {
   return {{"threads", to_string(plan.threads)}, {"partial_blocks", to_string(plan.partial_blocks)}};
 }

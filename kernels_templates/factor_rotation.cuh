@@ -1,6 +1,6 @@
 // One row of M_n <- M_n R_n (DESIGN.md section 2): columns p and q mix as
 //   M[., p] <- c M[., p] + s M[., q],   M[., q] <- c M[., q] - s M[., p]
-// (runtime/group_pass.cpp, apply_group_to_factors).
+// (runtime/engines/group_pass.cpp, apply_group_to_factors).
 __device__ inline void rotate_factor_row(Scalar* row, int p, int q, Rotation g) {
   const Scalar x = row[p];
   const Scalar y = row[q];

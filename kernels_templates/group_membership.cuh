@@ -1,5 +1,5 @@
 // Where each index l = 0..N-1 stands in the pivot group: its partner and its pair, both -1 for the
-// unpaired index of an odd N (runtime/pivot_check.cpp). l is the pair's p exactly when l < partner.
+// unpaired index of an odd N (runtime/algorithm/pivot_check.cpp). l is the pair's p exactly when l < partner.
 struct GroupMembership {
   int partner[N];
   int pair_of[N];

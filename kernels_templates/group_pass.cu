@@ -1,5 +1,5 @@
 // group_pass: all D modes' rotations of one pivot group applied to the tensor in one read+write
-// pass (DESIGN.md section 3; the GPU form of runtime/group_pass.cpp):
+// pass (DESIGN.md section 3; the GPU form of runtime/engines/group_pass.cpp):
 //   tensor <- tensor x_1 R_1^T ... x_D R_D^T,  R_n block-diagonal with the group's (c, s) in mode n,
 // and, in the same launch, the factors M_n <- M_n R_n.
 //

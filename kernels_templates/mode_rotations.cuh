@@ -1,5 +1,5 @@
 // The rotations of one memory mode of a whole tensor held in shared memory (DESIGN.md section 2;
-// runtime/group_pass.cpp). Memory mode k (outermost first) has runs of RUN = N^(D-1-k) contiguous
+// runtime/engines/group_pass.cpp). Memory mode k (outermost first) has runs of RUN = N^(D-1-k) contiguous
 // entries; the run at index p and the run at index q of every pair (p, q) mix as
 //   x <- c x + s y,  y <- c y - s x,
 // identities skipped. Every thread of the block calls it; the caller synchronizes before another

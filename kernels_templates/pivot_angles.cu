@@ -1,6 +1,6 @@
 // pivot_angles: the angles of one pivot group (DESIGN.md sections 2-3). Each warp owns one pair,
 // copies its subtensor A[{p,q}^D] into shared memory and runs the D micro-iterations there, mode
-// n = 0..D-1 in order, exactly as the CPU engine's group step (runtime/cpu_engine.hpp). The tensor
+// n = 0..D-1 in order, exactly as the CPU engine's group step (runtime/engines/cpu_engine.hpp). The tensor
 // is only read: group_pass applies the rotations afterwards, all modes in one pass.
 //
 // Both kernels take
@@ -28,7 +28,7 @@ pivot_angles(${pivot_angles_parameters}) {
 // The check of mode n needs Lambda after the rotations of modes < n of all pairs, so before the
 // launch for mode n the engine runs pivot_check_gather (Lambda of mode n, N x N doubles) and puts
 // ||Lambda||_2 in *lambda_norm. Pair (p, q) is rotated iff 2 |Lambda_pq| >= eta ||Lambda||_2
-// (runtime/pivot_check.hpp); a rejected pair gets the identity and its subtensor stays as it is.
+// (runtime/algorithm/pivot_check.hpp); a rejected pair gets the identity and its subtensor stays as it is.
 // `workspace` (PAIRS * SUBTENSOR entries) carries each pair's subtensor from one mode's launch to
 // the next; the launch for mode 0 gathers it from the tensor.
 extern "C" __global__ void __launch_bounds__(THREADS)

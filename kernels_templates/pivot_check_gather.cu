@@ -1,5 +1,5 @@
 // pivot_check_gather: Lambda of mode n for the pivot check (DESIGN.md section 2;
-// runtime/pivot_check.cpp, pivot_lambda with a group):
+// runtime/algorithm/pivot_check.cpp, pivot_lambda with a group):
 //   Lambda = G - G^T,   G[j, l] = C_{l..l} * C_{l->j,n},   so
 //   Lambda_ij = C_{j..j} C_{j->i,n} - C_{i..i} C_{i->j,n}   (skew: Lambda_ji = -Lambda_ij, Lambda_ii = 0),
 // C the core after this group's rotations in modes < n. The tensor still holds the core from

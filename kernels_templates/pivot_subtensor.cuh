@@ -1,7 +1,11 @@
 // The pivot subtensor A[{p,q}^D] of one pair (DESIGN.md section 3): entry `bits` takes index q in
 // logical mode n where bit n of `bits` is set, p elsewhere. Within a group it changes only under
 // its own pair's rotations, so a warp runs the pair's D micro-iterations on a copy in shared memory
-// (runtime/pivot_subtensor.hpp). Lane i handles entries i, i + 32, ...
+// (runtime/engines/pivot_subtensor.hpp). Lane i handles entries i, i + 32, ...
+
+// Entries of a pivot subtensor. Only the kinds that hold one in shared memory include this, and
+// their plans refuse the orders where it would not fit (well below D = 31, where 1 << D overflows).
+inline constexpr int SUBTENSOR = 1 << D;
 
 // Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`.
 __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane) {

@@ -9,9 +9,8 @@ using Rotation = tensordiag::dsl::Givens<Scalar>;
 inline constexpr int D = ${order};
 inline constexpr int N = ${size};
 inline constexpr long long ENTRIES = ${entries};
-// Pairs per pivot group (DESIGN.md section 2), entries of a pivot subtensor A[{p,q}^D].
+// Pairs per pivot group (DESIGN.md section 2).
 inline constexpr int PAIRS = N / 2;
-inline constexpr int SUBTENSOR = 1 << D;
 // Entry (i, .., i) lives at i * DIAGONAL_STRIDE, the sum of all strides.
 inline constexpr long long DIAGONAL_STRIDE = ${diagonal_stride};
 

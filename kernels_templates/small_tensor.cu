@@ -1,10 +1,10 @@
 // small_tensor: the whole run of sweeps (DESIGN.md sections 2-3) for a batch of small tensors in
 // one launch: one thread block per tensor, the tensor and its factors in shared memory, no host
-// round trip. Per sweep, per group of the schedule, as the CPU engine (runtime/cpu_engine.hpp):
+// round trip. Per sweep, per group of the schedule, as the CPU engine (runtime/engines/cpu_engine.hpp):
 // the warps run the D micro-iterations of the group's pairs (pivot_angles), then the block applies
 // all D modes' rotations in memory order (group_pass) and updates the factors (as group_pass does).
 // After each sweep the block computes off(C)^2 and ||diag C||^2 in double and applies the stop
-// criteria of runtime/stop_criteria.hpp. There is no pivot check: use it with eta = 0 only.
+// criteria of runtime/algorithm/stop_criteria.hpp. There is no pivot check: use it with eta = 0 only.
 //
 // Arguments:
 //   tensors      batch x N^D entries: in, the tensors; out, their cores C

@@ -31,8 +31,8 @@ std::string error_of(auto&& f) {
 TEST_CASE("kernel_kinds lists every kind, each parses back") {
   const auto kinds = kernel_kinds();
   CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",
-                                          "off_norm", "mode_product", "multi_mode_product", "small_tensor",
-                                          "lambda_norm"});
+                                          "chunk_pass", "off_norm", "mode_product", "multi_mode_product",
+                                          "small_tensor", "lambda_norm"});
   for (const auto& kind : kinds) CHECK(to_string(parse_kernel_kind(kind)) == kind);
   CHECK(contains(error_of([] { parse_kernel_kind("gemm"); }), "unknown kernel kind 'gemm'"));
 }

@@ -175,10 +175,23 @@ public:
         enqueue_split_angles(stream, pairs, rotations);
       else
         kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations);
-      double* partials = g + 1 < state_.groups ? nullptr : state_.partials.data();
-      kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials);
+      if (kernels_.chunk_plan) {
+        for (const auto& [first, count] : kernels_.chunk_plan->chunks)
+          kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count);
+        kernels_.group_factors(stream, pairs, rotations, state_.factors.data());
+      } else {
+        // The sweep's last pass also sums the convergence figures.
+        double* partials = g + 1 < state_.groups ? nullptr : state_.partials.data();
+        kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials);
+      }
     }
-    figures_.enqueue(stream, kernels_.group_pass_plan.pass_blocks);
+    if (kernels_.chunk_plan) {
+      // The chunks sum no figures: one more read of the tensor.
+      kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
+      figures_.enqueue(stream, kernels_.off_norm_plan.partial_blocks);
+    } else {
+      figures_.enqueue(stream, kernels_.group_pass_plan.pass_blocks);
+    }
   }
 
 private:
@@ -254,7 +267,8 @@ std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::
   else if (!angles.plan)
     angles.refusal += "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
   if (!angles.plan) return std::move(angles.refusal);
-  std::vector<KernelKind> kinds{KernelKind::group_pass, KernelKind::off_norm};
+  // The group's rotations: group_pass, or chunk_pass (every shape) where its tile does not fit.
+  std::vector<KernelKind> kinds{KernelKind::off_norm};
   if (run.settings.eta > 0) kinds.push_back(KernelKind::pivot_check_gather);
   for (const KernelKind kind : kinds) {
     codegen::PlanAttempt attempt = codegen::try_plan(kernel_spec_for(first, run.rule, kind));

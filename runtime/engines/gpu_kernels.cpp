@@ -61,7 +61,10 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       split_plan = std::get<codegen::PivotAnglesSplitPlan>(
           load_kind(KernelKind::pivot_angles_split, {&pivot_head, &pivot_contract, &pivot_tail}));
     }
-    group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
+    if (codegen::try_plan(with_kind(KernelKind::group_pass)).plan)
+      group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
+    else
+      chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
     off_norm_plan =
         std::get<codegen::OffNormPlan>(load_kind(KernelKind::off_norm, {&off_norm_partial, &off_norm_final, &residual_partial}));
     if (set == KernelSet::general_with_pivot_check) {

@@ -31,7 +31,8 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
                                     codegen::KernelKind kind);
 
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
-// pivot subtensor is over the shared memory; group_pass, off_norm), with the pivot check's
+// pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not
+// fit; off_norm), with the pivot check's
 // (pivot_check_gather, and lambda_norm where N allows it), or the one-block path's small_tensor.
 enum class KernelSet { general, general_with_pivot_check, one_block };
 
@@ -51,6 +52,8 @@ public:
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
+  Launcher<codegen::kernel_signatures::chunk_pass> chunk_pass;        // chunk_plan set
+  Launcher<codegen::kernel_signatures::group_factors> group_factors;
   Launcher<codegen::kernel_signatures::off_norm_partial> off_norm_partial;
   Launcher<codegen::kernel_signatures::off_norm_final> off_norm_final;
   Launcher<codegen::kernel_signatures::residual_partial> residual_partial;  // with off_norm, for verification
@@ -65,6 +68,9 @@ public:
   // Set when the angles take the split path (pivot_head, pivot_contract, pivot_tail) in place of
   // pivot_angles: its partials buffer.
   std::optional<codegen::PivotAnglesSplitPlan> split_plan;
+  // Set when the group's rotations take chunk_pass and group_factors in place of group_pass (a
+  // tile group_pass cannot hold: small N with large D): the chunks, one launch each.
+  std::optional<codegen::ChunkPassPlan> chunk_plan;
   // Set when the on-device ||Lambda||_2 (N <= 1024) was loaded: its Lanczos basis workspace.
   std::optional<codegen::LambdaNormPlan> lambda_norm_plan;
 

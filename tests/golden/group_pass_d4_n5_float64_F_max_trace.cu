@@ -76,9 +76,8 @@ using Rotation = tensordiag::dsl::Givens<Scalar>;
 inline constexpr int D = 4;
 inline constexpr int N = 5;
 inline constexpr long long ENTRIES = 625;
-// Pairs per pivot group (DESIGN.md section 2), entries of a pivot subtensor A[{p,q}^D].
+// Pairs per pivot group (DESIGN.md section 2).
 inline constexpr int PAIRS = N / 2;
-inline constexpr int SUBTENSOR = 1 << D;
 // Entry (i, .., i) lives at i * DIAGONAL_STRIDE, the sum of all strides.
 inline constexpr long long DIAGONAL_STRIDE = 156;
 
@@ -105,7 +104,7 @@ __device__ inline bool is_identity(Rotation g) { return g.c == Scalar(1) && g.s 
 // ---- factor_rotation.cuh ----
 // One row of M_n <- M_n R_n (DESIGN.md section 2): columns p and q mix as
 //   M[., p] <- c M[., p] + s M[., q],   M[., q] <- c M[., q] - s M[., p]
-// (runtime/group_pass.cpp, apply_group_to_factors).
+// (runtime/engines/group_pass.cpp, apply_group_to_factors).
 __device__ inline void rotate_factor_row(Scalar* row, int p, int q, Rotation g) {
   const Scalar x = row[p];
   const Scalar y = row[q];
@@ -163,7 +162,7 @@ __device__ inline double2 block_sum(double2 v) {
 
 // ---- group_pass.cu ----
 // group_pass: all D modes' rotations of one pivot group applied to the tensor in one read+write
-// pass (DESIGN.md section 3; the GPU form of runtime/group_pass.cpp):
+// pass (DESIGN.md section 3; the GPU form of runtime/engines/group_pass.cpp):
 //   tensor <- tensor x_1 R_1^T ... x_D R_D^T,  R_n block-diagonal with the group's (c, s) in mode n,
 // and, in the same launch, the factors M_n <- M_n R_n.
 //

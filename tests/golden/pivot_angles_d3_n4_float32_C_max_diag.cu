@@ -77,9 +77,8 @@ using Rotation = tensordiag::dsl::Givens<Scalar>;
 inline constexpr int D = 3;
 inline constexpr int N = 4;
 inline constexpr long long ENTRIES = 64;
-// Pairs per pivot group (DESIGN.md section 2), entries of a pivot subtensor A[{p,q}^D].
+// Pairs per pivot group (DESIGN.md section 2).
 inline constexpr int PAIRS = N / 2;
-inline constexpr int SUBTENSOR = 1 << D;
 // Entry (i, .., i) lives at i * DIAGONAL_STRIDE, the sum of all strides.
 inline constexpr long long DIAGONAL_STRIDE = 21;
 
@@ -126,7 +125,11 @@ TENSORDIAG_HOST_DEVICE inline tensordiag::dsl::Givens<float> rule_rotation(float
 // The pivot subtensor A[{p,q}^D] of one pair (DESIGN.md section 3): entry `bits` takes index q in
 // logical mode n where bit n of `bits` is set, p elsewhere. Within a group it changes only under
 // its own pair's rotations, so a warp runs the pair's D micro-iterations on a copy in shared memory
-// (runtime/pivot_subtensor.hpp). Lane i handles entries i, i + 32, ...
+// (runtime/engines/pivot_subtensor.hpp). Lane i handles entries i, i + 32, ...
+
+// Entries of a pivot subtensor. Only the kinds that hold one in shared memory include this, and
+// their plans refuse the orders where it would not fit (well below D = 31, where 1 << D overflows).
+inline constexpr int SUBTENSOR = 1 << D;
 
 // Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`.
 __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane) {
@@ -174,7 +177,7 @@ __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar
 // ---- pivot_angles.cu ----
 // pivot_angles: the angles of one pivot group (DESIGN.md sections 2-3). Each warp owns one pair,
 // copies its subtensor A[{p,q}^D] into shared memory and runs the D micro-iterations there, mode
-// n = 0..D-1 in order, exactly as the CPU engine's group step (runtime/cpu_engine.hpp). The tensor
+// n = 0..D-1 in order, exactly as the CPU engine's group step (runtime/engines/cpu_engine.hpp). The tensor
 // is only read: group_pass applies the rotations afterwards, all modes in one pass.
 //
 // Both kernels take
@@ -202,7 +205,7 @@ pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, R
 // The check of mode n needs Lambda after the rotations of modes < n of all pairs, so before the
 // launch for mode n the engine runs pivot_check_gather (Lambda of mode n, N x N doubles) and puts
 // ||Lambda||_2 in *lambda_norm. Pair (p, q) is rotated iff 2 |Lambda_pq| >= eta ||Lambda||_2
-// (runtime/pivot_check.hpp); a rejected pair gets the identity and its subtensor stays as it is.
+// (runtime/algorithm/pivot_check.hpp); a rejected pair gets the identity and its subtensor stays as it is.
 // `workspace` (PAIRS * SUBTENSOR entries) carries each pair's subtensor from one mode's launch to
 // the next; the launch for mode 0 gathers it from the tensor.
 extern "C" __global__ void __launch_bounds__(THREADS)

@@ -68,6 +68,19 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("the chunked pass (small N, large D) equals the CPU (float64, 1e-10), with the split angles") {
+    // group_pass's tile of N x 2^(D-1) entries over its registers: N = 2 from D = 16 (float64),
+    // N = 3 from D = 15; chunks of 5 memory modes.
+    for (auto [order, size, layout] : {std::tuple{16, 2, Layout::c_order}, {20, 2, Layout::fortran_order},
+                                       {15, 3, Layout::c_order}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      Options options;
+      options.max_sweeps = 3;
+      check_gpu_equals_cpu(random_tensor<double>(order, size, 60u + static_cast<unsigned>(order), layout), options, 1e-10);
+    }
+  }
+
   TEST_CASE("the split angles in float32 equal the CPU (1e-4), and diagonalize a planted N = 2 tensor") {
     GeneratorOptions g;
     g.order = 16;
@@ -185,14 +198,16 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("auto runs a shape the GPU engines decline on the CPU, with a note that says why, and equals the CPU run") {
-    const auto tensor = random_tensor<double>(17, 2, 21);  // the group pass has no tile for N = 2, D = 17
+  TEST_CASE("auto runs what the GPU engines decline on the CPU, with a note that says why, and equals the CPU run") {
+    // The pivot check keeps a pair's subtensor in shared memory: not 2^14 float64 entries.
+    const auto tensor = random_tensor<double>(14, 2, 21);
     Options options;
     options.max_sweeps = 3;
+    options.eta = 0.01;
     const auto automatic = diagonalize(tensor, options);
     CHECK(automatic.backend == Backend::cpu);
     REQUIRE(automatic.notes.size() == 1);
-    CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (group_pass: a tile of 2 x 2^16 entries") == 0);
+    CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (pivot_angles: a pivot subtensor of 2^14 entries") == 0);
     CHECK(automatic.notes[0].find("running on the CPU") != std::string::npos);
     options.backend = Backend::cpu;
     CHECK(automatic.core.values() == diagonalize(tensor, options).core.values());

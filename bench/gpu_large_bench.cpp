@@ -1,0 +1,75 @@
+// Tensors too large to pass through files on the lent machines (N = 2, D = 33 is 34 GB each way):
+// a Gaussian float32 tensor made in memory, 10 sweeps forced on the GPU without verification, the
+// sweeps' GPU time (CUDA events) and the fraction of the device-to-device copy bandwidth that one
+// read and write of the tensor per pivot group would reach.
+//   usage: gpu_large_bench COPY_GBS DxN [DxN ...]     (COPY_GBS: gpu_bench's measured copy, GB/s)
+// Exits 77 without a GPU.
+#include <omp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "runtime/algorithm/random_stream.hpp"
+#include "runtime/core/stopwatch.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/diagonalize.hpp"
+
+using namespace tensordiag::runtime;
+
+namespace {
+
+// Gaussian entries, 2^20 a chunk, each chunk its own seeded stream: the same tensor at any thread count.
+HostTensor<float> gaussian_tensor(int order, int size) {
+  HostTensor<float> tensor(order, size, Layout::c_order);
+  constexpr std::size_t chunk = std::size_t{1} << 20;
+  const std::size_t chunks = (tensor.count() + chunk - 1) / chunk;
+  float* data = tensor.data();
+  const std::size_t count = tensor.count();
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < chunks; ++c) {
+    RandomStream random(1 + c);
+    for (std::size_t i = c * chunk; i < std::min(count, (c + 1) * chunk); ++i) data[i] = static_cast<float>(random.gaussian());
+  }
+  return tensor;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: gpu_large_bench COPY_GBS DxN [DxN ...]\n");
+    return 2;
+  }
+  const auto device = cuda_device();
+  if (!device) {
+    std::printf("gpu_large_bench: %s\n", cuda_unavailable_reason().c_str());
+    return 77;
+  }
+  const double copy = std::atof(argv[1]) * 1e9;
+  std::printf("device: %s\n%-8s %-10s %-8s %-10s %-12s %-10s %-8s %-10s %s\n", device->name.c_str(), "DxN", "GB", "groups",
+              "made_s", "gpu_ms_10", "ms_sweep", "of_copy", "wall_s", "engine");
+  for (int i = 2; i < argc; ++i) {
+    const std::string shape = argv[i];
+    const int order = std::stoi(shape.substr(0, shape.find('x')));
+    const int size = std::stoi(shape.substr(shape.find('x') + 1));
+    Stopwatch made;
+    const HostTensor<float> tensor = gaussian_tensor(order, size);
+    const double made_seconds = made.seconds();
+    Options options;
+    options.backend = Backend::cuda;
+    options.max_sweeps = 10;
+    options.tol = 1e-300;
+    options.stall_tol = 0;
+    const Stopwatch wall;
+    const Result<float> result = diagonalize(tensor, options);
+    double gpu = 0;
+    for (const auto& h : result.history) gpu += h.seconds;
+    const double groups = size % 2 == 0 ? size - 1 : size;
+    const double bytes = 10 * groups * 2 * static_cast<double>(tensor.count()) * sizeof(float);
+    std::printf("%-8s %-10.2f %-8.0f %-10.1f %-12.2f %-10.3f %-8.3f %-10.1f %s\n", shape.c_str(),
+                static_cast<double>(tensor.count()) * sizeof(float) / 1e9, groups, made_seconds, gpu * 1e3,
+                gpu * 1e3 / result.sweeps(), bytes / gpu / copy, wall.seconds(), result.engine.c_str());
+  }
+  return 0;
+}

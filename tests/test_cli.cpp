@@ -206,7 +206,7 @@ TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a f
   const nlohmann::json report = read_report(workspace / "result/report.json");
   for (const char* key :
        {"tensordiag_version", "input", "input_dtype", "order", "size", "dtype", "layout", "backend", "engine",
-        "device", "rule", "eta", "tol", "stall_tol", "max_sweeps", "sweeps", "stop_reason",
+        "kernels", "device", "rule", "eta", "tol", "stall_tol", "max_sweeps", "sweeps", "stop_reason",
         "converged", "history", "reconstruction_error", "orthogonality_error", "timings"})
     CHECK_MESSAGE(report.contains(key), key);
   CHECK(report["input"] == "t.npy");
@@ -216,6 +216,7 @@ TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a f
   CHECK(report["layout"] == "C");
   CHECK(report["backend"] == "cpu");
   CHECK(report["engine"] == "cpu");
+  CHECK(report["kernels"] == nlohmann::json::array());
   CHECK(report["rule"] == "max_diag");
   CHECK(report["eta"] == 0.0);
   CHECK(report["tol"] == 1e-12);
@@ -409,7 +410,7 @@ TEST_CASE("cli: --no-verify writes a report that says the verification was skipp
   CHECK(run.out.find("error") == std::string::npos);
 
   const std::vector<std::string> head{"tensordiag_version", "input", "input_dtype", "order", "size", "dtype",
-                                      "layout", "backend", "engine", "device", "rule", "eta", "tol", "stall_tol",
+                                      "layout", "backend", "engine", "kernels", "device", "rule", "eta", "tol", "stall_tol",
                                       "max_sweeps", "sweeps", "stop_reason", "converged", "history"};
   auto verified = head, skipped = head;
   verified.insert(verified.end(), {"reconstruction_error", "orthogonality_error", "timings"});

@@ -60,6 +60,7 @@ class Result:
     max_sweeps: int
     backend: str
     engine: str
+    kernels: list
     device: str
     rule: str
     eta: float
@@ -98,6 +99,7 @@ class Result:
             "layout": "F" if self.core.flags.f_contiguous else "C",
             "backend": self.backend,
             "engine": self.engine,
+            "kernels": list(self.kernels),
             "device": self.device,
             "rule": self.rule,
             "eta": self.eta,

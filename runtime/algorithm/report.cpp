@@ -25,6 +25,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
       {"layout", std::string(to_string(result.core.layout()))},
       {"backend", std::string(to_string(result.backend))},
       {"engine", result.engine},
+      {"kernels", result.kernels},
       {"device", result.device},
       {"rule", result.rule},
       {"eta", result.eta},

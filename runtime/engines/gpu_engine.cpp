@@ -322,6 +322,7 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   result.timings.total_seconds = total.seconds();
   if (settings.verify) result.verification = verify_on_device(tensor, state, kernels, device.arch(), stream.get(), result);
   result.timings.compile_seconds = kernels.report().seconds;
+  result.kernels = kernels.report().kinds;
   return result;
 }
 

@@ -97,6 +97,7 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
   const std::string kind(codegen::to_string(spec.kind));
   const CompiledKernel compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
   if (compiled.origin == KernelOrigin::compiled) ++report_.compiled;
+  report_.kinds.push_back(kind);
   libraries_.push_back(std::make_unique<CudaLibrary>(compiled.cubin));
   for (LoadedKernel* kernel : kernels) {
     const codegen::KernelEntry* entry = nullptr;

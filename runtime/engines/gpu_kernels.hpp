@@ -21,6 +21,7 @@ namespace tensordiag::runtime {
 struct KernelLoadReport {
   double seconds = 0.0;  // generating, compiling or fetching, and loading all of them
   int compiled = 0;      // kinds NVRTC compiled in this call (0: all from a cache)
+  std::vector<std::string> kinds;  // the kernel kinds loaded, in order: the path a run takes
   std::vector<std::string> cache_warnings;
 };
 

@@ -99,6 +99,7 @@ std::vector<Result<T>> run_gpu_small_batch(std::span<const HostTensor<T>> tensor
     r.timings.setup_seconds = setup;
     r.timings.sweeps_seconds = wall;
     r.timings.compile_seconds = kernels.report().seconds;
+    r.kernels = kernels.report().kinds;
     r.timings.total_seconds = total.seconds();
   }
   return results;

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
@@ -79,6 +81,16 @@ TEST_SUITE("gpu") {
       options.max_sweeps = 3;
       check_gpu_equals_cpu(random_tensor<double>(order, size, 60u + static_cast<unsigned>(order), layout), options, 1e-10);
     }
+    // The path each shape took is in the result (report.json's "kernels").
+    Options options;
+    options.backend = Backend::cuda;
+    options.max_sweeps = 1;
+    CHECK(diagonalize(random_tensor<double>(20, 2, 5), options).kernels ==
+          std::vector<std::string>{"pivot_angles_split", "chunk_pass", "off_norm"});
+    CHECK(diagonalize(random_tensor<double>(14, 2, 5), options).kernels ==
+          std::vector<std::string>{"pivot_angles_split", "group_pass", "off_norm"});
+    CHECK(diagonalize(random_tensor<double>(5, 5, 5), options).kernels ==
+          std::vector<std::string>{"pivot_angles", "group_pass", "off_norm"});
   }
 
   TEST_CASE("the split angles in float32 equal the CPU (1e-4), and diagonalize a planted N = 2 tensor") {
@@ -206,6 +218,7 @@ TEST_SUITE("gpu") {
     options.eta = 0.01;
     const auto automatic = diagonalize(tensor, options);
     CHECK(automatic.backend == Backend::cpu);
+    CHECK(automatic.kernels.empty());
     REQUIRE(automatic.notes.size() == 1);
     CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (pivot_angles: a pivot subtensor of 2^14 entries") == 0);
     CHECK(automatic.notes[0].find("running on the CPU") != std::string::npos);

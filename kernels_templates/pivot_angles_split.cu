@@ -50,6 +50,17 @@ __device__ inline long long tail_offset(int p, int q, int j) {
   return offset;
 }
 
+// U(i) and V(i) over the modes m < count (the rows p and q of their rotations `head`).
+__device__ inline double2 head_weights(const Rotation* head, int count, long long i) {
+  double u = 1.0, v = 1.0;
+  for (int m = 0; m < count; ++m) {
+    const bool at_q = (i >> m) & 1;
+    u *= static_cast<double>(at_q ? head[m].s : head[m].c);
+    v *= static_cast<double>(at_q ? head[m].c : -head[m].s);
+  }
+  return make_double2(u, v);
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_head(${pivot_head_parameters}) {
   __shared__ Rotation head[HEAD];
@@ -70,15 +81,10 @@ pivot_head(${pivot_head_parameters}) {
     }
     double2 be = make_double2(0.0, 0.0);
     for (long long i = threadIdx.x; i < (1LL << n); i += THREADS) {
-      double u = 1.0, v = 1.0;
-      for (int m = 0; m < n; ++m) {
-        const bool at_q = (i >> m) & 1;
-        u *= static_cast<double>(at_q ? head[m].s : head[m].c);
-        v *= static_cast<double>(at_q ? head[m].c : -head[m].s);
-      }
+      const double2 w = head_weights(head, n, i);
       const long long offset = head_offset(p, q, n, i);
-      be.x += u * static_cast<double>(tensor[b_fixed + offset]);
-      be.y += v * static_cast<double>(tensor[e_fixed + offset]);
+      be.x += w.x * static_cast<double>(tensor[b_fixed + offset]);
+      be.y += w.y * static_cast<double>(tensor[e_fixed + offset]);
     }
     be = block_sum(be);
     const Scalar b = static_cast<Scalar>(be.x), e = static_cast<Scalar>(be.y);
@@ -111,19 +117,14 @@ pivot_contract(${pivot_contract_parameters}) {
     sum_q[r] = 0.0;
   }
   for (long long i = share; i < HEAD_ENTRIES; i += CONTRACT_BLOCKS) {
-    double u = 1.0, v = 1.0;
-    for (int m = 0; m < HEAD; ++m) {
-      const bool at_q = (i >> m) & 1;
-      u *= static_cast<double>(at_q ? head[m].s : head[m].c);
-      v *= static_cast<double>(at_q ? head[m].c : -head[m].s);
-    }
+    const double2 w = head_weights(head, HEAD, i);
     const long long row = head_offset(p, q, HEAD, i);
 #pragma unroll
     for (int r = 0; r < PER_THREAD; ++r) {
       if (threadIdx.x + r * THREADS >= TAIL_ENTRIES) continue;
       const double x = static_cast<double>(tensor[row + tail[r]]);
-      sum_p[r] += u * x;
-      sum_q[r] += v * x;
+      sum_p[r] += w.x * x;
+      sum_q[r] += w.y * x;
     }
   }
   double* out = partials + static_cast<long long>(blockIdx.x) * 2 * TAIL_ENTRIES;

@@ -50,13 +50,13 @@ RunPlan plan_run(const Options& options) {
   constexpr bool single = std::is_same_v<T, float>;
   const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
-  RunPlan plan{{RunSettings{stop, options.eta, options.threads, options.on_sweep, options.pivot_norm, options.verify}, std::move(rule)},
-               options.backend,
-               options.backend,
-               {}};
+  const RunSettings settings{stop, options.eta, options.threads, options.on_sweep, options.pivot_norm,
+                             options.verify};
+  RunPlan plan{{settings, std::move(rule)}, options.backend, options.backend, {}};
   if (options.backend == Backend::automatic) {
     plan.backend = cuda_device() ? Backend::cuda : Backend::cpu;
-    if (plan.backend == Backend::cpu) plan.notes.push_back("no GPU (" + cuda_unavailable_reason() + "): running on the CPU");
+    if (plan.backend == Backend::cpu)
+      plan.notes.push_back("no GPU (" + cuda_unavailable_reason() + "): running on the CPU");
   }
   return plan;
 }
@@ -83,7 +83,8 @@ const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, Ru
 }
 
 template <class T>
-void describe_run(Result<T>& result, const Options& options, const RunPlan& plan) {
+void describe_run(Result<T>& result, const Options& options, const RunPlan& plan, std::string_view engine) {
+  result.engine = engine;
   result.notes = plan.notes;
   result.rule = options.rule;
   result.stalls_on = plan.run.rule.stalls_on;
@@ -106,8 +107,7 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
   const Engine<T>& engine = choose_engine(tensors.front(), tensors.size(), plan);
   std::vector<Result<T>> results = engine.run(tensors, plan.run);
   for (std::size_t b = 0; b < results.size(); ++b) {
-    describe_run(results[b], options, plan);
-    results[b].engine = engine.name;
+    describe_run(results[b], options, plan, engine.name);
     // Options::verify holds whichever engine ran: the general GPU engine verifies on the device,
     // where its data lives (when two more tensors fit there); every other result is checked
     // here, on the host.

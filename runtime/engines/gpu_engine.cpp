@@ -51,6 +51,11 @@ NormPath choose_norm_path(bool checked, bool has_lambda_norm, PivotNorm asked) {
   return has_lambda_norm && asked != PivotNorm::cusolver ? NormPath::device : NormPath::cusolver;
 }
 
+// The general engine's kernels, with the pivot check's when it is on.
+KernelSet kernel_set(const EngineRun& run) {
+  return run.settings.eta > 0 ? KernelSet::general_with_pivot_check : KernelSet::general;
+}
+
 // Every group of the schedule, flattened to (p, q) ints in group order.
 std::vector<int> flat_pairs(const PivotSchedule& schedule) {
   std::vector<int> flat;
@@ -258,23 +263,9 @@ std::optional<Verification> verify_on_device(const HostTensor<T>& tensor, Device
 
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
-  using codegen::KernelKind;
-  // The angles: pivot_angles, or without the pivot check the split path where a pivot subtensor is
-  // over the shared memory (the checked path keeps each pair's subtensor between modes).
-  codegen::PlanAttempt angles = codegen::try_plan(kernel_spec_for(first, run.rule, KernelKind::pivot_angles));
-  if (!angles.plan && run.settings.eta == 0)
-    angles = codegen::try_plan(kernel_spec_for(first, run.rule, KernelKind::pivot_angles_split));
-  else if (!angles.plan)
-    angles.refusal += "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
-  if (!angles.plan) return std::move(angles.refusal);
-  // The group's rotations: group_pass, or chunk_pass (every shape) where its tile does not fit.
-  std::vector<KernelKind> kinds{KernelKind::off_norm};
-  if (run.settings.eta > 0) kinds.push_back(KernelKind::pivot_check_gather);
-  for (const KernelKind kind : kinds) {
-    codegen::PlanAttempt attempt = codegen::try_plan(kernel_spec_for(first, run.rule, kind));
-    if (!attempt.plan) return std::move(attempt.refusal);
-  }
-  return std::nullopt;
+  GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));
+  if (kinds.refusal.empty()) return std::nullopt;
+  return std::move(kinds.refusal);
 }
 
 template <class T>
@@ -283,10 +274,9 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   const RunSettings& settings = run.settings;
   const auto device = require_cuda_device();
   check_device_memory(device, tensor);
-  const bool checked = settings.eta > 0;
   GpuKernels<T> kernels(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), device.arch(),
-                        checked ? KernelSet::general_with_pivot_check : KernelSet::general);
-  const NormPath norm = choose_norm_path(checked, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
+                        kernel_set(run));
+  const NormPath norm = choose_norm_path(settings.eta > 0, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
   const CudaStream stream;
   DeviceState<T> state(tensor, round_robin_schedule(tensor.size()), kernels, norm, stream.get());
   SweepFigures<T> figures(state, kernels, static_cast<std::size_t>(tensor.diagonal_stride()));

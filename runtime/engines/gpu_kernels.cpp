@@ -34,6 +34,34 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
 template codegen::KernelSpec kernel_spec_for(const HostTensor<float>&, const codegen::LoweredRule&, codegen::KernelKind);
 template codegen::KernelSpec kernel_spec_for(const HostTensor<double>&, const codegen::LoweredRule&, codegen::KernelKind);
 
+GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
+  using codegen::KernelKind;
+  const bool checked = set == KernelSet::general_with_pivot_check;
+  auto attempt = [&base](KernelKind kind) {
+    codegen::KernelSpec spec = base;
+    spec.kind = kind;
+    return codegen::try_plan(spec);
+  };
+  GeneralKinds kinds;
+  if (codegen::PlanAttempt angles = attempt(KernelKind::pivot_angles); !angles.plan) {
+    // The checked path keeps each pair's subtensor in shared memory between modes: no split path.
+    if (checked) {
+      kinds.refusal = angles.refusal + "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
+      return kinds;
+    }
+    kinds.angles = KernelKind::pivot_angles_split;
+  }
+  if (!attempt(KernelKind::group_pass).plan) kinds.pass = KernelKind::chunk_pass;
+  std::vector<KernelKind> rest{kinds.angles, kinds.pass, KernelKind::off_norm};
+  if (checked) rest.push_back(KernelKind::pivot_check_gather);
+  for (const KernelKind kind : rest)
+    if (codegen::PlanAttempt planned = attempt(kind); !planned.plan) {
+      kinds.refusal = std::move(planned.refusal);
+      return kinds;
+    }
+  return kinds;
+}
+
 template <class T>
 GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set) : base_(base) {
   using codegen::KernelKind;
@@ -54,14 +82,14 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   if (set == KernelSet::one_block) {
     load_kind(KernelKind::small_tensor, {&small_tensor});
   } else {
-    const codegen::KernelSpec angles = with_kind(KernelKind::pivot_angles);
-    if (const codegen::PlanAttempt attempt = codegen::try_plan(angles); attempt.plan || set != KernelSet::general) {
+    const GeneralKinds kinds = general_kinds(base, set);
+    if (!kinds.refusal.empty()) throw user_error("the CUDA backend cannot take this tensor: " + kinds.refusal);
+    if (kinds.angles == KernelKind::pivot_angles)
       load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
-    } else {
+    else
       split_plan = std::get<codegen::PivotAnglesSplitPlan>(
           load_kind(KernelKind::pivot_angles_split, {&pivot_head, &pivot_contract, &pivot_tail}));
-    }
-    if (codegen::try_plan(with_kind(KernelKind::group_pass)).plan)
+    if (kinds.pass == KernelKind::group_pass)
       group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
     else
       chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));

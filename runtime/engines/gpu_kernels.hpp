@@ -37,6 +37,18 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
 // (pivot_check_gather, and lambda_norm where N allows it), or the one-block path's small_tensor.
 enum class KernelSet { general, general_with_pivot_check, one_block };
 
+// The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
+// pivot_angles_split where a pivot subtensor is over one warp's shared memory) and the pass
+// (group_pass, or chunk_pass where its tile does not fit its registers); or why the set cannot
+// serve the shape (the first refusal among its kinds).
+struct GeneralKinds {
+  codegen::KernelKind angles = codegen::KernelKind::pivot_angles;
+  codegen::KernelKind pass = codegen::KernelKind::group_pass;
+  std::string refusal;  // empty: every kind of the set serves the shape
+};
+// `base` names the shape, dtype, layout and rule; its kind is ignored.
+GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set);
+
 template <class T>
 class GpuKernels {
 public:

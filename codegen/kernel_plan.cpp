@@ -226,6 +226,32 @@ PlanAttempt plan_lambda_norm(const KernelSpec&, const Sizes& z) {
   return planned({{}, false, plan, {{"lambda_norm", threads, 1}}});
 }
 
+// N = 2 only. A row of 2^low_bits entries is D / 2 bits, at least one tile of 16-byte loads
+// (256 threads) and at most 16 bits; the high half's two weight tables (2^ceil(high/2) pairs of
+// doubles each) keep it to 20 bits: D <= 36 (float32 275 GB, past any one device). Row shares:
+// about 1024 blocks for qubit_reduce_high, each at least 64 rows, a power of two.
+PlanAttempt plan_qubit_sweep(const KernelSpec&, const Sizes& z) {
+  constexpr int threads = 256, largest_low = 16, largest_high = 20;
+  const int tile_bits = z.scalar == 4 ? 10 : 9;  // log2(threads * 16 bytes / scalar)
+  if (z.n != 2) return refused("qubit_sweep: N = 2 only (N is " + std::to_string(z.n) + ")");
+  const int low = std::min(z.d / 2, largest_low);
+  if (low < tile_bits || z.d - low > largest_high)
+    return refused("qubit_sweep: D = " + std::to_string(z.d) + " is outside " + std::to_string(2 * tile_bits) + ".." +
+                   std::to_string(largest_low + largest_high) + " for this dtype");
+  const int high = z.d - low;
+  const long long tiles = 1LL << (low - tile_bits);
+  long long shares = 1;
+  while (shares * 2 * tiles <= 1024 && (shares * 2) << 6 <= (1LL << high)) shares *= 2;
+  const QubitSweepPlan plan{threads, 1024, low, 10, 256, shares, shares * (2LL << low), 2LL << low, 2LL << high};
+  return planned({{"figures.cuh"},
+                  true,
+                  plan,
+                  {{"qubit_reduce_low", threads, std::min<long long>(1LL << high, 2048)},
+                   {"qubit_reduce_high", threads, tiles * shares},
+                   {"qubit_settle", threads, plan.settle_blocks},
+                   {"qubit_angles", 1024, 1}}});
+}
+
 }  // namespace
 
 PlanAttempt try_plan(const KernelSpec& spec) {
@@ -242,6 +268,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
     case KernelKind::multi_mode_product: return plan_multi_mode_product(spec, z);
     case KernelKind::small_tensor: return plan_small_tensor(spec, z);
     case KernelKind::lambda_norm: return plan_lambda_norm(spec, z);
+    case KernelKind::qubit_sweep: return plan_qubit_sweep(spec, z);
   }
   throw internal_codegen_error("try_plan: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
                                " has no plan");

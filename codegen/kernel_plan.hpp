@@ -91,9 +91,23 @@ struct LambdaNormPlan {
   long long basis_doubles;  // the `basis` workspace: steps + 1 Lanczos vectors of N doubles
 };
 
+// N = 2 sweeps from two reductions of the unchanged tensor (kernels_templates/qubit_sweep.cu): the
+// memory bits split into low_bits (a row) and D - low_bits.
+struct QubitSweepPlan {
+  int threads;                 // the reductions' and qubit_settle's blocks
+  int angle_threads;           // qubit_angles' one block
+  int low_bits;
+  int cell_bits;               // qubit_settle's bits a launch at most
+  long long settle_blocks;     // qubit_settle's grid (grid-stride over cells)
+  long long shares;            // qubit_reduce_high's row shares
+  long long partial_doubles;   // qubit_reduce_high's output: shares * 2^low_bits * 2
+  long long small_low_doubles;   // the low half's small array: 2^low_bits * 2
+  long long small_high_doubles;  // the high half's: 2^(D - low_bits) * 2
+};
+
 // The typed plan of each kind, in KernelKind's order.
 using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, ChunkPassPlan, OffNormPlan, ModeProductPlan,
-                              MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan>;
+                              MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan, QubitSweepPlan>;
 
 struct KernelPlan {
   std::vector<std::string_view> fragments;  // embedded kernels_templates/*.cuh, in source order

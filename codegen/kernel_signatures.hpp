@@ -138,6 +138,31 @@ inline constexpr Parameter lambda_norm[] = {
     {"basis", double_pointer},
     {"norm", double_pointer},
 };
+inline constexpr Parameter qubit_reduce_low[] = {
+    {"tensor", const_scalar_pointer},
+    {"accumulated", const_double_pointer},
+    {"small", double_pointer},
+};
+inline constexpr Parameter qubit_reduce_high[] = {
+    {"tensor", const_scalar_pointer},
+    {"accumulated", const_double_pointer},
+    {"partials", double_pointer},
+};
+inline constexpr Parameter qubit_settle[] = {
+    {"partials", const_double_pointer},
+    {"shares", int_value},
+    {"small", double_pointer},
+    {"accumulated", const_double_pointer},
+    {"half", int_value},
+    {"first", int_value},
+    {"count", int_value},
+};
+inline constexpr Parameter qubit_angles[] = {
+    {"small", const_double_pointer},
+    {"accumulated", double_pointer},
+    {"half", int_value},
+    {"figures", double_pointer},
+};
 
 }  // namespace kernel_parameters
 
@@ -159,11 +184,16 @@ inline constexpr KernelSignature mode_product{"mode_product", kernel_parameters:
 inline constexpr KernelSignature multi_mode_product{"multi_mode_product", kernel_parameters::multi_mode_product};
 inline constexpr KernelSignature small_tensor{"small_tensor", kernel_parameters::small_tensor};
 inline constexpr KernelSignature lambda_norm{"lambda_norm", kernel_parameters::lambda_norm};
+inline constexpr KernelSignature qubit_reduce_low{"qubit_reduce_low", kernel_parameters::qubit_reduce_low};
+inline constexpr KernelSignature qubit_reduce_high{"qubit_reduce_high", kernel_parameters::qubit_reduce_high};
+inline constexpr KernelSignature qubit_settle{"qubit_settle", kernel_parameters::qubit_settle};
+inline constexpr KernelSignature qubit_angles{"qubit_angles", kernel_parameters::qubit_angles};
 
 inline constexpr KernelSignature all[] = {
     pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
     group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
-    mode_product,   multi_mode_product, small_tensor, lambda_norm};
+    mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
+    qubit_settle,   qubit_angles};
 
 }  // namespace kernel_signatures
 

@@ -22,6 +22,8 @@
 //   multi_mode_product  multi_mode_product (C x_1 M_1 ... x_D M_D, one block per small tensor)
 //   small_tensor        small_tensor (the whole run, one block per small tensor)
 //   lambda_norm         lambda_norm (||Lambda||_2 of the pivot check, one block, N <= 1024)
+//   qubit_sweep         qubit_reduce_low, qubit_reduce_high, qubit_settle, qubit_angles (an N = 2
+//                       sweep from two reductions of the unchanged tensor, large D)
 #include <string>
 #include <vector>
 

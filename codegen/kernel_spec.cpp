@@ -10,9 +10,9 @@ namespace tensordiag::codegen {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kind_names = {
-    "pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",   "chunk_pass",
-    "off_norm",     "mode_product",       "multi_mode_product", "small_tensor", "lambda_norm",
+constexpr std::array<std::string_view, 11> kind_names = {
+    "pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",   "chunk_pass", "off_norm",
+    "mode_product", "multi_mode_product", "small_tensor",       "lambda_norm", "qubit_sweep",
 };
 
 }  // namespace

@@ -25,6 +25,7 @@ enum class KernelKind {
   multi_mode_product,
   small_tensor,
   lambda_norm,
+  qubit_sweep,
 };
 
 std::string_view to_string(KernelKind kind);

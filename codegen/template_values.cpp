@@ -46,6 +46,15 @@ Substitutions values_of(const LambdaNormPlan& plan) {
           {"tile_rows", to_string(plan.tile_rows)}};
 }
 
+Substitutions values_of(const QubitSweepPlan& plan) {
+  return {{"threads", to_string(plan.threads)},
+          {"angle_threads", to_string(plan.angle_threads)},
+          {"low_bits", to_string(plan.low_bits)},
+          {"cell_bits", to_string(plan.cell_bits)},
+          {"shares", to_string(plan.shares)},
+          {"settle_blocks", to_string(plan.settle_blocks)}};
+}
+
 }  // namespace
 
 Substitutions template_values(const KindPlan& plan) {

@@ -2,12 +2,14 @@
 // determinism and header (what the CLI's `tensordiag kernels` shows).
 #include <doctest/doctest.h>
 
+#include <regex>
 #include <string>
 
 #include "codegen/builtin_rules.hpp"
 #include "codegen/codegen_error.hpp"
 #include "codegen/kernel_source.hpp"
 #include "codegen/lower_rule.hpp"
+#include "kind_sample_shape.hpp"
 #include "tests/custom_rules.hpp"
 
 using namespace tensordiag;
@@ -32,7 +34,7 @@ TEST_CASE("kernel_kinds lists every kind, each parses back") {
   const auto kinds = kernel_kinds();
   CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",
                                           "chunk_pass", "off_norm", "mode_product", "multi_mode_product",
-                                          "small_tensor", "lambda_norm"});
+                                          "small_tensor", "lambda_norm", "qubit_sweep"});
   for (const auto& kind : kinds) CHECK(to_string(parse_kernel_kind(kind)) == kind);
   CHECK(contains(error_of([] { parse_kernel_kind("gemm"); }), "unknown kernel kind 'gemm'"));
 }
@@ -93,18 +95,20 @@ TEST_CASE("the source is deterministic and its header names the kind, rule, shap
 
 TEST_CASE("each source defines the extern \"C\" kernels its entries name, with their block sizes") {
   for (const auto& kind : kernel_kinds()) {
-    const KernelSpec spec = make_kernel_spec(kind, 3, 5, "float64", "C", "max_trace");
+    const auto [order, size] = tensordiag::testing::sample_shape(kind, 3, 5);
+    const KernelSpec spec = make_kernel_spec(kind, order, size, "float64", "C", "max_trace");
     const std::string source = kernel_source(spec);
     const auto entries = kernel_entries(spec);
     REQUIRE(!entries.empty());
     for (const KernelEntry& entry : entries) {
-      CHECK_MESSAGE(contains(source, "extern \"C\" __global__ void __launch_bounds__(THREADS)\n" + entry.name + "("),
+      CHECK_MESSAGE(std::regex_search(source, std::regex("extern \"C\" __global__ void __launch_bounds__\\([A-Z_]+\\)\n" +
+                                                         entry.name + "\\(")),
                     entry.name);
       CHECK(entry.block_threads % 32 == 0);
       CHECK(entry.grid_blocks >= 1);
     }
     CHECK_EQ(contains(source, "rule_rotation("),
-             kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "small_tensor");
+             kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "small_tensor" || kind == "qubit_sweep");
   }
 }
 
@@ -141,15 +145,16 @@ TEST_CASE("program_name names every field of the spec but the tuning") {
 }
 
 TEST_CASE("every_kind_source: each kind's source, or the reason it cannot serve the shape") {
-  // 64^3 float32 entries are 1 MiB: too large for one block, so the whole-tensor kinds refuse them.
+  // 64^3 float32 entries are 1 MiB: too large for one block, so the whole-tensor kinds refuse them
+  // (and qubit_sweep every N but 2).
   const auto sources = every_kind_source(make_kernel_spec("off_norm", 3, 64, "float32", "C", "max_diag"));
   REQUIRE(sources.size() == kernel_kinds().size());
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const KindSource& kind = sources[i];
     const std::string name(to_string(kind.spec.kind));
     CHECK(name == kernel_kinds()[i]);
-    const bool whole_tensor = name == "small_tensor" || name == "multi_mode_product";
-    CHECK_MESSAGE(kind.generated() == !whole_tensor, name, ": ", kind.refusal);
+    const bool refuses = name == "small_tensor" || name == "multi_mode_product" || name == "qubit_sweep";
+    CHECK_MESSAGE(kind.generated() == !refuses, name, ": ", kind.refusal);
     if (kind.generated()) CHECK(kind.source == kernel_source(kind.spec));
     else CHECK((kind.source.empty() && contains(kind.refusal, "codegen_error: " + name)));
   }

@@ -3,7 +3,8 @@
 // dtypes with both built-in rules, and every kind for every listed D in {3, 4, 5, 9} and N in
 // {2, 3, 8, 16, 128} it serves -- all of them but (9, 128), whose 2^63 entries codegen rejects
 // (codegen_kernel_spec.cpp), except that small_tensor and multi_mode_product take only tensors
-// that fit one block's shared memory. NVRTC needs no GPU.
+// that fit one block's shared memory and qubit_sweep only N = 2 with D >= 20 (compiled at its own
+// orders, 20 to 36, below). NVRTC needs no GPU.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "codegen/kernel_source.hpp"
+#include "kind_sample_shape.hpp"
 #include "runtime/cuda/nvrtc_compiler.hpp"
 
 using namespace tensordiag;
@@ -81,7 +83,10 @@ TEST_CASE("every kernel kind compiles in float32 and float64 with max_diag and m
   std::vector<Case> cases;
   for (const auto& kind : kernel_kinds())
     for (const char* dtype : dtypes)
-      for (const char* rule : rules) cases.push_back({kind, 4, 5, dtype, std::string(dtype) == "float32" ? "C" : "F", rule});
+      for (const char* rule : rules) {
+        const auto [order, size] = tensordiag::testing::sample_shape(kind, 4, 5);
+        cases.push_back({kind, order, size, dtype, std::string(dtype) == "float32" ? "C" : "F", rule});
+      }
   check_compiles(cases);
 }
 
@@ -96,10 +101,20 @@ TEST_CASE("every kernel kind compiles for every listed D and N it serves") {
           kernel_entries(c.spec());
           cases.push_back(c);
         } catch (const codegen_error& e) {
-          // Only the whole-tensor-in-a-block kinds turn shapes away (too large for shared memory).
-          CHECK_MESSAGE((kind == "small_tensor" || kind == "multi_mode_product"), c.name(), ": ", e.what());
+          // Only the whole-tensor-in-a-block kinds turn shapes away (too large for shared memory),
+          // and qubit_sweep all of these (D < 20).
+          CHECK_MESSAGE((kind == "small_tensor" || kind == "multi_mode_product" || kind == "qubit_sweep"), c.name(),
+                        ": ", e.what());
         }
       }
   CHECK(cases.size() >= 6 * 19 + 12);
   check_compiles(cases);
+}
+
+TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes and layouts") {
+  std::vector<Case> cases;
+  for (int order = 20; order <= 36; ++order) cases.push_back(cycled("qubit_sweep", order, 2, order));
+  check_compiles(cases);
+  for (const int order : {19, 37}) CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", order, 2, "float32", "C", "max_diag")), codegen_error);
+  CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", 20, 3, "float32", "C", "max_diag")), codegen_error);
 }

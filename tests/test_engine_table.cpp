@@ -38,7 +38,7 @@ const Engine<double>& engine_named(std::string_view name) {
 TEST_CASE("the engine table: the one-block path first on the GPU, and each backend has an engine for an ordinary run") {
   std::vector<std::string> names;
   for (const auto& engine : engines<double>()) names.emplace_back(engine.name);
-  CHECK(names == std::vector<std::string>{"cuda_one_block", "cuda", "cpu"});
+  CHECK(names == std::vector<std::string>{"cuda_one_block", "cuda_qubit", "cuda", "cpu"});
   const auto tensor = random_tensor<double>(9, 4, 3);  // 262144 entries: no one-block path
   for (const Backend backend : {Backend::cuda, Backend::cpu}) {
     CAPTURE(to_string(backend));
@@ -102,6 +102,30 @@ TEST_CASE("the general GPU engine declines the shapes its kernels cannot serve, 
   REQUIRE(check_reason);
   CHECK(check_reason->find("pivot_angles: a pivot subtensor of 2^14 entries") == 0);
   CHECK(check_reason->find("the pivot check on the GPU needs it") != std::string::npos);
+}
+
+TEST_CASE("the qubit engine takes float32 N = 2 from D = 20 without the pivot check, and says why it declines the rest") {
+  const auto find = [](auto table) {
+    const auto found = std::find_if(table.begin(), table.end(), [](const auto& e) { return e.name == "cuda_qubit"; });
+    REQUIRE(found != table.end());
+    return *found;
+  };
+  const Engine<float> qubit32 = find(engines<float>());
+  const Engine<double> qubit64 = find(engines<double>());
+  const EngineRun run{RunSettings{StopCriteria{20, 1e-5, 1e-6}, 0.0, 1, {}}, codegen::lower_builtin_rule("max_diag")};
+  // (Declining reads only the shape, but a HostTensor holds its entries: 2^22 at most here; codegen's
+  // tests cover the orders up to 36.)
+  for (const int order : {20, 22})
+    for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
+      CAPTURE(order);
+      CHECK_FALSE(qubit32.declines(HostTensor<float>(order, 2, layout), 1, run));
+    }
+  CHECK(qubit32.declines(HostTensor<float>(19, 2, Layout::c_order), 1, run).value().starts_with("qubit_sweep: D = 19 is outside 20..36"));
+  CHECK(qubit32.declines(HostTensor<float>(12, 3, Layout::c_order), 1, run).value() == "the qubit path takes N = 2 only");
+  CHECK(qubit64.declines(HostTensor<double>(20, 2, Layout::c_order), 1, run).value().find("float32 only") != std::string::npos);
+  EngineRun checked = run;
+  checked.settings.eta = 0.01;
+  CHECK(qubit32.declines(HostTensor<float>(20, 2, Layout::c_order), 1, checked).value() == "the qubit path has no pivot check");
 }
 
 TEST_CASE("--backend cuda on a run the GPU engines decline is one user_error quoting the reason, before any device is asked") {

@@ -22,7 +22,7 @@ std::string_view to_string(StopReason reason);
 // One line of the convergence history. Sweep 0 describes the input.
 struct SweepRecord {
   int sweep = 0;
-  double off_rel = 1.0;      // off(C) / off(T), off computed as a direct sum of squares
+  double off_rel = 1.0;      // off(C) / off(T), off a direct sum of squares (cuda_qubit: see gpu_qubit_engine.hpp)
   double diag_norm2 = 0.0;   // ||diag C||^2 = sum_i C[i, .., i]^2
   double trace = 0.0;        // sum_i C[i, .., i], the objective of max_trace
   double seconds = 0.0;      // wall time of this sweep alone
@@ -42,7 +42,7 @@ struct Result {
   std::vector<SweepRecord> history;
   StopReason stop_reason = StopReason::max_sweeps;
   Backend backend = Backend::cpu;  // the backend that ran
-  std::string engine;              // the engine of that backend that ran: cpu, cuda, cuda_one_block
+  std::string engine;              // the engine of that backend that ran: cpu, cuda, cuda_one_block, cuda_qubit
   std::vector<std::string> kernels;  // GPU: the kernel kinds it loaded (which angles, which pass)
   std::string device;              // the CPU's model and threads, or the GPU's name
   std::vector<std::string> notes;  // for the caller to show: e.g. auto fell back to the CPU

@@ -29,7 +29,7 @@ struct EngineRun {
 
 template <class T>
 struct Engine {
-  std::string_view name;  // for notes and reports: "cpu", "cuda_one_block", "cuda"
+  std::string_view name;  // for notes and reports: "cpu", "cuda_one_block", "cuda_qubit", "cuda"
   Backend backend;
   // Why this engine does not take `count` tensors shaped like `first` (all share its shape and
   // layout), or nullopt when it does.

@@ -1,6 +1,7 @@
 #include "runtime/engines/cpu_batch.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
+#include "runtime/engines/gpu_qubit_engine.hpp"
 #include "runtime/engines/gpu_small_engine.hpp"
 
 namespace tensordiag::runtime {
@@ -12,10 +13,12 @@ std::optional<std::string> takes_everything(const HostTensor<T>&, std::size_t, c
   return std::nullopt;
 }
 
-// The one-block path first: the whole run in one launch where it serves (gpu_small_engine.hpp).
+// The one-block path first: the whole run in one launch where it serves (gpu_small_engine.hpp);
+// then N = 2 with large D, two reads of the tensor a sweep (gpu_qubit_engine.hpp).
 template <class T>
 constexpr Engine<T> engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<T>, run_gpu_small_batch<T>},
+    {"cuda_qubit", Backend::cuda, qubit_engine_declines<T>, run_gpu_qubit_batch<T>},
     {"cuda", Backend::cuda, gpu_engine_declines<T>, run_gpu_batch<T>},
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>},
 };

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 #include <span>
 
@@ -16,6 +15,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/algorithm/verification.hpp"
+#include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_verification.hpp"
 #include "runtime/engines/lambda_norm_cusolver.hpp"
@@ -23,22 +23,6 @@
 namespace tensordiag::runtime {
 
 namespace {
-
-std::string gib(double bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-  return text;
-}
-
-// The tensor, its factors and 64 MB for the rest must fit next to what is already in use.
-template <class T>
-void check_device_memory(const CudaDeviceInfo& device, const HostTensor<T>& tensor) {
-  const double needed = static_cast<double>(tensor.count() * sizeof(T)) +
-                        static_cast<double>(tensor.order()) * tensor.size() * tensor.size() * sizeof(T) + (64 << 20);
-  if (needed > static_cast<double>(device.free_memory))
-    throw user_error("the tensor needs " + gib(needed) + " on the GPU, but " + device.name + " has " +
-                     gib(static_cast<double>(device.free_memory)) + " free");
-}
 
 // How the pivot check takes ||Lambda||_2: not at all (no check), on the device (lambda_norm, one
 // block, N <= 1024), or with cuSOLVER (any N; its calls cannot be captured in a graph).

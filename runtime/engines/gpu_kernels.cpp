@@ -79,8 +79,17 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
     load(spec, plan, arch, kernels);
     return plan.kind_plan;
   };
+  auto load_off_norm = [&] {
+    off_norm_plan = std::get<codegen::OffNormPlan>(
+        load_kind(KernelKind::off_norm, {&off_norm_partial, &off_norm_final, &residual_partial}));
+  };
   if (set == KernelSet::one_block) {
     load_kind(KernelKind::small_tensor, {&small_tensor});
+  } else if (set == KernelSet::qubit) {
+    qubit_plan = std::get<codegen::QubitSweepPlan>(
+        load_kind(KernelKind::qubit_sweep, {&qubit_reduce_low, &qubit_reduce_high, &qubit_settle, &qubit_angles}));
+    chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
+    load_off_norm();
   } else {
     const GeneralKinds kinds = general_kinds(base, set);
     if (!kinds.refusal.empty()) throw user_error("the CUDA backend cannot take this tensor: " + kinds.refusal);
@@ -93,8 +102,7 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
     else
       chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
-    off_norm_plan =
-        std::get<codegen::OffNormPlan>(load_kind(KernelKind::off_norm, {&off_norm_partial, &off_norm_final, &residual_partial}));
+    load_off_norm();
     if (set == KernelSet::general_with_pivot_check) {
       load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather});
       // Refused above N = 1024: the engine takes cuSOLVER's norm.

@@ -34,8 +34,9 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
 // pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not
 // fit; off_norm), with the pivot check's
-// (pivot_check_gather, and lambda_norm where N allows it), or the one-block path's small_tensor.
-enum class KernelSet { general, general_with_pivot_check, one_block };
+// (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, or
+// the N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm).
+enum class KernelSet { general, general_with_pivot_check, one_block, qubit };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
 // pivot_angles_split where a pivot subtensor is over one warp's shared memory) and the pass
@@ -73,6 +74,10 @@ public:
   Launcher<codegen::kernel_signatures::mode_product> mode_product;          // load_verification()
   Launcher<codegen::kernel_signatures::small_tensor> small_tensor;
   Launcher<codegen::kernel_signatures::lambda_norm> lambda_norm;
+  Launcher<codegen::kernel_signatures::qubit_reduce_low> qubit_reduce_low;  // qubit_plan set
+  Launcher<codegen::kernel_signatures::qubit_reduce_high> qubit_reduce_high;
+  Launcher<codegen::kernel_signatures::qubit_settle> qubit_settle;
+  Launcher<codegen::kernel_signatures::qubit_angles> qubit_angles;
 
   // The plans of the general set's kinds (zero for the one-block set): the partials buffer that
   // off_norm_partial and the sweep's last group_pass write, and off_norm_final reads.
@@ -84,6 +89,8 @@ public:
   // Set when the group's rotations take chunk_pass and group_factors in place of group_pass (a
   // tile group_pass cannot hold: small N with large D): the chunks, one launch each.
   std::optional<codegen::ChunkPassPlan> chunk_plan;
+  // Set for the N = 2 path: its buffers' sizes.
+  std::optional<codegen::QubitSweepPlan> qubit_plan;
   // Set when the on-device ||Lambda||_2 (N <= 1024) was loaded: its Lanczos basis workspace.
   std::optional<codegen::LambdaNormPlan> lambda_norm_plan;
 

@@ -22,13 +22,16 @@ def test_one_kind_names_its_rule_shape_and_kernels():
 
 
 def test_all_gives_every_kind_that_serves_the_shape():
+    # Every kind serves 4^3 but qubit_sweep (N = 2 with D >= 20 only).
     small = tensordiag.kernel_source(3, 4, "all")
-    assert tuple(small) == tensordiag.KERNEL_KINDS
+    assert tuple(small) == tuple(k for k in tensordiag.KERNEL_KINDS if k != "qubit_sweep")
     for kind, source in small.items():
         assert source == tensordiag.kernel_source(3, 4, kind)
     # 64^3 entries do not fit in one block: the whole-tensor kinds are left out.
     large = tensordiag.kernel_source(3, 64, "all")
-    assert set(tensordiag.KERNEL_KINDS) - set(large) == {"small_tensor", "multi_mode_product"}
+    assert set(tensordiag.KERNEL_KINDS) - set(large) == {"small_tensor", "multi_mode_product", "qubit_sweep"}
+    qubit = tensordiag.kernel_source(20, 2, "all")
+    assert "qubit_sweep" in qubit and "qubit_reduce_low(" in qubit["qubit_sweep"]
 
 
 @pytest.mark.parametrize("arguments,message", [

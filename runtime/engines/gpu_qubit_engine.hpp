@@ -1,0 +1,38 @@
+#pragma once
+// The N = 2 GPU path for large D (issue 12; kernels_templates/qubit_sweep.cu, DESIGN.md section 3):
+// a sweep of an N = 2 tensor is one rotation per mode, so the core is the input rotated by one
+// accumulated rotation per mode. The tensor stays as it came while the sweeps run; each sweep
+// reads it twice (two weighted reductions) and writes nothing of it; the core is written once at
+// the end. History seconds are GPU time (CUDA events) per sweep.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/engines/engine.hpp"
+
+namespace tensordiag::runtime {
+
+// Why the qubit path does not take tensors shaped like `first` (engine.hpp): N is not 2, the pivot
+// check is on, the dtype is float64 (its convergence figure, ||T||^2 - ||diag C||^2, cancels to
+// about 1e-8 of ||T||: below float32's rounding, above float64's), or codegen refuses the order.
+template <class T>
+std::optional<std::string> qubit_engine_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run);
+
+// Runs for float64 too (the tests compare it with the CPU engine there); throws user_error when
+// there is no usable device or the tensor does not fit in its memory.
+template <class T>
+Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run);
+
+// The engine table's entry: the tensors one after the other.
+template <class T>
+std::vector<Result<T>> run_gpu_qubit_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run);
+
+extern template std::optional<std::string> qubit_engine_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
+extern template std::optional<std::string> qubit_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
+extern template Result<float> run_gpu_qubit_engine(const HostTensor<float>&, const EngineRun&);
+extern template Result<double> run_gpu_qubit_engine(const HostTensor<double>&, const EngineRun&);
+extern template std::vector<Result<float>> run_gpu_qubit_batch(std::span<const HostTensor<float>>, const EngineRun&);
+extern template std::vector<Result<double>> run_gpu_qubit_batch(std::span<const HostTensor<double>>, const EngineRun&);
+
+}  // namespace tensordiag::runtime

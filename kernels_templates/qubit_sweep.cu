@@ -22,9 +22,9 @@
 //   6. angles of the late modes from x'; after the last, a = C[p..p] and d = C[q..q] of the new core.
 // Steps 1 and 4 read the tensor once each (one a row, reduce_low; one a column tile, reduce_high);
 // the rest works on 2^LOW_BITS or 2^HIGH_BITS doubles. The convergence figure is then
-// off(C)^2 = ||T||^2 - a^2 - d^2 (exact: C is T rotated, never rounded), which cancels to about
-// 1e-8 of ||T|| in double: below float32's rounding of the core, so the engine takes this kind for
-// float32 only. The core is written once, at the end, by chunk_pass with the rotations Q.
+// off(C)^2 = ||T||^2 - a^2 - d^2 (exact: C is T rotated, never rounded), which resolves off(C) to
+// about 1e-7 of ||T|| in double (the engine reports no less): float32's rounding of the core, so
+// the engine takes this kind for float32 only. The core is written once, at the end, by chunk_pass with the rotations Q.
 //
 //   qubit_reduce_low(tensor, accumulated, small)      small[i][r] = sum_j w_r(j) T[i * ROW + j],
 //       w_r(j) = prod over the low bits k of R(Q_{MODE_OF_BIT[k]})[r][bit k of j]; a block a row

@@ -14,8 +14,9 @@
 namespace tensordiag::runtime {
 
 // Why the qubit path does not take tensors shaped like `first` (engine.hpp): N is not 2, the pivot
-// check is on, the dtype is float64 (its convergence figure, ||T||^2 - ||diag C||^2, cancels to
-// about 1e-8 of ||T||: below float32's rounding, above float64's), or codegen refuses the order.
+// check is on, the dtype is float64 (its convergence figure, ||T||^2 - ||diag C||^2, resolves
+// off(C) to about 1e-7 of ||T||: float32's rounding, far above float64's), or codegen refuses the
+// order.
 template <class T>
 std::optional<std::string> qubit_engine_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run);
 

@@ -1,7 +1,7 @@
 #include "runtime/cuda/nvrtc_compiler.hpp"
 #include "runtime/core/stopwatch.hpp"
 
-#include <nvrtc.h>
+#include "runtime/cuda/nvrtc_library.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -10,7 +10,7 @@
 namespace tensordiag::runtime {
 namespace {
 
-std::string describe(nvrtcResult result) { return nvrtcGetErrorString(result); }
+std::string describe(nvrtcResult result) { return nvrtc().error_string(result); }
 
 void check_nvrtc(nvrtcResult result, const char* call) {
   if (result != NVRTC_SUCCESS) {
@@ -19,23 +19,23 @@ void check_nvrtc(nvrtcResult result, const char* call) {
 }
 
 struct ProgramDeleter {
-  void operator()(nvrtcProgram program) const { nvrtcDestroyProgram(&program); }
+  void operator()(nvrtcProgram program) const { nvrtc().destroy_program(&program); }
 };
 using Program = std::unique_ptr<std::remove_pointer_t<nvrtcProgram>, ProgramDeleter>;
 
 std::vector<int> supported_compute_capabilities() {
   int count = 0;
-  check_nvrtc(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+  check_nvrtc(nvrtc().supported_arch_count(&count), "nvrtcGetNumSupportedArchs");
   std::vector<int> capabilities(static_cast<std::size_t>(count));
-  check_nvrtc(nvrtcGetSupportedArchs(capabilities.data()), "nvrtcGetSupportedArchs");
+  check_nvrtc(nvrtc().supported_archs(capabilities.data()), "nvrtcGetSupportedArchs");
   return capabilities;
 }
 
 std::string program_log(nvrtcProgram program) {
   std::size_t size = 0;
-  check_nvrtc(nvrtcGetProgramLogSize(program, &size), "nvrtcGetProgramLogSize");
+  check_nvrtc(nvrtc().program_log_size(program, &size), "nvrtcGetProgramLogSize");
   std::string log(size, '\0');
-  check_nvrtc(nvrtcGetProgramLog(program, log.data()), "nvrtcGetProgramLog");
+  check_nvrtc(nvrtc().program_log(program, log.data()), "nvrtcGetProgramLog");
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
 }
@@ -81,7 +81,7 @@ CompileError::CompileError(std::string name, std::vector<std::string> options, s
 std::string nvrtc_version() {
   int major = 0;
   int minor = 0;
-  check_nvrtc(nvrtcVersion(&major, &minor), "nvrtcVersion");
+  check_nvrtc(nvrtc().version(&major, &minor), "nvrtcVersion");
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
@@ -131,10 +131,10 @@ Cubin compile_cubin(std::string_view source, const std::string& name,
   const Stopwatch stopwatch;
   nvrtcProgram raw = nullptr;
   const std::string source_text(source);  // NVRTC wants a terminated string
-  check_nvrtc(nvrtcCreateProgram(&raw, source_text.c_str(), name.c_str(), 0, nullptr, nullptr),
+  check_nvrtc(nvrtc().create_program(&raw, source_text.c_str(), name.c_str(), 0, nullptr, nullptr),
               "nvrtcCreateProgram");
   const Program program(raw);
-  const nvrtcResult compiled = nvrtcCompileProgram(
+  const nvrtcResult compiled = nvrtc().compile_program(
       program.get(), static_cast<int>(option_pointers.size()), option_pointers.data());
   std::string log = program_log(program.get());
   if (compiled == NVRTC_ERROR_COMPILATION || compiled == NVRTC_ERROR_INVALID_OPTION) {
@@ -146,9 +146,9 @@ Cubin compile_cubin(std::string_view source, const std::string& name,
 
   Cubin cubin;
   std::size_t size = 0;
-  check_nvrtc(nvrtcGetCUBINSize(program.get(), &size), "nvrtcGetCUBINSize");
+  check_nvrtc(nvrtc().cubin_size(program.get(), &size), "nvrtcGetCUBINSize");
   cubin.image.resize(size);
-  check_nvrtc(nvrtcGetCUBIN(program.get(), cubin.image.data()), "nvrtcGetCUBIN");
+  check_nvrtc(nvrtc().cubin(program.get(), cubin.image.data()), "nvrtcGetCUBIN");
   cubin.compile_seconds = stopwatch.seconds();
   cubin.kernels = read_cubin_resources(cubin.image);
   cubin.log = std::move(log);

@@ -1,7 +1,6 @@
 #include "runtime/engines/device_memory.hpp"
 
 #include <cstdio>
-#include <string>
 
 #include "runtime/core/errors.hpp"
 
@@ -18,14 +17,30 @@ std::string gib(double bytes) {
 }  // namespace
 
 template <class T>
-void check_device_memory(const CudaDeviceInfo& device, const HostTensor<T>& tensor) {
-  const double needed = static_cast<double>(tensor.count() * sizeof(T)) +
-                        static_cast<double>(tensor.order()) * tensor.size() * tensor.size() * sizeof(T) + (64 << 20);
-  if (needed > static_cast<double>(device.free_memory))
-    throw user_error("the tensor needs " + gib(needed) + " on the GPU, but " + device.name + " has " +
-                     gib(static_cast<double>(device.free_memory)) + " free");
+double device_bytes_needed(const HostTensor<T>& tensor) {
+  return static_cast<double>(tensor.count() * sizeof(T)) +
+         static_cast<double>(tensor.order()) * tensor.size() * tensor.size() * sizeof(T) + (64 << 20);
 }
 
+std::optional<std::string> device_memory_refusal(const CudaDeviceInfo& device, double bytes) {
+  if (bytes <= static_cast<double>(device.free_memory)) return std::nullopt;
+  return "the tensor needs " + gib(bytes) + " on the GPU, but " + device.name + " has " +
+         gib(static_cast<double>(device.free_memory)) + " free";
+}
+
+std::optional<std::string> current_device_memory_refusal(double bytes) {
+  const std::optional<CudaDeviceInfo> device = cuda_device();
+  if (!device) return std::nullopt;
+  return device_memory_refusal(*device, bytes);
+}
+
+template <class T>
+void check_device_memory(const CudaDeviceInfo& device, const HostTensor<T>& tensor) {
+  if (const auto refusal = device_memory_refusal(device, device_bytes_needed(tensor))) throw user_error(*refusal);
+}
+
+template double device_bytes_needed(const HostTensor<float>&);
+template double device_bytes_needed(const HostTensor<double>&);
 template void check_device_memory(const CudaDeviceInfo&, const HostTensor<float>&);
 template void check_device_memory(const CudaDeviceInfo&, const HostTensor<double>&);
 

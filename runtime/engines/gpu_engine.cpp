@@ -248,8 +248,8 @@ std::optional<Verification> verify_on_device(const HostTensor<T>& tensor, Device
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
   GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));
-  if (kinds.refusal.empty()) return std::nullopt;
-  return std::move(kinds.refusal);
+  if (!kinds.refusal.empty()) return std::move(kinds.refusal);
+  return current_device_memory_refusal(device_bytes_needed(first));  // the tensors run one at a time
 }
 
 template <class T>

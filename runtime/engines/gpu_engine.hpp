@@ -21,7 +21,7 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run);
 
 // Why the general GPU engine does not take tensors shaped like `first` (engine.hpp): a kernel it
 // needs cannot be generated for the shape (codegen's reason, e.g. a pivot subtensor over the
-// shared memory), or nullopt.
+// shared memory), the tensor does not fit the device's free memory, or nullopt.
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run);
 

@@ -132,7 +132,7 @@ std::optional<std::string> qubit_engine_declines(const HostTensor<T>& first, std
     return "the qubit path's convergence figure resolves off(C) to about 1e-7 of ||T||: it takes float32 only";
   const codegen::PlanAttempt attempt = codegen::try_plan(kernel_spec_for(first, run.rule, codegen::KernelKind::qubit_sweep));
   if (!attempt.plan) return attempt.refusal;
-  return std::nullopt;
+  return current_device_memory_refusal(device_bytes_needed(first));  // the tensors run one at a time
 }
 
 template <class T>

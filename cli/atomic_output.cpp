@@ -8,6 +8,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "cli/interrupt_signals.hpp"
 #include "runtime/core/errors.hpp"
 
 namespace tensordiag::cli {
@@ -74,6 +75,7 @@ void AtomicOutput::stage_text(const std::string& name, std::string_view text) {
 }
 
 void AtomicOutput::commit() {
+  stop_if_interrupted();
   for (const auto& [temporary, final_path] : staged_) {
     std::error_code error;
     fs::rename(temporary, final_path, error);

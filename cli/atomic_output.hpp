@@ -26,7 +26,9 @@ public:
   std::filesystem::path stage(const std::string& name);
   // Stages `name` with the bytes `text`. Throws user_error when they cannot be written.
   void stage_text(const std::string& name, std::string_view text);
-  // Renames every staged file to its final name (replacing an older file of that name).
+  // Renames every staged file to its final name (replacing an older file of that name). First
+  // throws run_cancelled when SIGINT/SIGTERM was caught (interrupt_signals.hpp): a signal that
+  // arrives before the renames leaves nothing, one that arrives after them leaves the whole output.
   void commit();
 
 private:

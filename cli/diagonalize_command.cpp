@@ -5,6 +5,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/diagonalize_batch.hpp"
+#include "cli/interrupt_signals.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/rule_option.hpp"
@@ -47,6 +48,7 @@ runtime::Options run_options(const DiagonalizeArguments& arguments) {
   options.backend = runtime::parse_backend(arguments.backend);
   options.pivot_norm = runtime::parse_pivot_norm(arguments.pivot_norm);
   options.verify = !arguments.no_verify;
+  options.cancelled = cancel_on_interrupt_signal();
   return options;
 }
 
@@ -69,13 +71,13 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
   command->add_option("--max-sweeps", options.max_sweeps,
                       "Stop after this many sweeps (a sweep rotates every index pair\n"
                       "once in every mode)")
-      ->check(at_least(1))
+      ->check(whole_number(1))
       ->capture_default_str();
   command->add_option_function<double>(
              "--tol", [&options](const double& tol) { options.tol = tol; },
-             "Stop when off_rel = off(C)/off(T) <= tol\n"
+             "Stop when off_rel = off(C)/off(T) <= tol; 0: no tolerance stop\n"
              "[default: 1e-12 for float64, 1e-5 for float32]")
-      ->check(greater_than(0));
+      ->check(at_least(0));
   command->add_option_function<double>(
              "--stall-tol", [&options](const double& stall_tol) { options.stall_tol = stall_tol; },
              "Stop when a sweep raises ||diag C||^2 by less than this, relative\n"
@@ -106,7 +108,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
   command->add_option("--threads", options.threads,
                       "CPU threads; 0 = OpenMP's default (OMP_NUM_THREADS if set,\n"
                       "else every hardware thread)")
-      ->check(at_least(0))
+      ->check(whole_number(0, runtime::max_threads))
       ->capture_default_str();
   command->add_flag("--batch", arguments.batch,
                     "IN.npy holds a batch (B, N, .., N) of tensors of one shape: the\n"

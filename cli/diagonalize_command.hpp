@@ -19,13 +19,14 @@ struct DiagonalizeArguments {
   bool quiet = false;
   bool no_verify = false;  // skip the check of the result against the input
   bool batch = false;  // IN.npy is (B, N, .., N)
-  runtime::Options options;  // everything but backend and on_sweep, which run_diagonalize sets
+  runtime::Options options;  // everything but backend, on_sweep and cancelled, which run_diagonalize sets
 };
 
 CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments);
 int run_diagonalize(const DiagonalizeArguments& arguments);
 
-// The runtime options the arguments ask for (without the progress callback).
+// The runtime options the arguments ask for, cancelled by SIGINT/SIGTERM (without the progress
+// callback).
 runtime::Options run_options(const DiagonalizeArguments& arguments);
 // The runtime's notes (such as auto falling back to the CPU), one line each on stderr.
 void print_notes(const std::vector<std::string>& notes);

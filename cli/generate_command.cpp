@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "cli/atomic_output.hpp"
+#include "cli/interrupt_signals.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/tensor_options.hpp"
 #include "runtime/core/errors.hpp"
@@ -20,7 +21,7 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
   add_tensor_options(*command, options.order, options.size, arguments.dtype, arguments.layout);
   command->add_option("--seed", options.seed, "Seed of the random stream: same seed, same tensor")
       ->required()
-      ->check(at_least(0));
+      ->check(unsigned_64());
   command->add_option("--noise", options.noise,
                       "Relative Frobenius size of the added Gaussian noise:\n"
                       "||T_noisy - T|| = noise ||T||")
@@ -39,6 +40,7 @@ int run_generate(const GenerateArguments& arguments) {
   runtime::GeneratorOptions options = arguments.options;
   options.layout =
       arguments.layout == "F" ? runtime::Layout::fortran_order : runtime::Layout::c_order;
+  options.cancelled = cancel_on_interrupt_signal();
   AtomicOutput output(path.parent_path());
   const std::filesystem::path staged = output.stage(path.filename().string());
   if (runtime::parse_dtype(arguments.dtype) == runtime::Dtype::float32)

@@ -1,6 +1,7 @@
 // The tensordiag command: parses the command line, runs one subcommand and turns every failure into
 // one line on stderr. Exit codes: 0 success, 1 bad input (user_error), 2 our bug (internal error),
-// CLI11's own codes (100 and up) for a malformed command line.
+// CLI11's own codes (100 and up) for a malformed command line, 130 / 143 for a diagonalize or
+// generate stopped by SIGINT / SIGTERM (128 + the signal, as shells report it; interrupt_signals.hpp).
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -11,6 +12,7 @@
 #include "cli/demo_command.hpp"
 #include "cli/diagonalize_command.hpp"
 #include "cli/generate_command.hpp"
+#include "cli/interrupt_signals.hpp"
 #include "cli/kernels_command.hpp"
 #include "codegen/codegen_error.hpp"
 #include "runtime/cuda/cuda_check.hpp"
@@ -71,12 +73,19 @@ int main(int argc, char** argv) {
     return app.exit(error);
   }
 
+  // The long commands stop cleanly on a signal; the short ones keep the default (end at once).
+  if (diagonalize_command->parsed() || generate_command->parsed()) catch_interrupt_signals();
   try {
     if (diagonalize_command->parsed()) return run_diagonalize(diagonalize);
     if (generate_command->parsed()) return run_generate(generate);
     if (kernels_command->parsed()) return run_kernels(kernels);
     if (demo_command->parsed()) return run_demo();
     return fail("internal error", "no subcommand ran", 2);
+  } catch (const tensordiag::run_cancelled&) {
+    // Unwinding has already removed the temporaries (AtomicOutput's destructor).
+    const int signal = caught_interrupt_signal();
+    if (signal == 0) return fail("internal error", "the run was cancelled without a signal", 2);
+    return fail(interrupt_description(signal), "no output written", 128 + signal);
   } catch (const tensordiag::user_error& error) {
     return fail("error", error.what(), 1);
   } catch (const tensordiag::runtime::cuda_error& error) {

@@ -12,7 +12,7 @@ CLI::Validator tensor_order() {
       [](std::string& text) -> std::string {
         if (text == "2")
           return "order 2 is a matrix: use an SVD (e.g. numpy.linalg.svd); tensordiag needs order >= 3";
-        return at_least(3)(text);
+        return whole_number(3)(text);
       },
       ">=3");
 }
@@ -21,7 +21,7 @@ CLI::Validator tensor_order() {
 
 void add_tensor_options(CLI::App& command, int& order, int& size, std::string& dtype, std::string& layout) {
   command.add_option("--order", order, "Order D (number of modes)")->required()->check(tensor_order());
-  command.add_option("--size", size, "Size N of every mode")->required()->check(at_least(2));
+  command.add_option("--size", size, "Size N of every mode")->required()->check(whole_number(2));
   command.add_option("--dtype", dtype, "Element type")
       ->check(CLI::IsMember({"float32", "float64"}))
       ->capture_default_str();

@@ -26,9 +26,13 @@ void check_input(const HostTensor<T>& tensor) {
 void check_options(const Options& options) {
   if (options.max_sweeps < 1) throw user_error("max_sweeps must be at least 1");
   if (!(options.eta >= 0) || !std::isfinite(options.eta)) throw user_error("eta must be a finite number >= 0");
-  if (options.tol && !(*options.tol > 0)) throw user_error("tol must be > 0");
-  if (options.stall_tol && !(*options.stall_tol >= 0)) throw user_error("stall_tol must be >= 0");
-  if (options.threads < 0) throw user_error("threads must be >= 0");
+  // tol = 0 asks for no tolerance stop: off_rel <= 0 only when the core is exactly diagonal.
+  if (options.tol && !(*options.tol >= 0 && std::isfinite(*options.tol)))
+    throw user_error("tol must be a finite number >= 0 (0: no tolerance stop)");
+  if (options.stall_tol && !(*options.stall_tol >= 0 && std::isfinite(*options.stall_tol)))
+    throw user_error("stall_tol must be a finite number >= 0");
+  if (options.threads < 0 || options.threads > max_threads)
+    throw user_error("threads must be >= 0 and <= " + std::to_string(max_threads));
 }
 
 // What every run settles before an engine is chosen: valid options, the rule lowered once, the
@@ -50,8 +54,8 @@ RunPlan plan_run(const Options& options) {
   constexpr bool single = std::is_same_v<T, float>;
   const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
-  const RunSettings settings{stop, options.eta, options.threads, options.on_sweep, options.pivot_norm,
-                             options.verify};
+  const RunSettings settings{stop,          options.eta,    options.threads,  options.on_sweep,
+                             options.pivot_norm, options.verify, options.cancelled};
   RunPlan plan{{settings, std::move(rule)}, options.backend, options.backend, {}};
   if (options.backend == Backend::automatic) {
     plan.backend = cuda_device() ? Backend::cuda : Backend::cpu;
@@ -105,6 +109,7 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
   }
   if (tensors.empty()) return {};
   const Engine<T>& engine = choose_engine(tensors.front(), tensors.size(), plan);
+  stop_if_cancelled(options.cancelled);
   std::vector<Result<T>> results = engine.run(tensors, plan.run);
   for (std::size_t b = 0; b < results.size(); ++b) {
     describe_run(results[b], options, plan, engine.name);

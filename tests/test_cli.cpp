@@ -160,7 +160,7 @@ TEST_CASE("cli: bad option values are one line each") {
   const Workspace workspace;
   write_file(workspace / "in.npy", valid_npy());
   const std::string diagonalize = "diagonalize in.npy --out result ";
-  check_rejected(workspace, diagonalize + "--tol 0", "--tol: must be >0, got 0");
+  check_rejected(workspace, diagonalize + "--tol -1", "--tol: must be >=0, got -1");
   check_rejected(workspace, diagonalize + "--tol abc", "--tol: 'abc' is not a number");
   check_rejected(workspace, diagonalize + "--stall-tol -1", "--stall-tol: must be >=0");
   check_rejected(workspace, diagonalize + "--max-sweeps 0", "--max-sweeps: must be >=1");

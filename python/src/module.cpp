@@ -1,6 +1,6 @@
 // _tensordiag: the runtime's public API for Python. tensordiag/__init__.py checks dtypes and
 // layouts and shapes the results; this file converts, releases the GIL for the run and takes it back
-// for the per-sweep callback. user_error and codegen_error become ValueError with their message.
+// for the per-sweep callback and the cancel check. user_error and codegen_error become ValueError with their message.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -72,9 +72,17 @@ py::dict run(const py::array& array, const runtime::Options& options) {
   return out;
 }
 
+// Options::cancelled for Python: with the GIL, run the handlers of pending signals (Ctrl-C raises
+// KeyboardInterrupt in the default one). An exception from a handler ends the run, unwinding
+// through the engine as C++ does (device buffers freed), and reaches the caller as raised.
+bool python_signal_raised() {
+  const py::gil_scoped_acquire acquire;
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  return false;
+}
+
 // `array` is C- or Fortran-contiguous float32 or float64. on_sweep(record) -> truthy stops the run;
-// it runs with the GIL held, after a check for pending signals (Ctrl-C stops a long run, raising
-// KeyboardInterrupt). An exception from it ends the run and reaches the caller.
+// it runs with the GIL held. An exception from it ends the run and reaches the caller.
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
                      int threads, bool verify, const py::object& on_sweep) {
@@ -87,14 +95,15 @@ py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<doubl
   options.stall_tol = stall_tol;
   options.threads = threads;
   options.verify = verify;
+  options.cancelled = python_signal_raised;
+  // Set only when there is one: without it the GPU may run a batch in one launch (one_block).
   // Captures by reference: the engine copies std::functions without the GIL, and copying a
   // py::object would touch its reference count.
-  options.on_sweep = [&on_sweep](const runtime::SweepRecord& record) {
-    const py::gil_scoped_acquire acquire;
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (on_sweep.is_none()) return false;
-    return static_cast<bool>(py::bool_(on_sweep(record_dict(record))));
-  };
+  if (!on_sweep.is_none())
+    options.on_sweep = [&on_sweep](const runtime::SweepRecord& record) {
+      const py::gil_scoped_acquire acquire;
+      return static_cast<bool>(py::bool_(on_sweep(record_dict(record))));
+    };
   if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options);
   if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options);
   throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");

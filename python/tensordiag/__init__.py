@@ -188,7 +188,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     max_sweeps : int
         Upper bound on sweeps (a sweep rotates every index pair once in every mode).
     tol : float, optional
-        Stop when off_rel = off(C) / off(T) <= tol. Default 1e-12 (float64), 1e-5 (float32).
+        Stop when off_rel = off(C) / off(T) <= tol. Default 1e-12 (float64), 1e-5 (float32);
+        0 means no tolerance stop (only an exactly diagonal core stops by tolerance).
     eta : float
         Pivot check threshold (seed paper, section 3); 0 rotates every pair. 0 < eta <= 2/N keeps
         the convergence guarantee.
@@ -207,7 +208,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     callback : callable, optional
         ``callback(record)`` after every sweep, record = ``{"sweep", "off_rel", "diag_norm2",
         "trace", "seconds"}`` (see :class:`Result`); a true return value stops the run (stop reason "callback"). An exception it
-        raises ends the run and propagates. Ctrl-C stops a run between sweeps (KeyboardInterrupt).
+        raises ends the run and propagates. Ctrl-C stops a run between sweeps (and between
+        the CPU's group steps) with KeyboardInterrupt; the module stays usable.
     return_history : bool
         Also return the history: a list of records, ``history[0]`` being the input (sweep 0).
 

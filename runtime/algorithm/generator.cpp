@@ -2,6 +2,8 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <sstream>
+#include <string>
 
 #include "runtime/core/errors.hpp"
 #include "runtime/algorithm/random_stream.hpp"
@@ -55,10 +57,13 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
 
   const auto strides = strides_of(options.order, options.size, options.layout);
   std::vector<double> t(entry_count(options.order, options.size), 0.0);
-  for (int l = 0; l < options.size; ++l)
+  for (int l = 0; l < options.size; ++l) {
+    stop_if_cancelled(options.cancelled);
     add_rank_one(t, strides, out.factors, l, 0, out.diagonal[static_cast<std::size_t>(l)], 0);
+  }
 
   if (options.noise > 0) {
+    stop_if_cancelled(options.cancelled);
     std::vector<double> g(t.size());
     double norm_t = 0.0, norm_g = 0.0;
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -70,6 +75,11 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
     for (std::size_t i = 0; i < t.size(); ++i) t[i] += scale * g[i];
   }
   out.tensor = HostTensor<T>(options.order, options.size, options.layout, std::vector<T>(t.begin(), t.end()));
+  // A huge noise (1e300, or 1e40 in float32) overflows to Inf, which no run accepts.
+  for (std::size_t i = 0; i < out.tensor.count(); ++i)
+    if (!std::isfinite(out.tensor.values()[i]))
+      throw user_error("noise " + (std::ostringstream() << options.noise).str() +
+                       " is too large: the tensor's values overflow " + std::string(to_string(dtype_of<T>())));
   return out;
 }
 

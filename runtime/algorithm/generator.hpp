@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/algorithm/cancellation.hpp"
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
@@ -14,6 +15,8 @@ struct GeneratorOptions {
   std::uint64_t seed = 1;
   double noise = 0.0;  // ||T_noisy - T||_F = noise * ||T||_F
   Layout layout = Layout::c_order;
+  // Asked before each of the N rank-one terms (N^D multiply-adds each) and before the noise.
+  CancelCheck cancelled;
 };
 
 template <class T>
@@ -24,7 +27,8 @@ struct GeneratedTensor {
 };
 
 // The random stream is fixed by the seed (our own Gaussian sampler, not the library's), so the
-// same seed gives the same tensor on every platform.
+// same seed gives the same tensor on every platform. Throws run_cancelled when options.cancelled
+// says so.
 template <class T>
 GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options);
 

@@ -1,11 +1,13 @@
 #pragma once
 // What a caller asks of a run (DESIGN.md section 5): the backend, the rule, the pivot check, the
-// stop criteria, the threads, a per-sweep callback and the verification of the result. Shared by every engine and front end.
+// stop criteria, the threads, a per-sweep callback, a cancel check and the verification of the
+// result. Shared by every engine and front end.
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "runtime/algorithm/cancellation.hpp"
 #include "runtime/algorithm/run_result.hpp"
 
 namespace tensordiag::runtime {
@@ -18,6 +20,9 @@ Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda"
 std::string_view to_string(PivotNorm norm);
 PivotNorm parse_pivot_norm(std::string_view name);  // "auto" | "device" | "cusolver"
 
+// More CPU threads than this is a typo, not a machine: OpenMP would try to start them all.
+constexpr int max_threads = 1024;
+
 struct Options {
   Backend backend = Backend::automatic;
   std::string rule = "max_diag";  // a built-in rule: max_diag | max_trace
@@ -25,14 +30,19 @@ struct Options {
   PivotNorm pivot_norm = PivotNorm::automatic;
   int max_sweeps = 100;
   // Stop when off_rel <= tol. Unset: 1e-12 for float64, 1e-5 for float32.
+  // 0 never stops by tolerance (only by stall, max_sweeps or the callback).
   std::optional<double> tol;
   // Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by less
   // than stall_tol relative. Unset: 1e-13 (float64), 1e-6 (float32): below that the gain is
   // rounding noise.
   std::optional<double> stall_tol;
-  int threads = 0;  // CPU threads; 0 = all hardware threads
+  int threads = 0;  // CPU threads, 0..max_threads; 0 = all hardware threads
   // Called after every sweep (sweep >= 1); returning true stops the run (StopReason::callback).
   std::function<bool(const SweepRecord&)> on_sweep;
+  // Asked before every sweep (and between the CPU engine's group steps); true ends the run by
+  // throwing run_cancelled (cancellation.hpp). The one-block GPU path, a whole batch in one
+  // launch of a few milliseconds, is asked only before it starts.
+  CancelCheck cancelled;
   // Check the result against the tensor at the end of the run (Result::verification): it costs
   // about one sweep, which the library does not spend unless asked.
   bool verify = false;

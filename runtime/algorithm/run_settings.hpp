@@ -1,7 +1,7 @@
 #pragma once
 // What an engine needs to know of a run besides the tensors and the rule, settled from Options by
 // diagonalize(): the stop criteria for the dtype, the pivot check, the CPU threads, the callback,
-// whether to verify the result.
+// the cancel check, whether to verify the result.
 #include <functional>
 
 #include "runtime/algorithm/run_options.hpp"
@@ -17,6 +17,7 @@ struct RunSettings {
   std::function<bool(const SweepRecord&)> on_sweep;
   PivotNorm pivot_norm = PivotNorm::automatic;
   bool verify = false;  // fill Result::verification at the end of the run
+  CancelCheck cancelled = {};  // empty: never cancelled
 };
 
 }  // namespace tensordiag::runtime

@@ -61,9 +61,11 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Ru
   result.timings.setup_seconds = total.seconds();
 
   const Stopwatch sweeps;
-  result.stop_reason = run_sweeps(result.history, settings.stop, settings.on_sweep, [&](int sweep) {
+  result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
     const Stopwatch this_sweep;
     for (const auto& pairs : schedule) {
+      // A sweep of a large tensor takes seconds: a cancelled run stops within one group step.
+      stop_if_cancelled(settings.cancelled);
       const auto group = group_step(result.core, pairs, rule, settings.eta, settings.threads);
       apply_group_to_factors(result.factors, group);
     }

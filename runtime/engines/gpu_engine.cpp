@@ -280,7 +280,7 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
 
   const Stopwatch sweeps;
   CudaEvent before, after;
-  result.stop_reason = run_sweeps(result.history, settings.stop, settings.on_sweep, [&](int n) {
+  result.stop_reason = run_sweeps(result.history, settings, [&](int n) {
     before.record(stream.get());
     if (graph) graph->launch(stream.get());
     else sweep.enqueue(stream.get());

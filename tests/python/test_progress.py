@@ -1,5 +1,6 @@
 """The per-sweep callback, the history, verbose output and the Result record."""
 
+import _thread
 import json
 import signal
 import time
@@ -149,6 +150,39 @@ def test_a_signal_stops_the_run_at_the_next_sweep():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_ctrl_c_raises_keyboard_interrupt_between_sweeps_and_the_module_stays_usable(noisy):
+    # _thread.interrupt_main() is what a Ctrl-C does: it marks SIGINT pending for the main thread,
+    # whose default handler raises KeyboardInterrupt. Marked at sweep 3, it must end the run there
+    # (by the time sweep 4 would start), whichever check notices it first.
+    swept = []
+
+    def ctrl_c_at_sweep_3(record):
+        swept.append(record["sweep"])
+        if record["sweep"] == 3:
+            _thread.interrupt_main()
+        return False
+
+    with pytest.raises(KeyboardInterrupt):
+        tensordiag.diagonalize(noisy, max_sweeps=10 ** 5, tol=0, stall_tol=0, callback=ctrl_c_at_sweep_3)
+    assert swept == [1, 2, 3]
+    # Nothing is left pending or half-done: the next run is the same as a run before the interrupt.
+    after = tensordiag.diagonalize_full(noisy, max_sweeps=3, tol=0, stall_tol=0)
+    again = tensordiag.diagonalize_full(noisy, max_sweeps=3, tol=0, stall_tol=0)
+    assert after.sweeps == 3 and after.stop_reason == "max_sweeps"
+    np.testing.assert_array_equal(after.core, again.core)
+
+
+def test_tol_0_means_no_tolerance_stop():
+    # A diagonalizable tensor reaches off_rel ~1e-16 in a few sweeps: the default tol stops there,
+    # tol=0 goes on until the gain stalls or max_sweeps.
+    tensor, _, _ = tensordiag.generate(3, 6, seed=5)
+    assert tensordiag.diagonalize_full(tensor).stop_reason == "tolerance"
+    result = tensordiag.diagonalize_full(tensor, tol=0, stall_tol=0, max_sweeps=12)
+    assert result.tol == 0
+    assert result.stop_reason in ("stalled", "max_sweeps")
+    assert result.history[-1]["off_rel"] > 0
 
 
 @pytest.mark.parametrize("rule,objective", [("max_diag", "||diag C||^2"), ("max_trace", "the trace")])

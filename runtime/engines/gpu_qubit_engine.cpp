@@ -174,7 +174,7 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
 
   const Stopwatch sweeps;
   CudaEvent before, after;
-  result.stop_reason = run_sweeps(result.history, run.settings.stop, run.settings.on_sweep, [&](int n) {
+  result.stop_reason = run_sweeps(result.history, run.settings, [&](int n) {
     before.record(stream.get());
     graph.launch(stream.get());
     after.record(stream.get());

@@ -262,7 +262,7 @@ TEST_CASE("kernel cache: an unsupported architecture is refused before the disk 
   CHECK(cache.compilations() == 0);
 }
 
-TEST_CASE("kernel cache: TENSORDIAG_CACHE_MAX_BYTES sets the cap; anything but a positive size is refused") {
+TEST_CASE("kernel cache: TENSORDIAG_CACHE_MAX_BYTES sets the cap, and anything but a positive size is refused") {
   ScopedEnvironment env;
   env.set("TENSORDIAG_CACHE_MAX_BYTES", std::nullopt);
   CHECK(KernelCacheSettings::from_environment().max_bytes == default_kernel_cache_max_bytes);

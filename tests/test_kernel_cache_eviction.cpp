@@ -47,7 +47,7 @@ std::set<std::string> file_names(const fs::path& directory) {
 
 }  // namespace
 
-TEST_CASE("kernel cache: prune evicts the least recently used entries first; a disk hit is a use") {
+TEST_CASE("kernel cache: prune evicts the least recently used entries first, and a disk hit is a use") {
   const TemporaryDirectory dir;
   constexpr int count = 6;
   std::vector<fs::path> entries;
@@ -133,7 +133,7 @@ TEST_CASE("kernel cache: writing past the cap evicts the oldest entries, never t
   CHECK(tiny.warnings().empty());
 }
 
-TEST_CASE("kernel cache: an entry being compiled is not evicted; clear removes the cache's files only") {
+TEST_CASE("kernel cache: an entry being compiled is not evicted, and clear removes the cache's files only") {
   const TemporaryDirectory dir;
   KernelCacheSettings settings = disk_at(dir.path());
   settings.save_source = true;

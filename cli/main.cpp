@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/cache_command.hpp"
 #include "cli/demo_command.hpp"
 #include "cli/diagonalize_command.hpp"
 #include "cli/generate_command.hpp"
@@ -55,16 +56,19 @@ int main(int argc, char** argv) {
   DiagonalizeArguments diagonalize;
   GenerateArguments generate;
   KernelsArguments kernels;
+  CacheArguments cache;
   const CLI::App* diagonalize_command = add_diagonalize_command(app, diagonalize);
   const CLI::App* generate_command = add_generate_command(app, generate);
   const CLI::App* kernels_command = add_kernels_command(app, kernels);
   const CLI::App* demo_command = add_demo_command(app);
+  const CLI::App* cache_command = add_cache_command(app, cache);
   app.footer(  // after the subcommands, which would copy it
       "Examples:\n"
       "  tensordiag demo\n"
       "  tensordiag generate --order 4 --size 10 --seed 1 t.npy\n"
       "  tensordiag diagonalize t.npy --out result\n"
       "  tensordiag kernels --order 3 --size 64 --kernel group_pass\n"
+      "  tensordiag cache info\n"
       "Run 'tensordiag COMMAND --help' for the options of a command; README.md has the details.");
 
   try {
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
     if (generate_command->parsed()) return run_generate(generate);
     if (kernels_command->parsed()) return run_kernels(kernels);
     if (demo_command->parsed()) return run_demo();
+    if (cache_command->parsed()) return run_cache(cache);
     return fail("internal error", "no subcommand ran", 2);
   } catch (const tensordiag::run_cancelled&) {
     // Unwinding has already removed the temporaries (AtomicOutput's destructor).

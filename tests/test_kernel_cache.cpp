@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "runtime/core/errors.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/cuda/nvrtc_compiler.hpp"
 #include "sample_kernels.hpp"
@@ -259,4 +260,37 @@ TEST_CASE("kernel cache: an unsupported architecture is refused before the disk 
                   tensordiag::user_error);
   CHECK(!fs::exists(dir.path() / "never_created"));
   CHECK(cache.compilations() == 0);
+}
+
+TEST_CASE("kernel cache: TENSORDIAG_CACHE_MAX_BYTES sets the cap, and anything but a positive size is refused") {
+  ScopedEnvironment env;
+  env.set("TENSORDIAG_CACHE_MAX_BYTES", std::nullopt);
+  CHECK(KernelCacheSettings::from_environment().max_bytes == default_kernel_cache_max_bytes);
+  CHECK(default_kernel_cache_max_bytes == 1073741824u);
+  const std::pair<const char*, std::uintmax_t> accepted[] = {
+      {"", default_kernel_cache_max_bytes}, {"1", 1}, {"123456789", 123456789},
+      {"4K", 4096}, {"3M", 3u << 20}, {"2G", std::uintmax_t{2} << 30}};
+  for (const auto& [text, bytes] : accepted) {
+    CAPTURE(text);
+    env.set("TENSORDIAG_CACHE_MAX_BYTES", text);
+    CHECK(KernelCacheSettings::from_environment().max_bytes == bytes);
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"abc", "not a size"}, {"-5", "negative"}, {"-0", "negative"}, {"0", "zero"}, {"0G", "zero"},
+      {"1.5", "not a size"}, {"12 ", "not a size"}, {" 12", "not a size"}, {"5T", "not a size"},
+      {"1KB", "not a size"}, {"G", "not a size"}, {"nan", "not a size"}, {"inf", "not a size"},
+      {"99999999999999999999999", "too large"}, {"17179869184G", "too large"}};
+  for (const auto& [text, why] : refused) {
+    CAPTURE(text);
+    env.set("TENSORDIAG_CACHE_MAX_BYTES", text);
+    try {
+      KernelCacheSettings::from_environment();
+      FAIL("accepted");
+    } catch (const tensordiag::user_error& error) {
+      const std::string message = error.what();
+      CHECK(message.starts_with("TENSORDIAG_CACHE_MAX_BYTES='" + std::string(text) + "' "));
+      CHECK(message.find(why) != std::string::npos);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  }
 }

@@ -1,14 +1,18 @@
 #include "runtime/cuda/kernel_cache.hpp"
 
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include "runtime/io/atomic_file.hpp"
+#include "runtime/io/file_lock.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/cuda/kernel_cache_directory.hpp"
 #include "runtime/cuda/nvrtc_compiler.hpp"
 #include "runtime/core/stopwatch.hpp"
 
@@ -87,6 +91,28 @@ bool environment_flag(const char* variable) {
   return !value.empty() && value != "0";
 }
 
+// TENSORDIAG_CACHE_MAX_BYTES: a positive whole number of bytes, optionally with K, M or G (KiB,
+// MiB, GiB). Zero is refused rather than read as "no cap" or "keep nothing", which would both
+// surprise someone; TENSORDIAG_DISABLE_KERNEL_CACHE is the way to keep nothing.
+std::uintmax_t parse_cache_max_bytes(const std::string& text) {
+  const auto refuse = [&](const std::string& why) {
+    return user_error("TENSORDIAG_CACHE_MAX_BYTES='" + text + "' " + why);
+  };
+  if (text.starts_with('-')) throw refuse("is negative; give a size in bytes, e.g. 1073741824 or 1G");
+  std::uintmax_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [rest, error] = std::from_chars(text.data(), end, value);
+  if (error == std::errc::result_out_of_range) throw refuse("is too large");
+  const bool unit_suffix = rest + 1 == end && (*rest == 'K' || *rest == 'M' || *rest == 'G');
+  if (error != std::errc() || (rest != end && !unit_suffix)) {
+    throw refuse("is not a size in bytes; give a whole number, e.g. 1073741824 or 1G");
+  }
+  const std::uintmax_t unit = !unit_suffix ? 1 : std::uintmax_t{1} << (*rest == 'K' ? 10 : *rest == 'M' ? 20 : 30);
+  if (value == 0) throw refuse("is zero; to keep no kernels on disk set TENSORDIAG_DISABLE_KERNEL_CACHE=1");
+  if (value > UINTMAX_MAX / unit) throw refuse("is too large");
+  return value * unit;
+}
+
 }  // namespace
 
 KernelCacheSettings KernelCacheSettings::from_environment() {
@@ -94,6 +120,9 @@ KernelCacheSettings KernelCacheSettings::from_environment() {
   settings.use_disk = !environment_flag("TENSORDIAG_DISABLE_KERNEL_CACHE");
   settings.save_source = environment_flag("TENSORDIAG_SAVE_SOURCE");
   settings.dump_source_on_error = environment_flag("TENSORDIAG_DUMP_SOURCE_ON_ERROR");
+  if (const std::string cap = environment("TENSORDIAG_CACHE_MAX_BYTES"); !cap.empty()) {
+    settings.max_bytes = parse_cache_max_bytes(cap);
+  }
   const std::filesystem::path xdg_cache = environment("XDG_CACHE_HOME");
   if (const std::string dir = environment("TENSORDIAG_CACHE_DIR"); !dir.empty()) {
     settings.directory = dir;
@@ -261,9 +290,18 @@ CompiledKernel KernelCache::get_or_compile(const std::string& source, const std:
 
   const std::filesystem::path disk_dir = usable_directory();
   const std::string stem = file_stem(name, key);
-  const std::filesystem::path cubin_path = disk_dir / (stem + ".cubin");
+  const KernelCacheFiles files = kernel_cache_files(disk_dir, stem);
   std::shared_ptr<const Entry> entry;
-  if (!disk_dir.empty()) entry = load_entry(cubin_path, key);
+  std::optional<FileLock> entry_lock;
+  if (!disk_dir.empty()) {
+    entry = load_entry(files.cubin, key);
+    if (!entry) {
+      // Another process may be compiling it: wait for it, then look again.
+      entry_lock = FileLock::acquire(files.lock);
+      entry = load_entry(files.cubin, key);
+    }
+    if (entry) mark_kernel_cache_entry_used(files.cubin);
+  }
   const KernelOrigin origin = entry ? KernelOrigin::disk_cache : KernelOrigin::compiled;
   if (!entry) {
     ++compilations_;
@@ -272,14 +310,17 @@ CompiledKernel KernelCache::get_or_compile(const std::string& source, const std:
         settings_.dump_source_on_error ? SourceOnError::attach : SourceOnError::omit);
     auto compiled = std::make_shared<Entry>(
         Entry{std::move(cubin.image), std::move(cubin.kernels), std::move(cubin.log), {}});
-    if (!disk_dir.empty() && store_entry(cubin_path, key, *compiled)) {
-      compiled->cache_path = cubin_path;
+    if (!disk_dir.empty() && store_entry(files.cubin, key, *compiled)) {
+      compiled->cache_path = files.cubin;
     }
     entry = std::move(compiled);
   }
-  if (settings_.save_source && !entry->cache_path.empty()) {
-    save_source(disk_dir / (stem + ".cu"), source);
+  if (settings_.save_source && !entry->cache_path.empty()) save_source(files.source, source);
+  if (origin == KernelOrigin::compiled && !entry->cache_path.empty()) {
+    // Still under the entry's lock, which keeps the new entry out of its own eviction.
+    prune_kernel_cache(disk_dir, settings_.max_bytes);
   }
+  entry_lock.reset();
 
   const std::lock_guard lock(mutex_);
   memory_.emplace(memory_key, entry);

@@ -8,13 +8,17 @@
 // Disk: one file per kernel, "<directory>/<name>-<key>.cubin": a header {magic, format version,
 // sizes, key, SHA-256 of the payload}, then the cubin and the NVRTC log. It is written to a
 // temporary file in the same directory and renamed, so concurrent processes see a whole entry or
-// none; an entry failing any check is a miss and is rebuilt. Nothing is evicted: deleting the
-// directory is always safe.
+// none; an entry failing any check is a miss and is rebuilt. A miss takes the entry's advisory
+// lock (FileLock on "<name>-<key>.lock") and looks again before compiling, so processes (and
+// threads) starting cold at once compile each kernel once: the others wait and read the entry.
+// Every disk hit marks the entry used; after writing an entry the cache evicts the least recently
+// used ones beyond settings.max_bytes (kernel_cache_directory.hpp).
 //
 // Memory: in front of the disk, a thread-safe map from key to kernel for the life of the cache.
-// Two threads asking at once for the same missing kernel may both compile it, to the same cubin.
+// Without the disk layer two threads asking at once for the same missing kernel may both compile it.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -28,17 +32,23 @@
 
 namespace tensordiag::runtime {
 
+// 1 GiB: tens of thousands of the programs the GPU engine generates (5 to 55 KB each in
+// bench/results/kernel_compile_2026-11-21.md), and little on any disk that holds a CUDA toolkit.
+constexpr std::uintmax_t default_kernel_cache_max_bytes = std::uintmax_t{1} << 30;
+
 struct KernelCacheSettings {
   bool use_disk = true;
+  std::uintmax_t max_bytes = default_kernel_cache_max_bytes;  // the disk cap, evicting LRU first
   std::filesystem::path directory;    // with use_disk and empty: no location known (one warning)
   bool save_source = false;           // also write "<name>-<key>.cu" next to each cubin
   bool dump_source_on_error = false;  // a CompileError carries the numbered source
 
   // TENSORDIAG_CACHE_DIR, else $XDG_CACHE_HOME/tensordiag (if absolute, per the XDG spec), else
   // $HOME/.cache/tensordiag. TENSORDIAG_DISABLE_KERNEL_CACHE turns the disk layer off;
-  // TENSORDIAG_SAVE_SOURCE and TENSORDIAG_DUMP_SOURCE_ON_ERROR set the flags above. A flag
-  // variable is set when it holds anything but "" or "0". README.md (Environment variables) lists
-  // them all.
+  // TENSORDIAG_SAVE_SOURCE and TENSORDIAG_DUMP_SOURCE_ON_ERROR set the flags above;
+  // TENSORDIAG_CACHE_MAX_BYTES the cap (bytes, or with a K, M or G suffix for KiB, MiB, GiB; a
+  // user_error when it is anything else, 0 or negative). A flag variable is set when it holds
+  // anything but "" or "0". README.md (Environment variables) lists them all.
   static KernelCacheSettings from_environment();
 };
 

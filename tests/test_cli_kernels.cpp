@@ -61,7 +61,7 @@ TEST_CASE("cli kernels: prints the generated source of one kind, with the rule i
   CHECK(workspace.files().empty());
 }
 
-TEST_CASE("cli kernels: all kinds, each after a separator line; kinds that cannot serve the shape are named") {
+TEST_CASE("cli kernels: all kinds, each after a separator line, and kinds that cannot serve the shape are named") {
   const Workspace workspace;
   const CliRun small = workspace.run("kernels --order 3 --size 4");
   CHECK(small.exit_code == 0);
@@ -76,7 +76,7 @@ TEST_CASE("cli kernels: all kinds, each after a separator line; kinds that canno
   // 64^3 entries do not fit one block: the whole-tensor kinds are left out, each with its reason.
   const CliRun large = workspace.run("kernels --order 3 --size 64");
   CHECK(large.exit_code == 0);
-  CHECK(contains(large.out, "(6 of 6) ===="));
+  CHECK(contains(large.out, "(8 of 8) ===="));
   CHECK_FALSE(contains(large.out, "kind      small_tensor"));
   const auto notes = lines_of(large.err);
   REQUIRE(notes.size() == 3);

@@ -249,7 +249,7 @@ TEST_CASE("bad input and options are user errors with a clear message") {
   CHECK_THROWS_WITH_AS(diagonalize(tensor, cuda), doctest::Contains("CUDA"), user_error);
 }
 
-TEST_CASE("a batch on the CPU equals its tensors one by one; mixed shapes are refused") {
+TEST_CASE("a batch on the CPU equals its tensors one by one, and mixed shapes are refused") {
   std::vector<HostTensor<double>> tensors;
   for (unsigned seed = 0; seed < 4; ++seed) tensors.push_back(random_tensor<double>(3, 5, 900 + seed));
   Options options;

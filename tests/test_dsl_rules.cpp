@@ -90,7 +90,7 @@ TEST_CASE("max_diag equals DESIGN.md's closed form 2phi = atan2(2 beta, delta), 
   }
 }
 
-TEST_CASE("the seed's printed formula picks the minimizer when delta < 0; the derived rule does not") {
+TEST_CASE("the seed's printed formula picks the minimizer when delta < 0, the derived rule does not") {
   // a = d = 0.1, b = e = 1: delta < 0. tan 2phi = 2 lambda / mu with the principal branch gives
   // |2 phi| < pi/2, hence cos 2phi > 0 although the maximum needs cos 2phi < 0.
   const PivotValues<double> v{0.1, 1.0, 0.1, 0.9};

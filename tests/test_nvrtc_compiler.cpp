@@ -102,7 +102,7 @@ TEST_CASE("nvrtc: the warnings of a successful compile are returned, not printed
   CHECK(cubin.log.find("generated code is odd") != std::string::npos);
 }
 
-TEST_CASE("nvrtc: architectures are checked before compiling; a bad one is the user's error") {
+TEST_CASE("nvrtc: architectures are checked before compiling, and a bad one is the user's error") {
   CHECK(nvrtc_version().starts_with("13."));
   const std::vector<std::string> supported = supported_architectures();
   CHECK(contains(supported, "sm_90"));

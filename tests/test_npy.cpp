@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,12 +60,19 @@ void check_user_error(Action action, const fs::path& file, std::string_view phra
   }
 }
 
+std::span<const unsigned char> as_bytes(std::string_view bytes) {
+  return {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()};
+}
+
 void check_read_error(const ScratchDir& dir, std::string_view name, std::string_view bytes,
                       std::string_view phrase) {
   const fs::path file = dir / name;
   write_file(file, bytes);
   check_user_error([&] { read_npy_array(file); }, file, phrase);
   check_user_error([&] { read_tensor(file); }, file, phrase);
+  // The in-memory readers (the fuzzer's entry points) share the parser, and so the message.
+  check_user_error([&] { read_npy_array(as_bytes(bytes), file); }, file, phrase);
+  check_user_error([&] { read_tensor(as_bytes(bytes), file); }, file, phrase);
 }
 
 void check_tensor_error(const ScratchDir& dir, std::string_view name, std::string_view bytes,
@@ -445,3 +453,41 @@ TEST_CASE("npy: writing data that does not match its shape is an internal_error"
   CHECK_THROWS_AS(write_matrix(dir / "bad.npy", matrix), internal_error);
   CHECK_FALSE(fs::exists(dir / "bad.npy"));
 }
+
+// Found by libFuzzer (fuzz/corpus/npy/crash_newline_in_key.npy): key names went into messages
+// raw, so a key holding a newline made a message of several lines.
+TEST_CASE("npy: keys are quoted with control bytes escaped, keeping messages on one line") {
+  const ScratchDir dir("npy");
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"{'des\ncr': '<f8', 'fortran_order': False, 'shape': (2,)}",
+       "unexpected key 'des\\x0acr'"},
+      {"{'descr': '<f8', 'descr\r\n': '<f8', 'fortran_order': False, 'shape': (2,)}",
+       "unexpected key 'descr\\x0d\\x0a'"},
+      {"{'a\nb' 1}", "':' after key 'a\\x0ab'"},
+      {"{'a\nb': 1 'c': 2}", "after the value of 'a\\x0ab'"},
+      {"{'x\n': 1, 'x\n': 2}", "duplicate key 'x\\x0a'"},
+  };
+  for (const auto& [dict, phrase] : cases) {
+    CAPTURE(dict);
+    check_read_error(dir, "key.npy", npy_file(1, dict, std::string(16, '\0')), phrase);
+  }
+}
+
+// Found by reading the parser while fuzzing (the fuzzer's 4 KiB inputs nest too shallowly to
+// reach it): each '(' was a stack frame, so a header of a million of them overflowed the stack.
+TEST_CASE("npy: tuples nested a million deep are a user_error, not a stack overflow") {
+  const ScratchDir dir("npy");
+  for (const std::size_t depth : {65u, 1000000u}) {
+    CAPTURE(depth);
+    for (const char open : {'(', '['}) {
+      const std::string shape = std::string(depth, open) + std::string(depth, open == '(' ? ')' : ']');
+      check_read_error(dir, "deep.npy", npy_file(2, dict_for("<f8", shape)),
+                       "nested more than 64 deep");
+    }
+  }
+  // 64 levels are still parsed: the error is about the shape, not the nesting.
+  check_read_error(dir, "deep64.npy",
+                   npy_file(1, dict_for("<f8", std::string(63, '(') + "('2',)" + std::string(63, ')'))),
+                   "'shape' must be a tuple of non-negative integers");
+}
+

@@ -491,3 +491,49 @@ TEST_CASE("npy: tuples nested a million deep are a user_error, not a stack overf
                    "'shape' must be a tuple of non-negative integers");
 }
 
+// The fuzzer's seed corpus (fuzz/corpus/npy/, written by fuzz/make_npy_corpus.py), read by this
+// build's compiler too, without the fuzzer: the file and the in-memory readers agree on every seed,
+// accepting it or refusing it with the same one line naming the file. Seeds are named for what
+// they hold: valid_* are arrays (and read_tensor takes those of a cubical shape), bad_tensor_* are
+// arrays that read_tensor refuses, every other seed is refused by both.
+TEST_CASE("npy: every seed of the fuzz corpus is read or refused alike from a file and from memory") {
+  const fs::path corpus = fs::path(TENSORDIAG_SOURCE_DIR) / "fuzz" / "corpus" / "npy";
+  const auto outcome = [](auto&& read, NpyArray& array) {
+    try {
+      array = read();
+      return std::string();
+    } catch (const user_error& error) {
+      return std::string(error.what());
+    }
+  };
+  std::size_t seeds = 0;
+  std::size_t arrays = 0;
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    const fs::path file = entry.path();
+    const std::string name = file.filename().string();
+    CAPTURE(name);
+    ++seeds;
+    const std::string bytes = read_file(file);
+    NpyArray from_file;
+    NpyArray from_memory;
+    const std::string file_error = outcome([&] { return read_npy_array(file); }, from_file);
+    const std::string memory_error =
+        outcome([&] { return read_npy_array(as_bytes(bytes), file); }, from_memory);
+    CHECK(file_error == memory_error);
+    CHECK(file_error.find('\n') == std::string::npos);
+    const bool is_array = name.starts_with("valid_") || name.starts_with("bad_tensor_");
+    CHECK(file_error.empty() == is_array);
+    if (name.starts_with("bad_tensor_")) {
+      check_user_error([&] { read_tensor(file); }, file, "");
+      check_user_error([&] { read_tensor(as_bytes(bytes), file); }, file, "");
+    }
+    if (!file_error.empty()) continue;
+    ++arrays;
+    CHECK(from_file.dtype == from_memory.dtype);
+    CHECK(from_file.fortran_order == from_memory.fortran_order);
+    CHECK(from_file.shape == from_memory.shape);
+    CHECK(from_file.bytes == from_memory.bytes);
+  }
+  CHECK(seeds >= 50);
+  CHECK(arrays >= 20);
+}

@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,12 +60,19 @@ void check_user_error(Action action, const fs::path& file, std::string_view phra
   }
 }
 
+std::span<const unsigned char> as_bytes(std::string_view bytes) {
+  return {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()};
+}
+
 void check_read_error(const ScratchDir& dir, std::string_view name, std::string_view bytes,
                       std::string_view phrase) {
   const fs::path file = dir / name;
   write_file(file, bytes);
   check_user_error([&] { read_npy_array(file); }, file, phrase);
   check_user_error([&] { read_tensor(file); }, file, phrase);
+  // The in-memory readers (the fuzzer's entry points) share the parser, and so the message.
+  check_user_error([&] { read_npy_array(as_bytes(bytes), file); }, file, phrase);
+  check_user_error([&] { read_tensor(as_bytes(bytes), file); }, file, phrase);
 }
 
 void check_tensor_error(const ScratchDir& dir, std::string_view name, std::string_view bytes,
@@ -444,4 +452,88 @@ TEST_CASE("npy: writing data that does not match its shape is an internal_error"
   const Matrix<double> matrix{3, std::vector<double>(4, 0.0)};
   CHECK_THROWS_AS(write_matrix(dir / "bad.npy", matrix), internal_error);
   CHECK_FALSE(fs::exists(dir / "bad.npy"));
+}
+
+// Found by libFuzzer (fuzz/corpus/npy/crash_newline_in_key.npy): key names went into messages
+// raw, so a key holding a newline made a message of several lines.
+TEST_CASE("npy: keys are quoted with control bytes escaped, keeping messages on one line") {
+  const ScratchDir dir("npy");
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"{'des\ncr': '<f8', 'fortran_order': False, 'shape': (2,)}",
+       "unexpected key 'des\\x0acr'"},
+      {"{'descr': '<f8', 'descr\r\n': '<f8', 'fortran_order': False, 'shape': (2,)}",
+       "unexpected key 'descr\\x0d\\x0a'"},
+      {"{'a\nb' 1}", "':' after key 'a\\x0ab'"},
+      {"{'a\nb': 1 'c': 2}", "after the value of 'a\\x0ab'"},
+      {"{'x\n': 1, 'x\n': 2}", "duplicate key 'x\\x0a'"},
+  };
+  for (const auto& [dict, phrase] : cases) {
+    CAPTURE(dict);
+    check_read_error(dir, "key.npy", npy_file(1, dict, std::string(16, '\0')), phrase);
+  }
+}
+
+// Found by reading the parser while fuzzing (the fuzzer's 4 KiB inputs nest too shallowly to
+// reach it): each '(' was a stack frame, so a header of a million of them overflowed the stack.
+TEST_CASE("npy: tuples nested a million deep are a user_error, not a stack overflow") {
+  const ScratchDir dir("npy");
+  for (const std::size_t depth : {65u, 1000000u}) {
+    CAPTURE(depth);
+    for (const char open : {'(', '['}) {
+      const std::string shape = std::string(depth, open) + std::string(depth, open == '(' ? ')' : ']');
+      check_read_error(dir, "deep.npy", npy_file(2, dict_for("<f8", shape)),
+                       "nested more than 64 deep");
+    }
+  }
+  // 64 levels are still parsed: the error is about the shape, not the nesting.
+  check_read_error(dir, "deep64.npy",
+                   npy_file(1, dict_for("<f8", std::string(63, '(') + "('2',)" + std::string(63, ')'))),
+                   "'shape' must be a tuple of non-negative integers");
+}
+
+// The fuzzer's seed corpus (fuzz/corpus/npy/, written by fuzz/make_npy_corpus.py), read by this
+// build's compiler too, without the fuzzer: the file and the in-memory readers agree on every seed,
+// accepting it or refusing it with the same one line naming the file. Seeds are named for what
+// they hold: valid_* are arrays (and read_tensor takes those of a cubical shape), bad_tensor_* are
+// arrays that read_tensor refuses, every other seed is refused by both.
+TEST_CASE("npy: every seed of the fuzz corpus is read or refused alike from a file and from memory") {
+  const fs::path corpus = fs::path(TENSORDIAG_SOURCE_DIR) / "fuzz" / "corpus" / "npy";
+  const auto outcome = [](auto&& read, NpyArray& array) {
+    try {
+      array = read();
+      return std::string();
+    } catch (const user_error& error) {
+      return std::string(error.what());
+    }
+  };
+  std::size_t seeds = 0;
+  std::size_t arrays = 0;
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    const fs::path file = entry.path();
+    const std::string name = file.filename().string();
+    CAPTURE(name);
+    ++seeds;
+    const std::string bytes = read_file(file);
+    NpyArray from_file;
+    NpyArray from_memory;
+    const std::string file_error = outcome([&] { return read_npy_array(file); }, from_file);
+    const std::string memory_error =
+        outcome([&] { return read_npy_array(as_bytes(bytes), file); }, from_memory);
+    CHECK(file_error == memory_error);
+    CHECK(file_error.find('\n') == std::string::npos);
+    const bool is_array = name.starts_with("valid_") || name.starts_with("bad_tensor_");
+    CHECK(file_error.empty() == is_array);
+    if (name.starts_with("bad_tensor_")) {
+      check_user_error([&] { read_tensor(file); }, file, "");
+      check_user_error([&] { read_tensor(as_bytes(bytes), file); }, file, "");
+    }
+    if (!file_error.empty()) continue;
+    ++arrays;
+    CHECK(from_file.dtype == from_memory.dtype);
+    CHECK(from_file.fortran_order == from_memory.fortran_order);
+    CHECK(from_file.shape == from_memory.shape);
+    CHECK(from_file.bytes == from_memory.bytes);
+  }
+  CHECK(seeds >= 50);
+  CHECK(arrays >= 20);
 }

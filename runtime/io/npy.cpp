@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/io/npy_source.hpp"
 
 // The .npy format, as specified by NumPy (NEP 1, "A simple file format for NumPy arrays", and the
 // numpy.lib.format module documentation):
@@ -113,12 +114,13 @@ public:
       if (peek() != '\'' && peek() != '"') malformed("expected a quoted key or '}'");
       std::string key = parse_string();
       skip_space();
-      expect(':', "':' after key '" + key + "'");
+      expect(':', "':' after key " + quote_for_message(key, '\''));
       PyLiteral value = parse_value();
-      if (!dict.emplace(key, std::move(value)).second) malformed("duplicate key '" + key + "'");
+      if (!dict.emplace(key, std::move(value)).second)
+        malformed("duplicate key " + quote_for_message(key, '\''));
       skip_space();
       if (!consume(',')) {
-        expect('}', "',' or '}' after the value of '" + key + "'");
+        expect('}', "',' or '}' after the value of " + quote_for_message(key, '\''));
         break;
       }
       skip_space();
@@ -177,8 +179,20 @@ private:
     return value;
   }
 
-  // A tuple needs a comma when it has one element: "(5)" is the integer 5, as in Python.
+  // A tuple needs a comma when it has one element: "(5)" is the integer 5, as in Python. The
+  // nesting is capped because each level is a stack frame: a header of a million '(' would
+  // otherwise overflow the stack. NumPy's own headers nest a few levels (structured dtypes).
   PyLiteral parse_sequence() {
+    constexpr int max_nesting = 64;
+    if (depth_ == max_nesting)
+      malformed("tuples or lists nested more than " + std::to_string(max_nesting) + " deep");
+    ++depth_;
+    PyLiteral sequence = parse_sequence_items();
+    --depth_;
+    return sequence;
+  }
+
+  PyLiteral parse_sequence_items() {
     const char close = peek() == '(' ? ')' : ']';
     PyLiteral sequence;
     sequence.kind = close == ')' ? PyLiteral::Kind::tuple : PyLiteral::Kind::list;
@@ -232,6 +246,7 @@ private:
   std::string_view text_;
   const fs::path& file_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // What the header says about the data that follows it.
@@ -260,8 +275,8 @@ NpyHeader interpret_header(std::string_view text, const fs::path& file) {
   const auto dict = HeaderParser(text, file).parse_dict();
   for (const auto& entry : dict) {
     if (entry.first != "descr" && entry.first != "fortran_order" && entry.first != "shape")
-      fail(file, "malformed header: unexpected key '" + entry.first +
-                     "' (a .npy header has exactly 'descr', 'fortran_order' and 'shape')");
+      fail(file, "malformed header: unexpected key " + quote_for_message(entry.first, '\'') +
+                     " (a .npy header has exactly 'descr', 'fortran_order' and 'shape')");
   }
   for (const char* key : {"descr", "fortran_order", "shape"}) {
     if (!dict.contains(key)) fail(file, std::string("malformed header: missing key '") + key + "'");
@@ -298,37 +313,14 @@ std::uint32_t little_endian(const unsigned char* bytes, std::size_t width) {
   return value;
 }
 
-// An open .npy file, positioned at its data, with the header checked and the data known to be
-// all there, so that callers may allocate header.data_bytes.
-struct NpyInput {
-  std::ifstream stream;
-  NpyHeader header;
-};
-
-NpyInput open_npy(const fs::path& file) {
-  std::error_code error;
-  const auto status = fs::status(file, error);
-  if (status.type() == fs::file_type::not_found) fail(file, "cannot open: no such file");
-  if (error) fail(file, "cannot open: " + error.message());
-  if (fs::is_directory(status)) fail(file, "cannot open: is a directory, not a .npy file");
-  if (!fs::is_regular_file(status)) fail(file, "cannot open: not a regular file");
-  const std::uintmax_t file_size = fs::file_size(file, error);
-  if (error) fail(file, "cannot open: " + error.message());
-
-  NpyInput input;
-  errno = 0;
-  input.stream.open(file, std::ios::binary);
-  if (!input.stream) fail(file, "cannot open for reading: " + system_reason());
-
+// Reads the prefix and header of a .npy file from source, leaving it positioned at the data, and
+// checks that the data is all there, so that callers may allocate header.data_bytes.
+NpyHeader read_header(NpySource& source, const fs::path& file) {
+  const std::uintmax_t file_size = source.size();
   // magic (6) + version (2) + header length (2 or 4).
   unsigned char prefix[12] = {};
-  const auto read_prefix = [&](std::size_t from, std::size_t to) {
-    input.stream.read(reinterpret_cast<char*>(prefix + from),
-                      static_cast<std::streamsize>(to - from));
-    return static_cast<std::size_t>(input.stream.gcount()) == to - from;
-  };
   const std::size_t got = std::min<std::uintmax_t>(file_size, 8);
-  if (!read_prefix(0, got)) fail(file, "read error: " + system_reason());
+  if (!source.read(prefix, got)) fail(file, "read error: " + source.failure_reason());
   const std::string_view magic(reinterpret_cast<const char*>(prefix),
                                std::min<std::size_t>(got, npy_magic.size()));
   if (got == 0) fail(file, "empty file, not a .npy file (no magic string \"\\x93NUMPY\")");
@@ -348,7 +340,7 @@ NpyInput open_npy(const fs::path& file) {
                    std::to_string(minor) + " (tensordiag reads 1.0, 2.0 and 3.0)");
   const std::size_t length_width = major == 1 ? 2 : 4;
   const std::size_t prefix_size = 8 + length_width;
-  if (file_size < prefix_size || !read_prefix(8, prefix_size))
+  if (file_size < prefix_size || !source.read(prefix + 8, length_width))
     fail(file, "truncated header: the file ends inside the header length field");
 
   const std::uintmax_t header_length = little_endian(prefix + 8, length_width);
@@ -357,17 +349,17 @@ NpyInput open_npy(const fs::path& file) {
     fail(file, "truncated header: it declares " + std::to_string(header_length) +
                    " bytes but the file has only " + std::to_string(after_prefix) + " after it");
   std::string text(static_cast<std::size_t>(header_length), '\0');
-  input.stream.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!input.stream) fail(file, "read error in the header: " + system_reason());
+  if (!source.read(text.data(), text.size()))
+    fail(file, "read error in the header: " + source.failure_reason());
 
-  input.header = interpret_header(text, file);
+  NpyHeader header = interpret_header(text, file);
   const std::uintmax_t available = after_prefix - header_length;
-  if (input.header.data_bytes > available)
-    fail(file, "truncated data: shape " + shape_text(input.header.shape) + " of " +
-                   std::string(to_string(input.header.dtype)) + " needs " +
-                   std::to_string(input.header.data_bytes) + " bytes, the file has only " +
+  if (header.data_bytes > available)
+    fail(file, "truncated data: shape " + shape_text(header.shape) + " of " +
+                   std::string(to_string(header.dtype)) + " needs " +
+                   std::to_string(header.data_bytes) + " bytes, the file has only " +
                    std::to_string(available) + " after the header");
-  return input;
+  return header;
 }
 
 // Allocates count elements, turning an allocation failure into a user_error: the shape is the
@@ -383,17 +375,15 @@ std::vector<T> allocate(std::size_t count, const fs::path& file) {
 }
 
 template <class T>
-void read_data(NpyInput& input, std::vector<T>& values, const fs::path& file) {
-  input.stream.read(reinterpret_cast<char*>(values.data()),
-                    static_cast<std::streamsize>(values.size() * sizeof(T)));
-  if (!input.stream) fail(file, "read error in the data: " + system_reason());
+void read_data(NpySource& source, std::vector<T>& values, const fs::path& file) {
+  if (!source.read(values.data(), values.size() * sizeof(T)))
+    fail(file, "read error in the data: " + source.failure_reason());
 }
 
 template <class T>
-AnyTensor load_tensor(NpyInput& input, const fs::path& file) {
-  const NpyHeader& header = input.header;
+AnyTensor load_tensor(NpySource& source, const NpyHeader& header, const fs::path& file) {
   std::vector<T> values = allocate<T>(header.data_bytes / sizeof(T), file);
-  read_data(input, values, file);
+  read_data(source, values, file);
   for (std::size_t k = 0; k < values.size(); ++k) {
     if (!std::isfinite(values[k]))
       fail(file, "contains NaN or Inf at flat index " + std::to_string(k) + " (file order): " +
@@ -450,17 +440,38 @@ void write_npy(const fs::path& file, Dtype dtype, bool fortran_order,
   if (!out) fail(file, "write failed: " + system_reason());
 }
 
+NpyArray read_npy_array(NpySource& source, const fs::path& file) {
+  const NpyHeader header = read_header(source, file);
+  NpyArray array;
+  array.dtype = header.dtype;
+  array.fortran_order = header.fortran_order;
+  array.shape = header.shape;
+  array.bytes = allocate<unsigned char>(header.data_bytes, file);
+  read_data(source, array.bytes, file);
+  return array;
+}
+
+AnyTensor read_tensor(NpySource& source, const fs::path& file) {
+  const NpyHeader header = read_header(source, file);
+  try {
+    check_tensor_shape(header.shape);
+  } catch (const user_error& error) {
+    fail(file, error.what());
+  }
+  if (header.dtype == Dtype::float32) return load_tensor<float>(source, header, file);
+  return load_tensor<double>(source, header, file);
+}
+
 }  // namespace
 
 NpyArray read_npy_array(const std::filesystem::path& path) {
-  NpyInput input = open_npy(path);
-  NpyArray array;
-  array.dtype = input.header.dtype;
-  array.fortran_order = input.header.fortran_order;
-  array.shape = input.header.shape;
-  array.bytes = allocate<unsigned char>(input.header.data_bytes, path);
-  read_data(input, array.bytes, path);
-  return array;
+  NpyFileSource source(path);
+  return read_npy_array(source, path);
+}
+
+NpyArray read_npy_array(std::span<const unsigned char> bytes, const std::filesystem::path& name) {
+  NpyMemorySource source(bytes);
+  return read_npy_array(source, name);
 }
 
 void write_npy_array(const std::filesystem::path& path, const NpyArray& array) {
@@ -469,14 +480,13 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array) {
 }
 
 AnyTensor read_tensor(const std::filesystem::path& path) {
-  NpyInput input = open_npy(path);
-  try {
-    check_tensor_shape(input.header.shape);
-  } catch (const user_error& error) {
-    fail(path, error.what());
-  }
-  if (input.header.dtype == Dtype::float32) return load_tensor<float>(input, path);
-  return load_tensor<double>(input, path);
+  NpyFileSource source(path);
+  return read_tensor(source, path);
+}
+
+AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name) {
+  NpyMemorySource source(bytes);
+  return read_tensor(source, name);
 }
 
 template <class T>

@@ -4,6 +4,7 @@
 // user_error with a one-line message that names the file. Files are written in version 1.0 (2.0
 // when the header needs more than 65535 bytes), the header padded to a multiple of 64 bytes.
 #include <filesystem>
+#include <span>
 #include <vector>
 
 #include "runtime/core/tensor.hpp"
@@ -21,6 +22,10 @@ struct NpyArray {
 // Any shape, including () and (0,). Shapes whose byte count overflows, or that the file does not
 // hold, are rejected before anything is allocated.
 NpyArray read_npy_array(const std::filesystem::path& path);
+// The same reader over a whole .npy file already in memory, with `name` standing for the file in
+// messages. The file readers parse through the same code (npy_source.hpp), which is what the
+// fuzzer (fuzz/npy_fuzzer.cpp) feeds.
+NpyArray read_npy_array(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 // Throws internal_error when array.bytes does not hold exactly shape product x element size.
 void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
 
@@ -28,6 +33,7 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
 // order < 2, non-cubical shapes and N < 2 are rejected), with every value finite. The data stays
 // in file order: a Fortran-ordered file gives a tensor with Layout::fortran_order.
 AnyTensor read_tensor(const std::filesystem::path& path);
+AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 
 // Writes the tensor in its own layout and dtype. Writes `path` directly: callers that need
 // atomicity write to a temporary name and rename.

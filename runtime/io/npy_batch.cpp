@@ -52,10 +52,7 @@ NpyArray stack(const std::vector<Item>& items, std::vector<std::size_t> item_sha
   return array;
 }
 
-}  // namespace
-
-AnyTensorBatch read_tensor_batch(const std::filesystem::path& path) {
-  const NpyArray array = read_npy_array(path);
+AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& path) {
   if (array.shape.size() < 2 || array.shape[0] == 0)
     throw user_error(path.string() + ": a batch needs shape (B, N, .., N) with B >= 1; this one has shape " +
                      shape_text(array.shape));
@@ -69,6 +66,16 @@ AnyTensorBatch read_tensor_batch(const std::filesystem::path& path) {
   const int size = static_cast<int>(tensor_shape[0]);
   if (array.dtype == Dtype::float32) return split<float>(array, order, size, path);
   return split<double>(array, order, size, path);
+}
+
+}  // namespace
+
+AnyTensorBatch read_tensor_batch(const std::filesystem::path& path) {
+  return split_batch(read_npy_array(path), path);
+}
+
+AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name) {
+  return split_batch(read_npy_array(bytes, name), name);
 }
 
 template <class T>

@@ -3,6 +3,7 @@
 // Each tensor keeps the file's order: in a C-ordered file tensor b is one contiguous C-ordered
 // block; in a Fortran-ordered one its entries are B apart and it is Fortran-ordered.
 #include <filesystem>
+#include <span>
 #include <variant>
 #include <vector>
 
@@ -15,6 +16,9 @@ using AnyTensorBatch = std::variant<std::vector<HostTensor<float>>, std::vector<
 // user_error, naming the file, for anything read_tensor refuses in one tensor of the batch, or a
 // file with fewer than 2 axes or an empty batch.
 AnyTensorBatch read_tensor_batch(const std::filesystem::path& path);
+// The same over a whole .npy file in memory, `name` standing for the file in messages (the fuzzer's
+// entry point).
+AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 
 // Tensors of one shape and layout, written as (B, N, .., N) in their order.
 template <class T>

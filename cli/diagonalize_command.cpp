@@ -127,6 +127,11 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
 
 int run_diagonalize(const DiagonalizeArguments& arguments) {
   if (arguments.batch) return run_diagonalize_batch(arguments);
+  // A tensor the device cannot hold is refused from its header, before gigabytes are read.
+  const runtime::TensorShape shape = runtime::read_tensor_shape(arguments.input);
+  runtime::check_device_room(shape.order, shape.size,
+                             arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype),
+                             run_options(arguments));
   runtime::AnyTensor tensor = runtime::read_tensor(arguments.input);
   const runtime::ReportInput input{arguments.input, runtime::dtype_of(tensor)};
   AtomicOutput output(arguments.out);

@@ -7,6 +7,7 @@
 #include "codegen/builtin_rules.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
+#include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/engine.hpp"
 
 namespace tensordiag::runtime {
@@ -131,6 +132,13 @@ Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options) {
 template <class T>
 std::vector<Result<T>> diagonalize_batch(const std::vector<HostTensor<T>>& tensors, const Options& options) {
   return run_batch(std::span<const HostTensor<T>>(tensors), options);
+}
+
+void check_device_room(int order, int size, Dtype dtype, const Options& options) {
+  if (options.backend != Backend::cuda) return;
+  const std::size_t scalar_bytes = dtype == Dtype::float32 ? sizeof(float) : sizeof(double);
+  if (const auto refusal = current_device_memory_refusal(device_bytes_needed(order, size, scalar_bytes)))
+    throw user_error("the CUDA backend cannot take this tensor: " + *refusal);
 }
 
 template Result<float> diagonalize(const HostTensor<float>&, const Options&);

@@ -19,6 +19,12 @@ Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options = {});
 template <class T>
 std::vector<Result<T>> diagonalize_batch(const std::vector<HostTensor<T>>& tensors, const Options& options = {});
 
+// With --backend cuda, a tensor of this shape and dtype that cannot fit the device's free memory
+// is the user_error its run would give, before the tensor is read or allocated (a 137 GB file is
+// refused at once); nothing for the other backends (auto says it when it runs: its note) or
+// without a device (the run says that).
+void check_device_room(int order, int size, Dtype dtype, const Options& options);
+
 extern template Result<float> diagonalize(const HostTensor<float>&, const Options&);
 extern template Result<double> diagonalize(const HostTensor<double>&, const Options&);
 extern template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);

@@ -1,5 +1,6 @@
 #include "runtime/engines/device_memory.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "runtime/core/errors.hpp"
@@ -16,10 +17,14 @@ std::string gib(double bytes) {
 
 }  // namespace
 
+double device_bytes_needed(int order, int size, std::size_t scalar_bytes) {
+  const double entries = std::pow(static_cast<double>(size), order);
+  return (entries + static_cast<double>(order) * size * size) * static_cast<double>(scalar_bytes) + (64 << 20);
+}
+
 template <class T>
 double device_bytes_needed(const HostTensor<T>& tensor) {
-  return static_cast<double>(tensor.count() * sizeof(T)) +
-         static_cast<double>(tensor.order()) * tensor.size() * tensor.size() * sizeof(T) + (64 << 20);
+  return device_bytes_needed(tensor.order(), tensor.size(), sizeof(T));
 }
 
 std::optional<std::string> device_memory_refusal(const CudaDeviceInfo& device, double bytes) {

@@ -12,6 +12,7 @@ namespace tensordiag::runtime {
 
 // The bytes a GPU run of one tensor holds on the device: the tensor, its D factors of N x N and
 // 64 MB for the rest (schedules, rotations, partial sums; the qubit path's small arrays).
+double device_bytes_needed(int order, int size, std::size_t scalar_bytes);
 template <class T>
 double device_bytes_needed(const HostTensor<T>& tensor);
 

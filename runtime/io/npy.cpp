@@ -451,13 +451,19 @@ NpyArray read_npy_array(NpySource& source, const fs::path& file) {
   return array;
 }
 
-AnyTensor read_tensor(NpySource& source, const fs::path& file) {
+// The header of a tensor file, its shape checked.
+NpyHeader read_tensor_header(NpySource& source, const fs::path& file) {
   const NpyHeader header = read_header(source, file);
   try {
     check_tensor_shape(header.shape);
   } catch (const user_error& error) {
     fail(file, error.what());
   }
+  return header;
+}
+
+AnyTensor read_tensor(NpySource& source, const fs::path& file) {
+  const NpyHeader header = read_tensor_header(source, file);
   if (header.dtype == Dtype::float32) return load_tensor<float>(source, header, file);
   return load_tensor<double>(source, header, file);
 }
@@ -482,6 +488,13 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array) {
 AnyTensor read_tensor(const std::filesystem::path& path) {
   NpyFileSource source(path);
   return read_tensor(source, path);
+}
+
+TensorShape read_tensor_shape(const std::filesystem::path& path) {
+  NpyFileSource source(path);
+  const NpyHeader header = read_tensor_header(source, path);
+  return {static_cast<int>(header.shape.size()), static_cast<int>(header.shape.front()), header.dtype,
+          header.fortran_order ? Layout::fortran_order : Layout::c_order};
 }
 
 AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name) {

@@ -35,6 +35,16 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
 AnyTensor read_tensor(const std::filesystem::path& path);
 AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 
+// What read_tensor would read, from the header alone (checked as read_tensor checks it; the data
+// is not read): for decisions before a large tensor is loaded.
+struct TensorShape {
+  int order = 0;
+  int size = 0;
+  Dtype dtype = Dtype::float64;
+  Layout layout = Layout::c_order;
+};
+TensorShape read_tensor_shape(const std::filesystem::path& path);
+
 // Writes the tensor in its own layout and dtype. Writes `path` directly: callers that need
 // atomicity write to a temporary name and rename.
 template <class T>

@@ -1,13 +1,17 @@
 // A tensor larger than the device's free memory (issue 13): --backend cuda is one user_error
 // naming the bytes needed and free, before any work on the device; auto runs on the CPU with a
 // note that says the same. The device is filled first by a buffer that leaves 280 MiB free, so
-// that tensors of about 250 MB (plus the engines' 64 MB of workspace) do not fit.
+// that tensors of about 250 MB (plus the engines' 64 MB of workspace) do not fit. The command
+// refuses a file from its header alone: a sparse 137 GB .npy (N = 2, D = 35, float32) on an H100.
 #include <doctest/doctest.h>
 
 #include <cuda_runtime_api.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
+#include "cli_workspace.hpp"
 #include "random_tensor.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -55,5 +59,40 @@ TEST_SUITE("gpu") {
     // D = 26 float32, 268 MB); each fits once the filler is gone.
     check_refused_then_cpu(random_tensor<float>(10, 6, 3), "general");
     check_refused_then_cpu(random_tensor<float>(26, 2, 4), "qubit");
+  }
+}
+
+namespace {
+
+// A .npy file of shape (2,) * order, float32, whose data is a hole (a sparse file: no disk used).
+void write_sparse_npy(const std::filesystem::path& path, int order) {
+  std::string shape = "(";
+  for (int n = 0; n < order; ++n) shape += "2, ";
+  shape += ")";
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const auto length = static_cast<unsigned short>(header.size());
+  const char length_bytes[2] = {static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
+  out.write(length_bytes, 2);
+  out << header;
+  out.close();
+  std::filesystem::resize_file(path, 10 + header.size() + (std::uintmax_t{4} << order));
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("the command refuses a tensor over the device memory from its header, before reading it") {
+    const tensordiag::testing::Workspace workspace;
+    write_sparse_npy(workspace / "qubits35.npy", 35);
+    const auto before = workspace.files();
+    const auto run = workspace.run("diagonalize qubits35.npy --out run --backend cuda");
+    CHECK(run.exit_code == 1);
+    CHECK(run.err.starts_with("tensordiag: error: the CUDA backend cannot take this tensor: the tensor needs 128.06 GiB on the GPU, but NVIDIA "));
+    CHECK(run.err.find('\n') == run.err.size() - 1);
+    CHECK(workspace.files() == before);
   }
 }

@@ -69,7 +69,11 @@ def test_history_records(noisy):
 def test_result_fields_and_report(noisy):
     result = tensordiag.diagonalize_full(noisy, max_sweeps=3, eta=0.01, stall_tol=0.0)
     assert result.stop_reason == "max_sweeps" and result.sweeps == 3 and result.max_sweeps == 3
-    assert result.backend == "cpu" and "threads" in result.device
+    # auto: the CPU here, the GPU on a machine with one (the device names itself either way).
+    if result.backend == "cpu":
+        assert result.engine == "cpu" and "threads" in result.device
+    else:
+        assert result.backend == "cuda" and result.engine.startswith("cuda") and "NVIDIA" in result.device
     assert result.eta == 0.01 and result.tol == 1e-12 and result.stall_tol == 0.0
     assert set(result.timings) == {"setup_seconds", "sweeps_seconds", "total_seconds", "compile_seconds",
                                    "verification_seconds"}

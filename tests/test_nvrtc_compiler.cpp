@@ -117,8 +117,8 @@ TEST_CASE("nvrtc: architectures are checked before compiling, and a bad one is t
   CHECK(is_elf(compile_cubin(saxpy_source, "saxpy.cu", {}, "sm_90a").image));
 }
 
-TEST_CASE("nvrtc: our options come first, never fast math, then the caller's") {
+TEST_CASE("nvrtc: our options come first, never fast math nor contracted multiply-adds, then the caller's") {
   const std::vector<std::string> options = nvrtc_options({"-lineinfo"}, "sm_80");
-  CHECK(options == std::vector<std::string>{"-std=c++20", "-default-device",
+  CHECK(options == std::vector<std::string>{"-std=c++20", "-default-device", "--fmad=false",
                                             "--gpu-architecture=sm_80", "-lineinfo"});
 }

@@ -115,7 +115,9 @@ void check_architecture(const std::string& arch) {
 
 std::vector<std::string> nvrtc_options(const std::vector<std::string>& extra,
                                        const std::string& arch) {
-  std::vector<std::string> options = {"-std=c++20", "-default-device", "--gpu-architecture=" + arch};
+  // --fmad=false: no fused multiply-adds the source does not write, as the CPU engine is built
+  // (-ffp-contract=off): both engines round the same way (issue 13).
+  std::vector<std::string> options = {"-std=c++20", "-default-device", "--fmad=false", "--gpu-architecture=" + arch};
   options.insert(options.end(), extra.begin(), extra.end());
   return options;
 }

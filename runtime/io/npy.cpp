@@ -344,6 +344,12 @@ NpyHeader read_header(NpySource& source, const fs::path& file) {
     fail(file, "truncated header: the file ends inside the header length field");
 
   const std::uintmax_t header_length = little_endian(prefix + 8, length_width);
+  // NumPy writes headers of a few hundred bytes (and refuses to read over 10000 by default); a
+  // larger one is no tensor's, and would be read whole into memory.
+  constexpr std::uintmax_t largest_header = 1 << 20;
+  if (header_length > largest_header)
+    fail(file, "malformed header: it declares " + std::to_string(header_length) + " bytes, over the " +
+                   std::to_string(largest_header) + " this reader takes (NumPy writes a few hundred)");
   const std::uintmax_t after_prefix = file_size - prefix_size;
   if (header_length > after_prefix)
     fail(file, "truncated header: it declares " + std::to_string(header_length) +

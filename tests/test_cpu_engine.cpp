@@ -165,7 +165,9 @@ TEST_CASE("reproducible: run after run and at any thread count, core, factors an
   Options options;
   options.max_sweeps = 2;
   options.threads = 1;
+  options.verify = true;
   const auto one = diagonalize(generated.tensor, options);
+  REQUIRE(one.verification.has_value());
   for (const int threads : {1, 2, 3}) {
     CAPTURE(threads);
     options.threads = threads;
@@ -178,6 +180,9 @@ TEST_CASE("reproducible: run after run and at any thread count, core, factors an
       CHECK(again.history[k].diag_norm2 == one.history[k].diag_norm2);
       CHECK(again.history[k].trace == one.history[k].trace);
     }
+    REQUIRE(again.verification.has_value());
+    CHECK(again.verification->reconstruction_error == one.verification->reconstruction_error);
+    CHECK(again.verification->orthogonality_error == one.verification->orthogonality_error);
   }
 }
 

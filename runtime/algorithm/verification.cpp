@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <Eigen/Dense>
 
@@ -87,11 +88,12 @@ double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& co
   const Index chunk = std::max<Index>(1, std::min(budget, chunk_budget) / n);
   RowMajorMatrix slabs(block, slab);
   std::vector<std::vector<double>> scratch(static_cast<std::size_t>(threads), std::vector<double>(static_cast<std::size_t>(slab)));
-  double diff2 = 0.0, norm2 = 0.0;
+  // Sums per slab, added in slab order: the same figures at any thread count and schedule.
+  std::vector<double> slab_diff2(static_cast<std::size_t>(n)), slab_norm2(static_cast<std::size_t>(n));
   for (Index first = 0; first < n; first += block) {
     const Index rows = std::min(block, n - first);
     slowest_mode_product(core, m[0], first, chunk, slabs.topRows(rows));
-#pragma omp parallel for reduction(+ : diff2, norm2) schedule(dynamic) if (core.count() >= parallel_work)
+#pragma omp parallel for schedule(dynamic) if (core.count() >= parallel_work)
     for (Index r = 0; r < rows; ++r) {
       // The slab's row of the block and the thread's scratch take turns as input and output.
       double* x = slabs.row(r).data();
@@ -101,12 +103,20 @@ double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& co
         std::swap(x, y);
       }
       const T* t = tensor.data() + (first + r) * slab;
+      double diff2 = 0.0, norm2 = 0.0;
       for (Index i = 0; i < slab; ++i) {
         const double value = static_cast<double>(t[i]);
         diff2 += (x[i] - value) * (x[i] - value);
         norm2 += value * value;
       }
+      slab_diff2[static_cast<std::size_t>(first + r)] = diff2;
+      slab_norm2[static_cast<std::size_t>(first + r)] = norm2;
     }
+  }
+  double diff2 = 0.0, norm2 = 0.0;
+  for (Index k = 0; k < n; ++k) {
+    diff2 += slab_diff2[static_cast<std::size_t>(k)];
+    norm2 += slab_norm2[static_cast<std::size_t>(k)];
   }
   return norm2 > 0 ? std::sqrt(diff2 / norm2) : std::sqrt(diff2);
 }
@@ -156,8 +166,10 @@ double off_norm2(const HostTensor<T>& x) {
   // The diagonal entries sit at k * step, k = 0..N-1: sum the runs between them.
   const std::size_t step = static_cast<std::size_t>(x.diagonal_stride());
   const std::size_t runs = static_cast<std::size_t>(x.size());
-  double sum = 0.0;
-#pragma omp parallel for reduction(+ : sum) schedule(static) if (x.count() >= (1u << 16))
+  // Each run summed on its own, the runs then in order: the same figure at any thread count (an
+  // OpenMP reduction would group the runs by thread).
+  std::vector<double> run_sums(runs, 0.0);
+#pragma omp parallel for schedule(static) if (x.count() >= (1u << 16))
   for (std::size_t k = 0; k < runs; ++k) {
     const std::size_t end = k + 1 < runs ? (k + 1) * step : x.count();
     double run_sum = 0.0;
@@ -165,8 +177,10 @@ double off_norm2(const HostTensor<T>& x) {
       const double v = static_cast<double>(x.values()[i]);
       run_sum += v * v;
     }
-    sum += run_sum;
+    run_sums[k] = run_sum;
   }
+  double sum = 0.0;
+  for (const double run_sum : run_sums) sum += run_sum;
   return sum;
 }
 

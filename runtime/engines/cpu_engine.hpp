@@ -57,7 +57,7 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Ru
     const double off_rel = off_input > 0 ? std::sqrt(off_norm2(core)) / off_input : 0.0;
     return SweepRecord{sweep, off_rel, diag_norm2(core), trace(core), seconds};
   };
-  result.history.push_back(record(0, tensor, 0.0));
+  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, diag_norm2(tensor), trace(tensor), 0.0});
   result.timings.setup_seconds = total.seconds();
 
   const Stopwatch sweeps;

@@ -38,6 +38,14 @@ struct Engine {
   std::vector<Result<T>> (*run)(std::span<const HostTensor<T>> tensors, const EngineRun& run);
 };
 
+// A table entry's run for an engine that takes the tensors of a batch one after the other.
+template <class T, Result<T> (*run_one)(const HostTensor<T>&, const EngineRun&)>
+std::vector<Result<T>> one_after_another(std::span<const HostTensor<T>> tensors, const EngineRun& run) {
+  std::vector<Result<T>> results;
+  for (const HostTensor<T>& tensor : tensors) results.push_back(run_one(tensor, run));
+  return results;
+}
+
 // Every engine for the scalar type, in the order of preference within a backend.
 template <class T>
 std::span<const Engine<T>> engines();

@@ -18,8 +18,8 @@ std::optional<std::string> takes_everything(const HostTensor<T>&, std::size_t, c
 template <class T>
 constexpr Engine<T> engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<T>, run_gpu_small_batch<T>},
-    {"cuda_qubit", Backend::cuda, qubit_engine_declines<T>, run_gpu_qubit_batch<T>},
-    {"cuda", Backend::cuda, gpu_engine_declines<T>, run_gpu_batch<T>},
+    {"cuda_qubit", Backend::cuda, qubit_engine_declines<T>, one_after_another<T, run_gpu_qubit_engine<T>>},
+    {"cuda", Backend::cuda, gpu_engine_declines<T>, one_after_another<T, run_gpu_engine<T>>},
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>},
 };
 

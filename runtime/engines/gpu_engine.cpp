@@ -230,19 +230,6 @@ void download_result(DeviceState<T>& state, Layout layout, cudaStream_t stream, 
   }
 }
 
-// The run's verification on the device (gpu_verification.hpp; the core's buffer is spent), the
-// orthogonality of the downloaded factors on the host; nullopt when the device has no room.
-template <class T>
-std::optional<Verification> verify_on_device(const HostTensor<T>& tensor, DeviceState<T>& state, GpuKernels<T>& kernels,
-                                             const std::string& arch, cudaStream_t stream, const Result<T>& result) {
-  const Stopwatch stopwatch;
-  const auto reconstruction = device_reconstruction_error(
-      DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures}, kernels, arch,
-      stream);
-  if (!reconstruction) return std::nullopt;
-  return Verification{*reconstruction, orthogonality_error(result.factors), stopwatch.seconds()};
-}
-
 }  // namespace
 
 template <class T>
@@ -294,24 +281,18 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   // As on the CPU, total_seconds is the diagonalization alone; the verification has its own time
   // (and its kernel's compile time joins compile_seconds).
   result.timings.total_seconds = total.seconds();
-  if (settings.verify) result.verification = verify_on_device(tensor, state, kernels, device.arch(), stream.get(), result);
+  if (settings.verify)
+    result.verification = verify_on_device(
+        DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures}, result.factors,
+        kernels, device.arch(), stream.get());
   result.timings.compile_seconds = kernels.report().seconds;
   result.kernels = kernels.report().kinds;
   return result;
-}
-
-template <class T>
-std::vector<Result<T>> run_gpu_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run) {
-  std::vector<Result<T>> results;
-  for (const HostTensor<T>& tensor : tensors) results.push_back(run_gpu_engine(tensor, run));
-  return results;
 }
 
 template std::optional<std::string> gpu_engine_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
 template std::optional<std::string> gpu_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&);
 template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
-template std::vector<Result<float>> run_gpu_batch(std::span<const HostTensor<float>>, const EngineRun&);
-template std::vector<Result<double>> run_gpu_batch(std::span<const HostTensor<double>>, const EngineRun&);
 
 }  // namespace tensordiag::runtime

@@ -193,34 +193,22 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
   stream.synchronize();
   result.timings.total_seconds = total.seconds();
   if (run.settings.verify) {
-    // On the device where it has room (the core's buffer is spent); else diagonalize() verifies on the host.
-    const Stopwatch verification;
+    // On the device where it has room; else diagonalize() verifies on the host.
     DeviceBuffer<T> factors(static_cast<std::size_t>(tensor.order()) * 4);
     for (int n = 0; n < tensor.order(); ++n)
       factors.upload(result.factors[n].data.data(), 4, stream.get(), static_cast<std::size_t>(n) * 4);
-    const auto reconstruction = device_reconstruction_error(
-        DeviceVerificationInputs<T>{tensor, state.values, factors, state.partials, state.figures}, kernels,
-        device.arch(), stream.get());
-    if (reconstruction)
-      result.verification = Verification{*reconstruction, orthogonality_error(result.factors), verification.seconds()};
+    result.verification =
+        verify_on_device(DeviceVerificationInputs<T>{tensor, state.values, factors, state.partials, state.figures},
+                         result.factors, kernels, device.arch(), stream.get());
   }
   result.timings.compile_seconds = kernels.report().seconds;
   result.kernels = kernels.report().kinds;
   return result;
 }
 
-template <class T>
-std::vector<Result<T>> run_gpu_qubit_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run) {
-  std::vector<Result<T>> results;
-  for (const HostTensor<T>& tensor : tensors) results.push_back(run_gpu_qubit_engine(tensor, run));
-  return results;
-}
-
 template std::optional<std::string> qubit_engine_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
 template std::optional<std::string> qubit_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 template Result<float> run_gpu_qubit_engine(const HostTensor<float>&, const EngineRun&);
 template Result<double> run_gpu_qubit_engine(const HostTensor<double>&, const EngineRun&);
-template std::vector<Result<float>> run_gpu_qubit_batch(std::span<const HostTensor<float>>, const EngineRun&);
-template std::vector<Result<double>> run_gpu_qubit_batch(std::span<const HostTensor<double>>, const EngineRun&);
 
 }  // namespace tensordiag::runtime

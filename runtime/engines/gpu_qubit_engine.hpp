@@ -25,15 +25,9 @@ std::optional<std::string> qubit_engine_declines(const HostTensor<T>& first, std
 template <class T>
 Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run);
 
-// The engine table's entry: the tensors one after the other.
-template <class T>
-std::vector<Result<T>> run_gpu_qubit_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run);
-
 extern template std::optional<std::string> qubit_engine_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
 extern template std::optional<std::string> qubit_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 extern template Result<float> run_gpu_qubit_engine(const HostTensor<float>&, const EngineRun&);
 extern template Result<double> run_gpu_qubit_engine(const HostTensor<double>&, const EngineRun&);
-extern template std::vector<Result<float>> run_gpu_qubit_batch(std::span<const HostTensor<float>>, const EngineRun&);
-extern template std::vector<Result<double>> run_gpu_qubit_batch(std::span<const HostTensor<double>>, const EngineRun&);
 
 }  // namespace tensordiag::runtime

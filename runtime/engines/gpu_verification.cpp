@@ -3,6 +3,7 @@
 #include <cmath>
 #include <utility>
 
+#include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cuda_check.hpp"
 
 namespace tensordiag::runtime {
@@ -50,5 +51,22 @@ template std::optional<double> device_reconstruction_error(const DeviceVerificat
                                                            const std::string&, cudaStream_t);
 template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<double>&,
                                                            GpuKernels<double>&, const std::string&, cudaStream_t);
+
+template <class T>
+std::optional<Verification> verify_on_device(const DeviceVerificationInputs<T>& on_device,
+                                             const std::vector<Matrix<T>>& factors, GpuKernels<T>& kernels,
+                                             const std::string& arch, cudaStream_t stream) {
+  const Stopwatch stopwatch;
+  const auto reconstruction = device_reconstruction_error(on_device, kernels, arch, stream);
+  if (!reconstruction) return std::nullopt;
+  return Verification{*reconstruction, orthogonality_error(factors), stopwatch.seconds()};
+}
+
+template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<float>&,
+                                                      const std::vector<Matrix<float>>&, GpuKernels<float>&,
+                                                      const std::string&, cudaStream_t);
+template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<double>&,
+                                                      const std::vector<Matrix<double>>&, GpuKernels<double>&,
+                                                      const std::string&, cudaStream_t);
 
 }  // namespace tensordiag::runtime

@@ -11,7 +11,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "runtime/algorithm/verification.hpp"
 #include "runtime/core/tensor.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
@@ -35,6 +37,20 @@ template <class T>
 std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<T>& on_device, GpuKernels<T>& kernels,
                                                   const std::string& arch, cudaStream_t stream);
 
+// Both errors of a GPU run: the reconstruction on the device (the core's buffer is spent) and the
+// orthogonality of the downloaded `factors` on the host, timed together; nullopt when the device
+// has no room (the caller then verifies on the host).
+template <class T>
+std::optional<Verification> verify_on_device(const DeviceVerificationInputs<T>& on_device,
+                                             const std::vector<Matrix<T>>& factors, GpuKernels<T>& kernels,
+                                             const std::string& arch, cudaStream_t stream);
+
+extern template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<float>&,
+                                                             const std::vector<Matrix<float>>&, GpuKernels<float>&,
+                                                             const std::string&, cudaStream_t);
+extern template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<double>&,
+                                                             const std::vector<Matrix<double>>&, GpuKernels<double>&,
+                                                             const std::string&, cudaStream_t);
 extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<float>&,
                                                                   GpuKernels<float>&, const std::string&, cudaStream_t);
 extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<double>&,

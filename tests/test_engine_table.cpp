@@ -49,7 +49,7 @@ TEST_CASE("the engine table: the one-block path first on the GPU, and each backe
   }
 }
 
-TEST_CASE("the one-block engine declines the pivot check, a callback, a large single tensor and a tensor over a block, saying why") {
+TEST_CASE("the one-block engine declines the pivot check, a callback, a large single tensor, a tensor over a block and a history over its budget, saying why") {
   const Engine<double>& one_block = engine_named("cuda_one_block");
   const auto small = random_tensor<double>(3, 6, 1);  // 216 entries
   CHECK_FALSE(one_block.declines(small, 1, run_with(0.0)));
@@ -62,6 +62,14 @@ TEST_CASE("the one-block engine declines the pivot check, a callback, a large si
   CHECK_FALSE(one_block.declines(mid, 8, run_with(0.0)));
   const auto large = random_tensor<double>(4, 16, 3);  // 512 KiB: over one block's shared memory
   CHECK(one_block.declines(large, 8, run_with(0.0)).value().find("shared memory") != std::string::npos);
+  // Every sweep's record stays on the device until the launch ends: 24 bytes a sweep a tensor.
+  EngineRun many_sweeps = run_with(0.0);
+  many_sweeps.settings.stop.max_sweeps = 2147483647;
+  CHECK(one_block.declines(small, 1, many_sweeps).value() ==
+        "the one-block path keeps every sweep's figures on the device: 1 x 2147483648 records are over its 256 MiB");
+  many_sweeps.settings.stop.max_sweeps = 10000;  // 240 kB a tensor: a batch of 1000 fits, 20000 do not
+  CHECK_FALSE(one_block.declines(small, 1000, many_sweeps));
+  CHECK(one_block.declines(small, 20000, many_sweeps).value().find("20000 x 10001 records") != std::string::npos);
 }
 
 TEST_CASE("a CPU run through diagonalize() is the CPU engine's run with the registry's rule, its property and its threads") {

@@ -19,12 +19,21 @@ namespace {
 // ms against 0.65 ms; bench/results/gpu_h100_2026-11-21.md). Batches always take it where it fits.
 constexpr std::size_t one_block_single_tensor_entries = 1024;
 
+// The one-block path keeps every sweep's record of every tensor on the device (3 doubles each,
+// max_sweeps + 1 of them) until the launch ends; past this the general path, which keeps its
+// history on the host, takes the run (a --max-sweeps of 2^31 - 1 asked for 48 GiB a tensor).
+constexpr double one_block_history_bytes = 256.0 * (1 << 20);
+
 }  // namespace
 
 template <class T>
 std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
   if (run.settings.eta > 0) return "the one-block path has no pivot check";
   if (run.settings.on_sweep) return "the one-block path reports only when the whole run ends";
+  const double history_bytes = (run.settings.stop.max_sweeps + 1.0) * 3 * sizeof(double) * static_cast<double>(count);
+  if (history_bytes > one_block_history_bytes)
+    return "the one-block path keeps every sweep's figures on the device: " + std::to_string(count) + " x " +
+           std::to_string(run.settings.stop.max_sweeps + 1LL) + " records are over its 256 MiB";
   if (count == 1 && first.count() > one_block_single_tensor_entries)
     return "a single tensor of over " + std::to_string(one_block_single_tensor_entries) +
            " entries runs faster on the general path";

@@ -14,7 +14,6 @@
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
-#include "runtime/algorithm/verification.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_verification.hpp"

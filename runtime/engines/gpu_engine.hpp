@@ -6,9 +6,7 @@
 // its 2-norm (on the device by Lanczos, or cuSOLVER's singular values) before its angles. A sweep
 // is one CUDA graph, replayed, except on the cuSOLVER path, whose calls are enqueued directly.
 #include <optional>
-#include <span>
 #include <string>
-#include <vector>
 
 #include "runtime/engines/engine.hpp"
 

@@ -7,7 +7,6 @@
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
-#include "runtime/algorithm/verification.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"

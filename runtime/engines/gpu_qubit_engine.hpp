@@ -5,9 +5,7 @@
 // reads it twice (two weighted reductions) and writes nothing of it; the core is written once at
 // the end. History seconds are GPU time (CUDA events) per sweep.
 #include <optional>
-#include <span>
 #include <string>
-#include <vector>
 
 #include "runtime/engines/engine.hpp"
 

@@ -70,7 +70,10 @@ int main(int argc, char** argv) {
   int repeats = 5;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
-    else out_path = argv[i];
+    else if (argv[i][0] == '-') {
+      std::fprintf(stderr, "usage: cpu_bench [OUT.json] [--repeats K]\n");
+      return 2;
+    } else out_path = argv[i];
   }
   const double copy_bw = copy_bandwidth();
   nlohmann::json results = nlohmann::json::array();

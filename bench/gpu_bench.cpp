@@ -5,11 +5,15 @@
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
+//                    [--schedules]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
-// cases and group-pass shapes of those shapes alone (no end-to-end table).
+// cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
+// engine's default schedule; --schedules also runs the round robin and the XOR passes at every
+// cell size that fits (TENSORDIAG_SUBSPACE_BITS), one line each.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -50,6 +54,7 @@ const std::vector<Case> cases = {
     {6, 8, 0.00125, 0.125077},   {7, 8, 0.00125, 0.350241},   {8, 8, 0.00125, 2.786550},
     {9, 8, 0.00125, 27.809240},  {3, 16, 0.00125, 0.12368},   {3, 32, 0.00125, 0.443783},
     {3, 64, 0.00125, 1.659189},  {3, 128, 0.00125, 28.273055},
+    {6, 16, 0, 0},               {12, 4, 0, 0},               {30, 2, 0, 0},
 };
 
 // Read + write bytes per second of a device-to-device copy of 1 GiB.
@@ -117,6 +122,7 @@ int main(int argc, char** argv) {
   bool no_eta = false;
   std::string only;  // ",3x128,9x8,": the shapes to run, empty for all
   bool sweep_tuning = false;  // --sweep: also try group_pass register bits and block sizes
+  bool compare_schedules = false;  // --schedules: every schedule and cell size, not only the default
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -125,7 +131,12 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--no-eta") == 0) no_eta = true;
     else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = "," + std::string(argv[++i]) + ",";
     else if (std::strcmp(argv[i], "--sweep") == 0) sweep_tuning = true;
-    else out_path = argv[i];
+    else if (std::strcmp(argv[i], "--schedules") == 0) compare_schedules = true;
+    else if (argv[i][0] == '-') {
+      std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
+                           "[--budget SECONDS] [--sweep] [--schedules]\n");
+      return 2;
+    } else out_path = argv[i];
   }
   const auto selected = [&only](int order, int size) {
     return only.empty() || only.find("," + std::to_string(order) + "x" + std::to_string(size) + ",") != std::string::npos;
@@ -140,8 +151,8 @@ int main(int argc, char** argv) {
   std::printf("device: %s (%s, %d SMs); device-to-device copy %.0f GB/s (read + write)\n", device->name.c_str(),
               device->arch().c_str(), device->multiprocessors, copy_bw / 1e9);
   nlohmann::json results = nlohmann::json::array();
-  std::printf("%-3s %-4s %-8s %-6s %-11s %-11s %-9s %-9s %-9s %-10s %-10s\n", "D", "N", "eta", "sweeps", "gpu_ms",
-              "paper_ms", "speedup", "off_rel", "GB_moved", "of_copy", "load_s");
+  std::printf("%-3s %-4s %-8s %-6s %-11s %-11s %-9s %-9s %-9s %-10s %-10s %-14s %-6s %s\n", "D", "N", "eta", "sweeps",
+              "gpu_ms", "paper_ms", "speedup", "off_rel", "GB_moved", "of_copy", "load_s", "schedule", "passes", "engine");
   for (const auto& c : cases) {
     if (c.eta > 0 && (no_eta || (quick && std::pow(c.size, c.order) > 1e6))) continue;
     if (!selected(c.order, c.size)) continue;
@@ -154,35 +165,59 @@ int main(int argc, char** argv) {
     g.size = c.size;
     g.seed = 2026;
     const auto tensor = generate_diagonalizable<float>(g).tensor;
-    Options options;
-    options.backend = Backend::cuda;
-    options.max_sweeps = 10;
-    options.eta = c.eta;
-    options.tol = 1e-300;  // all 10 sweeps, as the paper measured
-    options.stall_tol = 0;
-    const auto first = diagonalize(tensor, options);  // warm-up: compiles or loads the kernels
-    std::vector<double> gpu_times;
-    Result<float> result;
-    const int runs = c.eta > 0 && c.size >= 64 ? std::min(repeats, 3) : repeats;
-    for (int r = 0; r < runs; ++r) {
-      result = diagonalize(tensor, options);
-      double sum = 0;
-      for (const auto& h : result.history) sum += h.seconds;
-      gpu_times.push_back(sum);
+    // The default, then (--schedules, eta = 0) the round robin and the XOR passes at each cell size.
+    std::vector<std::pair<SweepSchedule, int>> variants{{SweepSchedule::automatic, 0}};
+    if (compare_schedules && c.eta == 0) {
+      variants.push_back({SweepSchedule::round_robin, 0});
+      for (int bits = 2; (1 << bits) <= c.size; ++bits) variants.push_back({SweepSchedule::xor_subspaces, bits});
     }
-    const double t = median(gpu_times);
-    const double groups = c.size % 2 == 0 ? c.size - 1 : c.size;
-    const double bytes = 10 * groups * 2 * static_cast<double>(tensor.count()) * sizeof(float);
-    std::printf("%-3d %-4d %-8g %-6d %-11.4f %-11.3f %-9.1f %-9.1e %-9.2f %-10.2f %-10.3f\n", c.order, c.size, c.eta,
-                result.sweeps(), t * 1e3, c.paper_cuda_seconds * 1e3,
-                c.paper_cuda_seconds > 0 ? c.paper_cuda_seconds / t : 0.0, result.history.back().off_rel, bytes / 1e9,
-                bytes / t / copy_bw, first.timings.compile_seconds);
-    results.push_back({{"order", c.order}, {"size", c.size}, {"eta", c.eta}, {"dtype", "float32"},
-                       {"sweeps", result.sweeps()}, {"gpu_seconds_median", t}, {"gpu_seconds_all", gpu_times},
-                       {"paper_cuda_seconds", c.paper_cuda_seconds}, {"bytes_moved_group_passes", bytes},
-                       {"fraction_of_copy_bandwidth", bytes / t / copy_bw}, {"final_off_rel", result.history.back().off_rel},
-                       {"first_call_kernel_load_seconds", first.timings.compile_seconds},
-                       {"warm_kernel_load_seconds", result.timings.compile_seconds}});
+    for (const auto& [schedule, bits] : variants) {
+      if (bits > 0) setenv("TENSORDIAG_SUBSPACE_BITS", std::to_string(bits).c_str(), 1);
+      else unsetenv("TENSORDIAG_SUBSPACE_BITS");
+      Options options;
+      options.backend = Backend::cuda;
+      options.max_sweeps = 10;
+      options.eta = c.eta;
+      options.schedule = schedule;
+      options.tol = 1e-300;  // all 10 sweeps, as the paper measured
+      options.stall_tol = 0;
+      Result<float> first;
+      try {
+        first = diagonalize(tensor, options);  // warm-up: compiles or loads the kernels
+      } catch (const std::exception& e) {
+        std::printf("%-3d %-4d %-8g %s (cell bits %d): %s\n", c.order, c.size, c.eta, std::string(to_string(schedule)).c_str(),
+                    bits, e.what());
+        continue;
+      }
+      if (bits > 0 && first.passes_per_sweep == c.size - 1) continue;  // the cells did not fit: group passes
+      std::vector<double> gpu_times;
+      Result<float> result;
+      const int runs = c.eta > 0 && c.size >= 64 ? std::min(repeats, 3) : repeats;
+      for (int r = 0; r < runs; ++r) {
+        result = diagonalize(tensor, options);
+        double sum = 0;
+        for (const auto& h : result.history) sum += h.seconds;
+        gpu_times.push_back(sum);
+      }
+      const double t = median(gpu_times);
+      // A pass reads and writes the tensor once (the XOR passes also read it once a sweep for the figures).
+      const double bytes = 10 * result.passes_per_sweep * 2 * static_cast<double>(tensor.count()) * sizeof(float);
+      const std::string schedule_name = result.schedule + (bits > 0 ? "/" + std::to_string(bits) : "");
+      std::printf("%-3d %-4d %-8g %-6d %-11.4f %-11.3f %-9.1f %-9.1e %-9.2f %-10.2f %-10.3f %-14s %-6d %s\n", c.order, c.size,
+                  c.eta, result.sweeps(), t * 1e3, c.paper_cuda_seconds * 1e3,
+                  c.paper_cuda_seconds > 0 ? c.paper_cuda_seconds / t : 0.0, result.history.back().off_rel, bytes / 1e9,
+                  bytes / t / copy_bw, first.timings.compile_seconds, schedule_name.c_str(), result.passes_per_sweep,
+                  result.engine.c_str());
+      results.push_back({{"order", c.order}, {"size", c.size}, {"eta", c.eta}, {"dtype", "float32"},
+                         {"engine", result.engine}, {"schedule", result.schedule}, {"subspace_bits", bits},
+                         {"schedule_asked", std::string(to_string(schedule))}, {"passes_per_sweep", result.passes_per_sweep},
+                         {"sweeps", result.sweeps()}, {"gpu_seconds_median", t}, {"gpu_seconds_all", gpu_times},
+                         {"paper_cuda_seconds", c.paper_cuda_seconds}, {"bytes_moved_passes", bytes},
+                         {"fraction_of_copy_bandwidth", bytes / t / copy_bw}, {"final_off_rel", result.history.back().off_rel},
+                         {"first_call_kernel_load_seconds", first.timings.compile_seconds},
+                         {"warm_kernel_load_seconds", result.timings.compile_seconds}});
+    }
+    unsetenv("TENSORDIAG_SUBSPACE_BITS");
   }
 
   std::printf("\ngroup pass alone (one launch, float32; default tuning, then the best of the register-bits/block sweep):\n"

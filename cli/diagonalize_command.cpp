@@ -47,6 +47,7 @@ runtime::Options run_options(const DiagonalizeArguments& arguments) {
   runtime::Options options = arguments.options;
   options.backend = runtime::parse_backend(arguments.backend);
   options.pivot_norm = runtime::parse_pivot_norm(arguments.pivot_norm);
+  options.schedule = runtime::parse_schedule(arguments.schedule);
   options.verify = !arguments.no_verify;
   options.cancelled = cancel_on_interrupt_signal();
   return options;
@@ -95,6 +96,12 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "(one block, Lanczos; N <= 1024), cusolver (gesvd), or auto\n"
                       "(device where it can)")
       ->check(CLI::IsMember({"auto", "device", "cusolver"}))
+      ->capture_default_str();
+  command->add_option("--schedule", arguments.schedule,
+                      "The order of the pairs in a sweep: xor (several pivot groups\n"
+                      "a pass; N a power of two), round-robin (one group a pass), or\n"
+                      "auto (the engine's faster one for the shape)")
+      ->check(CLI::IsMember({"auto", "xor", "round-robin"}))
       ->capture_default_str();
   command->add_option("--backend", arguments.backend,
                       "cuda runs on the GPU (an error without one), cpu on the\n"

@@ -16,6 +16,7 @@ struct DiagonalizeArguments {
   std::string dtype;  // empty: compute in the input's dtype
   std::string backend = "auto";
   std::string pivot_norm = "auto";
+  std::string schedule = "auto";
   bool quiet = false;
   bool no_verify = false;  // skip the check of the result against the input
   bool batch = false;  // IN.npy is (B, N, .., N)

@@ -18,10 +18,11 @@ set(allowed_dsl               dsl/)
 set(plain_dsl_headers dsl/layout.hpp dsl/givens.hpp dsl/rotation_form.hpp dsl/format_number.hpp dsl/rule_info.hpp)
 # The bridges from the DSL's types to plain values, which alone may include the rest of dsl/ (and
 # so Hana) outside it: lowering to the IR, the registry's lowering of the built-in rules, and the
-# CPU engine, which evaluates a DSL rule on the host as it is written.
+# CPU engine (and its group step), which evaluates a DSL rule on the host as it is written.
 set(hana_bridges
     codegen/lower.hpp codegen/lower_rule.hpp codegen/builtin_rules.cpp
-    runtime/engines/cpu_engine.hpp runtime/engines/cpu_engine.cpp runtime/engines/pivot_subtensor.hpp)
+    runtime/engines/cpu_engine.hpp runtime/engines/cpu_engine.cpp runtime/engines/pivot_subtensor.hpp
+    runtime/engines/group_step.hpp)
 
 set(offences "")
 foreach(folder dsl codegen runtime)

@@ -252,6 +252,69 @@ PlanAttempt plan_qubit_sweep(const KernelSpec&, const Sizes& z) {
                    {"qubit_angles", 1024, 1}}});
 }
 
+// A cell of the size of the spec's tensor: the diagonal cell in dynamic shared memory, the D
+// accumulated blocks, the rotation table, a group, the offsets and the warps' subtensors static.
+PlanAttempt plan_subspace_angles(const KernelSpec& spec, const Sizes& z) {
+  if ((z.n & (z.n - 1)) != 0)
+    return refused("subspace_angles: a cell has 2^k indices a mode (N is " + std::to_string(z.n) + ")");
+  const long long dynamic = z.entries * z.scalar;
+  const long long fixed = static_cast<long long>(z.d) * z.n * z.n * z.scalar + z.d * z.pairs * z.rotation +
+                          2 * z.pairs * 4 + static_cast<long long>(z.d) * z.n * 8;
+  // 32 warps, not one a pair: all of them rotate the cell's memory modes, the costly part, which
+  // is bound by shared-memory latency in a grid of few blocks (N / 2^k). Within the static 48 KB, and fewer where the block would pass the budget.
+  const long long per_warp = z.subtensor * z.scalar;
+  const long long room = spec.tuning.subspace_shared_bytes - dynamic - fixed;
+  const int warps = static_cast<int>(std::min<long long>({32, (spec.tuning.shared_bytes - fixed) / per_warp, room / per_warp}));
+  if (warps < 1)
+    return refused("subspace_angles: a cell of " + std::to_string(z.n) + "^" + std::to_string(z.d) + " entries needs " +
+                   bytes(dynamic + fixed + per_warp) + " of shared memory, over the limit of " +
+                   bytes(spec.tuning.subspace_shared_bytes) + " per block");
+  return planned({{"pivot_subtensor.cuh", "mode_rotations.cuh", "factor_rotation.cuh"},
+                  true,
+                  SubspaceAnglesPlan{warps, dynamic},
+                  {{"subspace_angles", 32 * warps, 1, false, dynamic}}});
+}
+
+// Shared memory of subspace_apply for cells of 2^bits a mode: its tile (one coset in every memory
+// mode but the innermost, all N there), padded, and the blocks of the tile's cosets.
+long long subspace_apply_bytes(const Sizes& z, int bits) {
+  const long long cell = 1LL << bits;
+  const long long tile = saturating_power(cell, z.d - 1) * z.n;
+  return (tile + tile / z.n) * z.scalar + (z.d - 1 + z.n / cell) * cell * cell * z.scalar;
+}
+
+PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
+  if (z.n < 4 || (z.n & (z.n - 1)) != 0)
+    return refused("subspace_apply: the XOR schedule takes N a power of two >= 4 (N is " + std::to_string(z.n) + ")");
+  int log_n = 0;
+  while ((1 << log_n) < z.n) ++log_n;
+  // Unasked: cells of 8 where they fit the budget, else of 4 (on the H100, cells of 8 beat 4 and
+  // 16 at every D = 3 shape measured: bench/results/xor_h100_2026-11-23.md). Asked-for cells may
+  // take up to the most a block can opt in to there (227 KB), one block a multiprocessor.
+  constexpr long long opt_in_limit = 227 * 1024;
+  int bits = spec.tuning.subspace_bits;
+  const long long budget = bits == 0 ? spec.tuning.subspace_shared_bytes : opt_in_limit;
+  if (bits == 0)
+    for (int k = std::min(3, log_n); k >= 2 && bits == 0; --k)
+      if (subspace_apply_bytes(z, k) <= budget) bits = k;
+  if (bits == 0 || bits > log_n || subspace_apply_bytes(z, bits) > budget)
+    return refused("subspace_apply: a tile of " + std::to_string(1 << std::max(bits, 2)) + "^" + std::to_string(z.d - 1) +
+                   " x " + std::to_string(z.n) + " entries needs " + bytes(subspace_apply_bytes(z, std::max(bits, 2))) +
+                   " of shared memory, over the limit of " + bytes(budget) + " per block (N = " + std::to_string(z.n) +
+                   " allows cells of at most 2^" + std::to_string(log_n) + ")");
+  const long long cell = 1LL << bits;
+  const long long cosets = z.n / cell;
+  // 512 threads; 256 where a thread holds an 8 x 8 block in registers (64 of them, besides its fiber).
+  const int threads = bits >= 3 ? 256 : 512;
+  const long long tiles = saturating_power(cosets, z.d - 1);
+  const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * cosets * z.n, threads);
+  const long long shared = subspace_apply_bytes(z, bits);
+  return planned({{},
+                  false,
+                  SubspaceApplyPlan{threads, bits, tiles, factor_blocks, cosets * z.d * cell * cell, shared},
+                  {{"subspace_apply", threads, tiles + factor_blocks, false, shared}}});
+}
+
 }  // namespace
 
 PlanAttempt try_plan(const KernelSpec& spec) {
@@ -269,6 +332,8 @@ PlanAttempt try_plan(const KernelSpec& spec) {
     case KernelKind::small_tensor: return plan_small_tensor(spec, z);
     case KernelKind::lambda_norm: return plan_lambda_norm(spec, z);
     case KernelKind::qubit_sweep: return plan_qubit_sweep(spec, z);
+    case KernelKind::subspace_angles: return plan_subspace_angles(spec, z);
+    case KernelKind::subspace_apply: return plan_subspace_apply(spec, z);
   }
   throw internal_codegen_error("try_plan: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
                                " has no plan");

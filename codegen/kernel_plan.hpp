@@ -21,6 +21,7 @@ struct KernelEntry {
   int block_threads;       // blockDim.x; the kernel is compiled for exactly this (__launch_bounds__)
   long long grid_blocks;   // gridDim.x; for per_tensor kernels, per tensor of the batch
   bool per_tensor = false; // batch kernels: launch batch_size * grid_blocks blocks
+  long long dynamic_shared_bytes = 0;  // launched with this much dynamic shared memory
 };
 
 // A warp per pivot pair, its subtensor in shared memory.
@@ -105,9 +106,27 @@ struct QubitSweepPlan {
   long long small_high_doubles;  // the high half's: 2^(D - low_bits) * 2
 };
 
+// The angles of an XOR subspace pass (kernels_templates/subspace_angles.cu); the spec's size is the
+// cell's, 2^k: one block per coset, the grid set by the caller (tensor N / 2^k).
+struct SubspaceAnglesPlan {
+  int warps;
+  long long dynamic_shared_bytes;  // the cell
+};
+
+// The tensor pass of an XOR subspace pass (kernels_templates/subspace_apply.cu).
+struct SubspaceApplyPlan {
+  int threads;
+  int cell_bits;                   // k: cells of 2^k indices a mode
+  long long tiles;                 // (N / 2^k)^(D-1) blocks rotate the tensor, a tile each
+  long long factor_blocks;         // the rest rotate the factors
+  long long block_scalars;         // the Q blocks buffer: (N / 2^k) * D * 4^k scalars
+  long long dynamic_shared_bytes;
+};
+
 // The typed plan of each kind, in KernelKind's order.
 using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, ChunkPassPlan, OffNormPlan, ModeProductPlan,
-                              MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan, QubitSweepPlan>;
+                              MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan, QubitSweepPlan, SubspaceAnglesPlan,
+                              SubspaceApplyPlan>;
 
 struct KernelPlan {
   std::vector<std::string_view> fragments;  // embedded kernels_templates/*.cuh, in source order

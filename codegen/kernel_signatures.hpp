@@ -164,6 +164,22 @@ inline constexpr Parameter qubit_angles[] = {
     {"figures", double_pointer},
 };
 
+inline constexpr Parameter subspace_angles[] = {
+    {"tensor", const_scalar_pointer},
+    {"indices", const_int_pointer},
+    {"tensor_size", int_value},
+    {"fortran", int_value},
+    {"groups", const_int_pointer},
+    {"group_count", int_value},
+    {"blocks", scalar_pointer},
+};
+inline constexpr Parameter subspace_apply[] = {
+    {"tensor", scalar_pointer},
+    {"indices", const_int_pointer},
+    {"blocks", const_scalar_pointer},
+    {"factors", scalar_pointer},
+};
+
 }  // namespace kernel_parameters
 
 namespace kernel_signatures {
@@ -188,12 +204,14 @@ inline constexpr KernelSignature qubit_reduce_low{"qubit_reduce_low", kernel_par
 inline constexpr KernelSignature qubit_reduce_high{"qubit_reduce_high", kernel_parameters::qubit_reduce_high};
 inline constexpr KernelSignature qubit_settle{"qubit_settle", kernel_parameters::qubit_settle};
 inline constexpr KernelSignature qubit_angles{"qubit_angles", kernel_parameters::qubit_angles};
+inline constexpr KernelSignature subspace_angles{"subspace_angles", kernel_parameters::subspace_angles};
+inline constexpr KernelSignature subspace_apply{"subspace_apply", kernel_parameters::subspace_apply};
 
 inline constexpr KernelSignature all[] = {
     pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
     group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
-    qubit_settle,   qubit_angles};
+    qubit_settle,   qubit_angles, subspace_angles, subspace_apply};
 
 }  // namespace kernel_signatures
 

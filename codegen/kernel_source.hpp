@@ -24,6 +24,10 @@
 //   lambda_norm         lambda_norm (||Lambda||_2 of the pivot check, one block, N <= 1024)
 //   qubit_sweep         qubit_reduce_low, qubit_reduce_high, qubit_settle, qubit_angles (an N = 2
 //                       sweep from two reductions of the unchanged tensor, large D)
+//   subspace_angles     subspace_angles (an XOR subspace pass's groups on the diagonal cells; the
+//                       spec's size is the cell's, 2^k)
+//   subspace_apply      subspace_apply (an XOR subspace pass's blocks applied to every cell, and to
+//                       the factors, in one pass)
 #include <string>
 #include <vector>
 

@@ -10,9 +10,10 @@ namespace tensordiag::codegen {
 
 namespace {
 
-constexpr std::array<std::string_view, 11> kind_names = {
-    "pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",   "chunk_pass", "off_norm",
-    "mode_product", "multi_mode_product", "small_tensor",       "lambda_norm", "qubit_sweep",
+constexpr std::array<std::string_view, 13> kind_names = {
+    "pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",      "chunk_pass",
+    "off_norm",     "mode_product",       "multi_mode_product", "small_tensor",    "lambda_norm",
+    "qubit_sweep",  "subspace_angles",    "subspace_apply",
 };
 
 }  // namespace
@@ -61,7 +62,9 @@ void validate(const KernelSpec& spec) {
                         ": use 0 (by order) or a multiple of 32 in 32..1024");
   if (t.pass_register_bits < 1 || t.pass_register_bits > 6)
     throw codegen_error("pass_register_bits " + std::to_string(t.pass_register_bits) + " is outside 1..6");
-  if (t.shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)
+  if (t.subspace_bits != 0 && (t.subspace_bits < 2 || t.subspace_bits > 10))
+    throw codegen_error("subspace_bits " + std::to_string(t.subspace_bits) + ": use 0 (the largest that fits) or 2..10");
+  if (t.shared_bytes < 1 || t.subspace_shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)
     throw codegen_error("shared_bytes, partial_blocks and max_grid_blocks must be positive");
 }
 

@@ -26,6 +26,8 @@ enum class KernelKind {
   small_tensor,
   lambda_norm,
   qubit_sweep,
+  subspace_angles,
+  subspace_apply,
 };
 
 std::string_view to_string(KernelKind kind);
@@ -48,6 +50,12 @@ struct Tuning {
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
   int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most
   long long max_grid_blocks = 65536;   // grid-stride kernels: the grid suggested at most
+  // subspace_apply: the XOR subspace dimension k (cells of 2^k indices a mode), 2..10; 0 = 3, or 2
+  // where a tile of cells of 8 passes subspace_shared_bytes.
+  int subspace_bits = 0;
+  // subspace_angles and subspace_apply: shared memory per block at most, with the opt-in above
+  // 48 KB (dynamic shared memory). 100 KB keeps two blocks on an H100 multiprocessor.
+  int subspace_shared_bytes = 100 * 1024;
 };
 
 struct KernelSpec {

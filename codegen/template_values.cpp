@@ -55,6 +55,12 @@ Substitutions values_of(const QubitSweepPlan& plan) {
           {"settle_blocks", to_string(plan.settle_blocks)}};
 }
 
+Substitutions values_of(const SubspaceAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
+
+Substitutions values_of(const SubspaceApplyPlan& plan) {
+  return {{"threads", to_string(plan.threads)}, {"cell", to_string(1 << plan.cell_bits)}};
+}
+
 }  // namespace
 
 Substitutions template_values(const KindPlan& plan) {

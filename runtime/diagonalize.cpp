@@ -5,6 +5,7 @@
 #include <string>
 
 #include "codegen/builtin_rules.hpp"
+#include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/engines/device_memory.hpp"
@@ -56,7 +57,7 @@ RunPlan plan_run(const Options& options) {
   const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
   const RunSettings settings{stop,          options.eta,    options.threads,  options.on_sweep,
-                             options.pivot_norm, options.verify, options.cancelled};
+                             options.pivot_norm, options.verify, options.cancelled, options.schedule};
   RunPlan plan{{settings, std::move(rule)}, options.backend, options.backend, {}};
   if (options.backend == Backend::automatic) {
     plan.backend = cuda_device() ? Backend::cuda : Backend::cpu;
@@ -90,6 +91,10 @@ const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, Ru
 template <class T>
 void describe_run(Result<T>& result, const Options& options, const RunPlan& plan, std::string_view engine) {
   result.engine = engine;
+  if (result.schedule.empty()) {  // the engines with one order only: the round robin
+    result.schedule = "round-robin";
+    result.passes_per_sweep = result.core.size() % 2 == 0 ? result.core.size() - 1 : result.core.size();
+  }
   result.notes = plan.notes;
   result.rule = options.rule;
   result.stalls_on = plan.run.rule.stalls_on;
@@ -109,6 +114,9 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
       throw user_error("a batch holds tensors of one shape and layout");
   }
   if (tensors.empty()) return {};
+  if (options.schedule == SweepSchedule::xor_subspaces && !has_xor_schedule(tensors.front().size()))
+    throw user_error("the xor schedule takes N a power of two (N = " + std::to_string(tensors.front().size()) +
+                     "): use --schedule round-robin or auto");
   const Engine<T>& engine = choose_engine(tensors.front(), tensors.size(), plan);
   stop_if_cancelled(options.cancelled);
   std::vector<Result<T>> results = engine.run(tensors, plan.run);

@@ -34,7 +34,8 @@ TEST_CASE("kernel_kinds lists every kind, each parses back") {
   const auto kinds = kernel_kinds();
   CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",
                                           "chunk_pass", "off_norm", "mode_product", "multi_mode_product",
-                                          "small_tensor", "lambda_norm", "qubit_sweep"});
+                                          "small_tensor", "lambda_norm", "qubit_sweep", "subspace_angles",
+                                          "subspace_apply"});
   for (const auto& kind : kinds) CHECK(to_string(parse_kernel_kind(kind)) == kind);
   CHECK(contains(error_of([] { parse_kernel_kind("gemm"); }), "unknown kernel kind 'gemm'"));
 }
@@ -108,7 +109,8 @@ TEST_CASE("each source defines the extern \"C\" kernels its entries name, with t
       CHECK(entry.grid_blocks >= 1);
     }
     CHECK_EQ(contains(source, "rule_rotation("),
-             kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "small_tensor" || kind == "qubit_sweep");
+             kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "small_tensor" || kind == "qubit_sweep" ||
+                 kind == "subspace_angles");
   }
 }
 
@@ -146,14 +148,15 @@ TEST_CASE("program_name names every field of the spec but the tuning") {
 
 TEST_CASE("every_kind_source: each kind's source, or the reason it cannot serve the shape") {
   // 64^3 float32 entries are 1 MiB: too large for one block, so the whole-tensor kinds refuse them
-  // (and qubit_sweep every N but 2).
+  // (and subspace_angles, whose cell is the spec's whole tensor; qubit_sweep every N but 2).
   const auto sources = every_kind_source(make_kernel_spec("off_norm", 3, 64, "float32", "C", "max_diag"));
   REQUIRE(sources.size() == kernel_kinds().size());
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const KindSource& kind = sources[i];
     const std::string name(to_string(kind.spec.kind));
     CHECK(name == kernel_kinds()[i]);
-    const bool refuses = name == "small_tensor" || name == "multi_mode_product" || name == "qubit_sweep";
+    const bool refuses =
+        name == "small_tensor" || name == "multi_mode_product" || name == "qubit_sweep" || name == "subspace_angles";
     CHECK_MESSAGE(kind.generated() == !refuses, name, ": ", kind.refusal);
     if (kind.generated()) CHECK(kind.source == kernel_source(kind.spec));
     else CHECK((kind.source.empty() && contains(kind.refusal, "codegen_error: " + name)));
@@ -161,4 +164,28 @@ TEST_CASE("every_kind_source: each kind's source, or the reason it cannot serve 
   CHECK(contains(error_of([] { every_kind_source(KernelSpec{KernelKind::off_norm, 2, 4, ScalarType::float32,
                                                             dsl::Layout::c_order, lower_builtin_rule("max_diag"), {}}); }),
                  "use an SVD"));
+}
+
+TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4; asked-for cells up to 227 KB") {
+  auto apply_plan = [](int order, int size, const char* dtype, int bits) {
+    Tuning tuning;
+    tuning.subspace_bits = bits;
+    return try_plan(make_kernel_spec("subspace_apply", order, size, dtype, "C", "max_diag", tuning));
+  };
+  const auto d3 = apply_plan(3, 128, "float32", 0);
+  REQUIRE(d3.plan);
+  const auto& plan = std::get<SubspaceApplyPlan>(d3.plan->kind_plan);
+  CHECK(plan.cell_bits == 3);
+  CHECK(plan.tiles == 16 * 16);                  // one coset in each outer mode, all of the innermost
+  CHECK(plan.block_scalars == 16 * 3 * 8 * 8);  // a block per coset and mode
+  CHECK(std::get<SubspaceApplyPlan>(apply_plan(6, 16, "float32", 0).plan->kind_plan).cell_bits == 2);
+  // 4^5 x 16 float64 entries are 131 KB: over the default budget, within the opt-in when asked.
+  CHECK(apply_plan(6, 16, "float64", 0).refusal.starts_with("subspace_apply: a tile of 4^5 x 16 entries needs"));
+  CHECK(apply_plan(6, 16, "float64", 2).plan);
+  CHECK(apply_plan(9, 8, "float32", 2).refusal.starts_with("subspace_apply: a tile of 4^8 x 8 entries needs"));
+  CHECK(apply_plan(3, 6, "float32", 0).refusal.find("N a power of two") != std::string::npos);
+  // The angles' source is specialized for the cell: a tensor of 2^k a mode.
+  CHECK(try_plan(make_kernel_spec("subspace_angles", 3, 8, "float64", "C", "max_diag")).plan);
+  CHECK(try_plan(make_kernel_spec("subspace_angles", 3, 6, "float64", "C", "max_diag")).refusal.find("2^k") !=
+        std::string::npos);
 }

@@ -206,7 +206,7 @@ TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a f
   const nlohmann::json report = read_report(workspace / "result/report.json");
   for (const char* key :
        {"tensordiag_version", "input", "input_dtype", "order", "size", "dtype", "layout", "backend", "engine",
-        "kernels", "device", "rule", "eta", "tol", "stall_tol", "max_sweeps", "sweeps", "stop_reason",
+        "schedule", "passes_per_sweep", "kernels", "device", "rule", "eta", "tol", "stall_tol", "max_sweeps", "sweeps", "stop_reason",
         "converged", "history", "reconstruction_error", "orthogonality_error", "timings"})
     CHECK_MESSAGE(report.contains(key), key);
   CHECK(report["input"] == "t.npy");
@@ -216,6 +216,8 @@ TEST_CASE("cli: generate then diagonalize writes the core, N x N factors and a f
   CHECK(report["layout"] == "C");
   CHECK(report["backend"] == "cpu");
   CHECK(report["engine"] == "cpu");
+  CHECK(report["schedule"] == "round-robin");  // the CPU's default
+  CHECK(report["passes_per_sweep"] == 5);       // N = 6: five groups
   CHECK(report["kernels"] == nlohmann::json::array());
   CHECK(report["rule"] == "max_diag");
   CHECK(report["eta"] == 0.0);
@@ -410,7 +412,8 @@ TEST_CASE("cli: --no-verify writes a report that says the verification was skipp
   CHECK(run.out.find("error") == std::string::npos);
 
   const std::vector<std::string> head{"tensordiag_version", "input", "input_dtype", "order", "size", "dtype",
-                                      "layout", "backend", "engine", "kernels", "device", "rule", "eta", "tol", "stall_tol",
+                                      "layout", "backend", "engine", "schedule", "passes_per_sweep", "kernels", "device",
+                                      "rule", "eta", "tol", "stall_tol",
                                       "max_sweeps", "sweeps", "stop_reason", "converged", "history"};
   auto verified = head, skipped = head;
   verified.insert(verified.end(), {"reconstruction_error", "orthogonality_error", "timings"});
@@ -445,4 +448,22 @@ TEST_CASE("cli: a bad batch is one line and writes nothing") {
   const Workspace workspace;
   write_file(workspace / "in.npy", valid_npy());  // a single 3 x 3 x 3 tensor is a batch of 3 matrices
   check_rejected(workspace, "diagonalize in.npy --out result --batch", "SVD");
+}
+
+TEST_CASE("cli: --schedule xor runs the XOR subspace passes and says so; N not a power of two is refused") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 5 --size 8 --seed 12 t.npy").exit_code == 0);
+  const CliRun run = workspace.run("diagonalize t.npy --out result --backend cpu --schedule xor");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json report = read_report(workspace / "result/report.json");
+  CHECK(report["schedule"] == "xor");
+  CHECK(report["passes_per_sweep"] == 3);  // N = 8, D = 5 (cells of 4^5): {1, 2, 3}, {4, 5}, {6, 7}
+  CHECK(report["converged"] == true);
+  CHECK(report["reconstruction_error"].get<double>() < 1e-13);
+
+  REQUIRE(workspace.run("generate --order 3 --size 6 --seed 2 six.npy").exit_code == 0);
+  check_rejected(workspace, "diagonalize six.npy --out r6 --backend cpu --schedule xor",
+                 "the xor schedule takes N a power of two (N = 6)");
+  check_rejected(workspace, "diagonalize six.npy --out r6 --schedule spiral", "--schedule");
 }

@@ -61,6 +61,8 @@ py::dict run(const py::array& array, const runtime::Options& options) {
   out["stop_reason"] = std::string(runtime::to_string(result.stop_reason));
   out["backend"] = std::string(runtime::to_string(result.backend));
   out["engine"] = result.engine;
+  out["schedule"] = result.schedule;
+  out["passes_per_sweep"] = result.passes_per_sweep;
   out["kernels"] = result.kernels;
   out["device"] = result.device;
   out["rule"] = result.rule;

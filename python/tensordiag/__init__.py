@@ -60,6 +60,8 @@ class Result:
     max_sweeps: int
     backend: str
     engine: str
+    schedule: str
+    passes_per_sweep: int
     kernels: list
     device: str
     rule: str
@@ -99,6 +101,8 @@ class Result:
             "layout": "F" if self.core.flags.f_contiguous else "C",
             "backend": self.backend,
             "engine": self.engine,
+            "schedule": self.schedule,
+            "passes_per_sweep": self.passes_per_sweep,
             "kernels": list(self.kernels),
             "device": self.device,
             "rule": self.rule,

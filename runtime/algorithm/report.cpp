@@ -25,6 +25,8 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
       {"layout", std::string(to_string(result.core.layout()))},
       {"backend", std::string(to_string(result.backend))},
       {"engine", result.engine},
+      {"schedule", result.schedule},
+      {"passes_per_sweep", result.passes_per_sweep},
       {"kernels", result.kernels},
       {"device", result.device},
       {"rule", result.rule},

@@ -29,4 +29,20 @@ PivotNorm parse_pivot_norm(std::string_view name) {
   throw user_error("unknown pivot norm '" + std::string(name) + "': use auto, device or cusolver");
 }
 
+std::string_view to_string(SweepSchedule schedule) {
+  switch (schedule) {
+    case SweepSchedule::automatic: return "auto";
+    case SweepSchedule::xor_subspaces: return "xor";
+    case SweepSchedule::round_robin: return "round-robin";
+  }
+  return "?";
+}
+
+SweepSchedule parse_schedule(std::string_view name) {
+  if (name == "auto") return SweepSchedule::automatic;
+  if (name == "xor") return SweepSchedule::xor_subspaces;
+  if (name == "round-robin") return SweepSchedule::round_robin;
+  throw user_error("unknown schedule '" + std::string(name) + "': use auto, xor or round-robin");
+}
+
 }  // namespace tensordiag::runtime

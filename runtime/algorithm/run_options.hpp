@@ -16,9 +16,16 @@ namespace tensordiag::runtime {
 // Lanczos) where N <= 1024, else cuSOLVER; the CPU engine always uses an exact eigensolver.
 enum class PivotNorm { automatic, device, cusolver };
 
+// The order of the pairs in a sweep (DESIGN.md section 3): round_robin, the circle method, one
+// pivot group a pass; xor, the XOR subspace schedule, several groups a pass (N a power of two);
+// automatic, the one the engine measured faster for the shape (Result::schedule says which ran).
+enum class SweepSchedule { automatic, xor_subspaces, round_robin };
+
 Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda"
 std::string_view to_string(PivotNorm norm);
 PivotNorm parse_pivot_norm(std::string_view name);  // "auto" | "device" | "cusolver"
+std::string_view to_string(SweepSchedule schedule);
+SweepSchedule parse_schedule(std::string_view name);  // "auto" | "xor" | "round-robin"
 
 // More CPU threads than this is a typo, not a machine: OpenMP would try to start them all.
 constexpr int max_threads = 1024;
@@ -28,6 +35,7 @@ struct Options {
   std::string rule = "max_diag";  // a built-in rule: max_diag | max_trace
   double eta = 0.0;               // pivot check threshold; 0 disables the check
   PivotNorm pivot_norm = PivotNorm::automatic;
+  SweepSchedule schedule = SweepSchedule::automatic;
   int max_sweeps = 100;
   // Stop when off_rel <= tol. Unset: 1e-12 for float64, 1e-5 for float32.
   // 0 never stops by tolerance (only by stall, max_sweeps or the callback).

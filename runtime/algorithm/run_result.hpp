@@ -43,6 +43,8 @@ struct Result {
   StopReason stop_reason = StopReason::max_sweeps;
   Backend backend = Backend::cpu;  // the backend that ran
   std::string engine;              // the engine of that backend that ran: cpu, cuda, cuda_one_block, cuda_qubit
+  std::string schedule;             // the sweep's order that ran: "xor" or "round-robin"
+  int passes_per_sweep = 0;         // passes over the tensor a sweep makes (groups, or subspaces for xor)
   std::vector<std::string> kernels;  // GPU: the kernel kinds it loaded (which angles, which pass)
   std::string device;              // the CPU's model and threads, or the GPU's name
   std::vector<std::string> notes;  // for the caller to show: e.g. auto fell back to the CPU

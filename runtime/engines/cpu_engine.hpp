@@ -9,39 +9,12 @@
 #include "runtime/algorithm/run_settings.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/stopwatch.hpp"
-#include "runtime/engines/group_pass.hpp"
-#include "runtime/algorithm/pivot_check.hpp"
-#include "runtime/engines/pivot_subtensor.hpp"
+#include "runtime/engines/group_step.hpp"
+#include "runtime/engines/subspace_step.hpp"
 #include "runtime/algorithm/stop_criteria.hpp"
 #include "runtime/algorithm/verification.hpp"
 
 namespace tensordiag::runtime {
-
-// One group step on `core`: angles from each pair's pivot subtensor, then one fused pass.
-template <class T, class Rule>
-GroupRotations<T> group_step(HostTensor<T>& core, const PivotGroup& pairs, const Rule& rule, double eta, int threads) {
-  const int order = core.order();
-  GroupRotations<T> group(order, pairs);
-  std::vector<std::vector<T>> subtensors;
-  subtensors.reserve(pairs.size());
-  for (const auto& pair : pairs) subtensors.push_back(gather_pivot_subtensor(core.data(), core.strides(), pair));
-  for (int mode = 0; mode < order; ++mode) {
-    std::vector<double> lambda;
-    double lambda_norm = 0.0;
-    if (eta > 0) {
-      lambda = pivot_lambda(core.data(), core.strides(), core.size(), mode, &group);
-      lambda_norm = skew_spectral_norm(lambda, core.size());
-    }
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      if (eta > 0 && !passes_pivot_check(lambda, core.size(), lambda_norm, pairs[k], eta)) continue;
-      const auto g = dsl::rotation(rule, pivot_values(subtensors[k], mode));
-      group.at(mode, k) = g;
-      rotate_pivot_subtensor(subtensors[k], mode, g);
-    }
-  }
-  apply_group_pass(core, group, threads);
-  return group;
-}
 
 // The run with any DSL rule; `settings.pivot_norm` does not apply (an exact eigensolver, always).
 template <class T, class Rule>
@@ -51,7 +24,9 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Ru
   result.backend = Backend::cpu;
   result.core = tensor;
   result.factors.assign(static_cast<std::size_t>(tensor.order()), Matrix<T>::identity(tensor.size()));
-  const auto schedule = round_robin_schedule(tensor.size());
+  const std::vector<SweepPass> passes = cpu_sweep_passes(tensor.order(), tensor.size(), settings);
+  result.schedule = settings.schedule == SweepSchedule::xor_subspaces ? "xor" : "round-robin";
+  result.passes_per_sweep = static_cast<int>(passes.size());
   const double off_input = std::sqrt(off_norm2(tensor));
   auto record = [off_input](int sweep, const HostTensor<T>& core, double seconds) {
     const double off_rel = off_input > 0 ? std::sqrt(off_norm2(core)) / off_input : 0.0;
@@ -63,11 +38,10 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Ru
   const Stopwatch sweeps;
   result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
     const Stopwatch this_sweep;
-    for (const auto& pairs : schedule) {
-      // A sweep of a large tensor takes seconds: a cancelled run stops within one group step.
+    for (const SweepPass& pass : passes) {
+      // A sweep of a large tensor takes seconds: a cancelled run stops within one pass.
       stop_if_cancelled(settings.cancelled);
-      const auto group = group_step(result.core, pairs, rule, settings.eta, settings.threads);
-      apply_group_to_factors(result.factors, group);
+      sweep_pass(result.core, result.factors, pass, rule, settings.eta, settings.threads);
     }
     SweepRecord figures = record(sweep, result.core, 0.0);
     figures.seconds = this_sweep.seconds();

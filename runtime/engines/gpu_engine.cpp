@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <span>
 
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/stopwatch.hpp"
@@ -16,6 +18,7 @@
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/gpu_subspace_passes.hpp"
 #include "runtime/engines/gpu_verification.hpp"
 #include "runtime/engines/lambda_norm_cusolver.hpp"
 
@@ -37,6 +40,71 @@ NormPath choose_norm_path(bool checked, bool has_lambda_norm, PivotNorm asked) {
 // The general engine's kernels, with the pivot check's when it is on.
 KernelSet kernel_set(const EngineRun& run) {
   return run.settings.eta > 0 ? KernelSet::general_with_pivot_check : KernelSet::general;
+}
+
+// The sweep's order (DESIGN.md section 3): group passes (the round robin's groups, or the XOR
+// schedule's one a pass), or the XOR schedule's subspace passes when their cells fit a block.
+struct GpuSchedule {
+  std::string name;          // "round-robin" or "xor"
+  PivotSchedule groups;      // the group passes; empty with subspaces
+  std::vector<SubspacePass> subspaces;
+  std::optional<codegen::SubspaceApplyPlan> subspace_plan;
+
+  int passes() const { return static_cast<int>(groups.size() + subspaces.size()); }
+};
+
+// TENSORDIAG_SUBSPACE_BITS=k asks for cells of 2^k a mode (2..10; bench/gpu_bench --schedules
+// measures each); unset, empty or 0: the plan's choice (codegen Tuning::subspace_bits).
+int subspace_bits_asked() {
+  const char* text = std::getenv("TENSORDIAG_SUBSPACE_BITS");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const long bits = std::strtol(text, &end, 10);
+  if (*end != '\0' || bits < 0 || bits > 10 || bits == 1)
+    throw user_error("TENSORDIAG_SUBSPACE_BITS must be 0 or 2..10, not '" + std::string(text) + "'");
+  return static_cast<int>(bits);
+}
+
+// auto takes the subspace passes where they measured faster than the round robin on the H100
+// (bench/results/xor_h100_2026-11-23.md): order 3, N a power of two >= 16, cells of 8 (N = 128:
+// 8.7 ms against 13.7 for 10 sweeps). At orders 5 to 7 with N = 8 and at D = 6, N = 16 they were
+// slower or even (their pass is bound by instructions and the few-block angles kernel by latency),
+// so auto keeps the round robin there. They need N a power of two, cells of at least 4 a mode
+// within a block's shared memory, and no pivot check (its Lambda needs the whole tensor between
+// groups). An explicit xor takes the subspace passes wherever they fit (cells of 8, else 4, within
+// 100 KB, or TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass.
+GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettings& settings) {
+  const int size = base.size;
+  GpuSchedule schedule;
+  const bool xor_asked = settings.schedule == SweepSchedule::xor_subspaces;
+  const bool auto_takes_xor = base.order == 3 && size >= 16;
+  if ((xor_asked || (settings.schedule == SweepSchedule::automatic && auto_takes_xor)) && has_xor_schedule(size) &&
+      settings.eta == 0) {
+    codegen::KernelSpec apply = base;
+    apply.kind = codegen::KernelKind::subspace_apply;
+    apply.tuning.subspace_bits = subspace_bits_asked();
+    if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
+      const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
+      codegen::KernelSpec angles = base;
+      angles.kind = codegen::KernelKind::subspace_angles;
+      angles.size = 1 << plan.cell_bits;
+      angles.layout = dsl::Layout::c_order;
+      if (codegen::try_plan(angles).plan) {
+        schedule.name = "xor";
+        schedule.subspaces = xor_schedule(size, plan.cell_bits);
+        schedule.subspace_plan = plan;
+        return schedule;
+      }
+    }
+  }
+  if (xor_asked) {
+    schedule.name = "xor";
+    for (const SubspacePass& pass : xor_schedule(size, 1)) schedule.groups.push_back(pass.global_group(pass.groups.front()));
+    return schedule;
+  }
+  schedule.name = "round-robin";
+  schedule.groups = round_robin_schedule(size);
+  return schedule;
 }
 
 // Every group of the schedule, flattened to (p, q) ints in group order.
@@ -146,14 +214,22 @@ private:
 template <class T>
 class GpuSweep {
 public:
-  GpuSweep(DeviceState<T>& state, const GpuKernels<T>& kernels, SweepFigures<T>& figures, NormPath norm, double eta)
-      : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta) {
+  GpuSweep(DeviceState<T>& state, const GpuKernels<T>& kernels, SweepFigures<T>& figures, NormPath norm, double eta,
+           GpuSubspacePasses<T>* subspaces)
+      : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta), subspaces_(subspaces) {
     if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(state.size);
   }
 
   bool capturable() const { return norm_ != NormPath::cusolver; }
 
   void enqueue(cudaStream_t stream) {
+    if (subspaces_) {
+      subspaces_->enqueue(stream, kernels_, state_.tensor.data(), state_.factors.data());
+      // The passes sum no figures: one more read of the tensor.
+      kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
+      figures_.enqueue(stream, kernels_.off_norm_plan.partial_blocks);
+      return;
+    }
     for (std::size_t g = 0; g < state_.groups; ++g) {
       const int* pairs = state_.group_pairs(g);
       dsl::Givens<T>* rotations = state_.group_rotations(g);
@@ -211,6 +287,7 @@ private:
   SweepFigures<T>& figures_;
   NormPath norm_;
   double eta_;
+  GpuSubspacePasses<T>* subspaces_;  // null: group passes
   std::optional<LambdaNormCusolver> cusolver_norm_;
 };
 
@@ -248,11 +325,19 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
                         kernel_set(run));
   const NormPath norm = choose_norm_path(settings.eta > 0, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
   const CudaStream stream;
-  DeviceState<T> state(tensor, round_robin_schedule(tensor.size()), kernels, norm, stream.get());
+  GpuSchedule schedule = choose_gpu_schedule(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), settings);
+  std::optional<GpuSubspacePasses<T>> subspaces;
+  if (schedule.subspace_plan) {
+    kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits);
+    subspaces.emplace(schedule.subspaces, tensor.size(), tensor.layout(), *kernels.subspace_plan, stream.get());
+  }
+  DeviceState<T> state(tensor, schedule.groups, kernels, norm, stream.get());
   SweepFigures<T> figures(state, kernels, static_cast<std::size_t>(tensor.diagonal_stride()));
-  GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta);
+  GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr);
 
   Result<T> result;
+  result.schedule = schedule.name;
+  result.passes_per_sweep = schedule.passes();
   result.backend = Backend::cuda;
   result.device = device.name;
   kernels.off_norm_partial(stream.get(), state.tensor.data(), state.partials.data());

@@ -5,6 +5,7 @@
 #include "codegen/codegen_error.hpp"
 #include "codegen/kernel_source.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/cuda/cuda_check.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/core/stopwatch.hpp"
 
@@ -118,6 +119,24 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
 }
 
 template <class T>
+void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits) {
+  const Stopwatch stopwatch;
+  codegen::KernelSpec apply = base_;
+  apply.kind = codegen::KernelKind::subspace_apply;
+  apply.tuning.subspace_bits = cell_bits;
+  const codegen::KernelPlan apply_plan = codegen::plan_kernel(apply);
+  subspace_plan = std::get<codegen::SubspaceApplyPlan>(apply_plan.kind_plan);
+  load(apply, apply_plan, arch, {&subspace_apply});
+  // The angles' source is specialized for the cell: a C-order tensor of 2^k a mode.
+  codegen::KernelSpec angles = base_;
+  angles.kind = codegen::KernelKind::subspace_angles;
+  angles.size = 1 << subspace_plan->cell_bits;
+  angles.layout = dsl::Layout::c_order;
+  load(angles, codegen::plan_kernel(angles), arch, {&subspace_angles});
+  report_.seconds += stopwatch.seconds();
+}
+
+template <class T>
 void GpuKernels<T>::load_verification(const std::string& arch) {
   if (mode_product.function) return;
   const Stopwatch stopwatch;
@@ -143,6 +162,16 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
     kernel->function = libraries_.back()->kernel(entry->name);
     kernel->grid = dim3(static_cast<unsigned>(entry->grid_blocks));
     kernel->block = dim3(static_cast<unsigned>(entry->block_threads));
+    kernel->dynamic_shared_bytes = static_cast<std::size_t>(entry->dynamic_shared_bytes);
+    // Opt in to the dynamic shared memory on this device: static and dynamic together may pass
+    // CUDA's default 48 KB only with the attribute set.
+    if (entry->dynamic_shared_bytes > 0) {
+      int device = 0;
+      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+      check_cuda(cudaKernelSetAttributeForDevice(kernel->function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(entry->dynamic_shared_bytes), device),
+                 "cudaKernelSetAttributeForDevice (dynamic shared memory)");
+    }
   }
 }
 

@@ -78,6 +78,8 @@ public:
   Launcher<codegen::kernel_signatures::qubit_reduce_high> qubit_reduce_high;
   Launcher<codegen::kernel_signatures::qubit_settle> qubit_settle;
   Launcher<codegen::kernel_signatures::qubit_angles> qubit_angles;
+  Launcher<codegen::kernel_signatures::subspace_angles> subspace_angles;  // load_subspace()
+  Launcher<codegen::kernel_signatures::subspace_apply> subspace_apply;
 
   // The plans of the general set's kinds (zero for the one-block set): the partials buffer that
   // off_norm_partial and the sweep's last group_pass write, and off_norm_final reads.
@@ -91,10 +93,17 @@ public:
   std::optional<codegen::ChunkPassPlan> chunk_plan;
   // Set for the N = 2 path: its buffers' sizes.
   std::optional<codegen::QubitSweepPlan> qubit_plan;
+  // Set by load_subspace(): the XOR subspace passes' cell size and buffers.
+  std::optional<codegen::SubspaceApplyPlan> subspace_plan;
   // Set when the on-device ||Lambda||_2 (N <= 1024) was loaded: its Lanczos basis workspace.
   std::optional<codegen::LambdaNormPlan> lambda_norm_plan;
 
   const KernelLoadReport& report() const { return report_; }
+
+  // Loads the XOR subspace passes' kernels (subspace_apply for the spec, subspace_angles for its
+  // cell) beside the general set, for cells of 2^cell_bits a mode (0: the plan's choice); throws
+  // codegen_error when those cells do not fit a block. Their time joins report().seconds.
+  void load_subspace(const std::string& arch, int cell_bits);
 
   // Loads what the general set lacks for the device verification: mode_product (the general set
   // has residual_partial and off_norm_final). Its time joins report().seconds.

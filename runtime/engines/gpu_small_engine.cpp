@@ -30,6 +30,8 @@ template <class T>
 std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
   if (run.settings.eta > 0) return "the one-block path has no pivot check";
   if (run.settings.on_sweep) return "the one-block path reports only when the whole run ends";
+  if (run.settings.schedule == SweepSchedule::xor_subspaces && first.size() > 2)
+    return "the one-block path runs the round robin";
   const double history_bytes = (run.settings.stop.max_sweeps + 1.0) * 3 * sizeof(double) * static_cast<double>(count);
   if (history_bytes > one_block_history_bytes)
     return "the one-block path keeps every sweep's figures on the device: " + std::to_string(count) + " x " +

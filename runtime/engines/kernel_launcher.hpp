@@ -44,6 +44,7 @@ struct LoadedKernel {
   cudaKernel_t function = nullptr;
   dim3 grid;
   dim3 block;
+  std::size_t dynamic_shared_bytes = 0;
 };
 
 template <class T, const codegen::KernelSignature& signature,
@@ -52,10 +53,15 @@ struct KernelLauncher;
 
 template <class T, const codegen::KernelSignature& signature, std::size_t... I>
 struct KernelLauncher<T, signature, std::index_sequence<I...>> : LoadedKernel {
-  KernelLauncher() : LoadedKernel{signature.name, nullptr, {}, {}} {}
+  KernelLauncher() : LoadedKernel{signature.name, nullptr, {}, {}, 0} {}
 
   void operator()(cudaStream_t stream, HostParameter<T, signature.parameters[I].type>... arguments) const {
-    launch(function, grid, block, 0, stream, arguments...);
+    launch(function, grid, block, dynamic_shared_bytes, stream, arguments...);
+  }
+
+  // The same kernel over another grid (kernels whose grid depends on more than their spec).
+  void operator()(dim3 grid_blocks, cudaStream_t stream, HostParameter<T, signature.parameters[I].type>... arguments) const {
+    launch(function, grid_blocks, block, dynamic_shared_bytes, stream, arguments...);
   }
 };
 

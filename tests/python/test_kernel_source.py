@@ -29,7 +29,8 @@ def test_all_gives_every_kind_that_serves_the_shape():
         assert source == tensordiag.kernel_source(3, 4, kind)
     # 64^3 entries do not fit in one block: the whole-tensor kinds are left out.
     large = tensordiag.kernel_source(3, 64, "all")
-    assert set(tensordiag.KERNEL_KINDS) - set(large) == {"small_tensor", "multi_mode_product", "qubit_sweep"}
+    assert set(tensordiag.KERNEL_KINDS) - set(large) == {"small_tensor", "multi_mode_product", "qubit_sweep",
+                                                         "subspace_angles"}
     qubit = tensordiag.kernel_source(20, 2, "all")
     assert "qubit_sweep" in qubit and "qubit_reduce_low(" in qubit["qubit_sweep"]
 

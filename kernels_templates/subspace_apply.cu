@@ -1,0 +1,164 @@
+// subspace_apply: the tensor pass of one XOR subspace pass (DESIGN.md section 3;
+// runtime/engines/subspace_blocks.hpp, its CPU form). Every cell (a_1 + V) x .. x (a_D + V),
+// |V| = CELL = 2^k, takes in every mode n the CELL x CELL orthogonal block Q[a_n][n] that
+// subspace_angles accumulated:
+//   C[.. a XOR V[j] @n ..] <- sum_i Q[a][n](i, j) C[.. a XOR V[i] @n ..]
+// in one read+write of the tensor. A block takes a tile: one coset in each memory mode but the
+// innermost and the whole innermost memory mode (N contiguous entries a row, so every load and
+// store is coalesced whatever V is), i.e. the COSETS cells that share those outer cosets. It loads
+// the tile into shared memory, applies the D mode products there (a thread per fiber, the fiber's
+// CELL entries in registers, Q from shared memory), and writes it back. The last FACTOR_BLOCKS
+// blocks update the factors, M_n[:, a XOR V[.]] <- M_n[:, a XOR V[.]] Q[a][n]: a thread per
+// (mode, coset, row).
+//
+// Per thread, Q lives in registers for CELL <= 8 (read once a mode, not once a fiber): the pass
+// is otherwise bound by instructions, not by memory (Nsight Compute at D = 6, N = 16).
+//
+// Arguments:
+//   tensor   N^D entries, rotated in place
+//   indices  per coset a, its CELL global indices ascending (xor_schedule.hpp)
+//   blocks   per coset a and logical mode n, Q[a][n] row-major at ((a * D + n) * CELL * CELL)
+//   factors  D row-major N x N matrices, updated in place
+// Launch: grid = TILES + FACTOR_BLOCKS, block = THREADS, dynamic shared memory (see the plan).
+
+inline constexpr int THREADS = ${threads};
+inline constexpr int CELL = ${cell};
+inline constexpr int COSETS = N / CELL;
+inline constexpr int OUTER = D - 1;                                      // memory modes with one coset a tile
+inline constexpr int TILE_ENTRIES = static_cast<int>(power(CELL, OUTER)) * N;
+inline constexpr long long TILES = power(COSETS, OUTER);
+inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * COSETS * N;
+inline constexpr int INNER_MODE = MODE_OF_MEMORY_MODE[D - 1];           // the innermost memory mode's logical mode
+
+inline constexpr int ROWS = TILE_ENTRIES / N;                          // rows of the tile, N entries each
+// Shared rows are N + 1 entries apart: the innermost mode's fibers (consecutive rows, one coset)
+// then fall in distinct banks.
+__device__ __forceinline__ int padded(int e) { return e + e / N; }
+
+// y = x Q for one fiber: Q (CELL x CELL, row-major) from registers where CELL <= 8, else from
+// shared memory.
+struct Block {
+  Scalar q[CELL <= 8 ? CELL * CELL : 1];
+  const Scalar* shared;
+  __device__ __forceinline__ void load(const Scalar* from) {
+    shared = from;
+    if constexpr (CELL <= 8) {
+#pragma unroll
+      for (int i = 0; i < CELL * CELL; ++i) q[i] = from[i];
+    }
+  }
+  __device__ __forceinline__ Scalar at(int i, int j) const {
+    if constexpr (CELL <= 8) return q[i * CELL + j];
+    else return shared[i * CELL + j];
+  }
+};
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+subspace_apply(${subspace_apply_parameters}) {
+  if (blockIdx.x >= TILES) {
+    // M_n <- M_n Q[a][n] on the coset's columns: thread (mode, coset, row).
+    const long long u = (blockIdx.x - TILES) * THREADS + threadIdx.x;
+    if (u >= FACTOR_ROWS) return;
+    const int row = static_cast<int>(u % N);
+    const int a = static_cast<int>(u / N % COSETS);
+    const int mode = static_cast<int>(u / (static_cast<long long>(N) * COSETS));
+    Scalar* m = factors + (static_cast<long long>(mode) * N + row) * N;
+    const int* index = indices + a * CELL;
+    const Scalar* q = blocks + (static_cast<long long>(a) * D + mode) * CELL * CELL;
+    Scalar x[CELL];
+#pragma unroll
+    for (int i = 0; i < CELL; ++i) x[i] = m[index[i]];
+#pragma unroll
+    for (int j = 0; j < CELL; ++j) {
+      Scalar y = 0;
+#pragma unroll
+      for (int i = 0; i < CELL; ++i) y += x[i] * q[i * CELL + j];
+      m[index[j]] = y;
+    }
+    return;
+  }
+  extern __shared__ __align__(16) unsigned char dynamic_shared[];
+  Scalar* q_outer = reinterpret_cast<Scalar*>(dynamic_shared);  // [outer memory mode][CELL * CELL]
+  Scalar* q_inner = q_outer + OUTER * CELL * CELL;               // [coset][CELL * CELL], innermost mode
+  Scalar* tile = q_inner + COSETS * CELL * CELL;                 // ROWS x (N + 1)
+  __shared__ long long row_offset[ROWS];                         // where row r of the tile starts
+  __shared__ int inner_index[N];                                 // the cosets' indices, coset by coset
+
+  // The tile's coset in each outer memory mode, the last fastest; a row's offset sums the outer
+  // memory modes' strides times their global indices.
+  for (int r = threadIdx.x; r < ROWS; r += THREADS) {
+    long long id = blockIdx.x;
+    int rest = r;
+    long long offset = 0;
+#pragma unroll
+    for (int k = OUTER - 1; k >= 0; --k) {
+      const int coset = static_cast<int>(id % COSETS);
+      id /= COSETS;
+      offset += indices[coset * CELL + rest % CELL] * power(N, D - 1 - k);
+      rest /= CELL;
+    }
+    row_offset[r] = offset;
+  }
+  for (int i = threadIdx.x; i < N; i += THREADS) inner_index[i] = indices[i];
+  for (int i = threadIdx.x; i < OUTER * CELL * CELL; i += THREADS) {
+    const int k = i / (CELL * CELL);
+    const long long coset = blockIdx.x / power(COSETS, OUTER - 1 - k) % COSETS;
+    q_outer[i] = blocks[(coset * D + MODE_OF_MEMORY_MODE[k]) * CELL * CELL + i % (CELL * CELL)];
+  }
+  for (int i = threadIdx.x; i < COSETS * CELL * CELL; i += THREADS) {
+    const int a = i / (CELL * CELL);
+    q_inner[i] = blocks[(static_cast<long long>(a) * D + INNER_MODE) * CELL * CELL + i % (CELL * CELL)];
+  }
+  __syncthreads();
+#pragma unroll 4
+  for (int e = threadIdx.x; e < TILE_ENTRIES; e += THREADS) tile[padded(e)] = tensor[row_offset[e / N] + e % N];
+  __syncthreads();
+  // The outer memory modes: memory mode k's fibers run over rows with stride RUN = CELL^(OUTER-1-k);
+  // fiber f takes column f % N of row group f / N (consecutive threads, consecutive columns).
+#pragma unroll
+  for (int k = 0; k < OUTER; ++k) {
+    const int run = static_cast<int>(power(CELL, OUTER - 1 - k));
+    Block q;
+    q.load(q_outer + k * CELL * CELL);
+    for (int f = threadIdx.x; f < TILE_ENTRIES / CELL; f += THREADS) {
+      const int column = f % N;
+      const int group = f / N;
+      const int first_row = (group / run) * run * CELL + group % run;
+      Scalar x[CELL];
+#pragma unroll
+      for (int i = 0; i < CELL; ++i) x[i] = tile[(first_row + i * run) * (N + 1) + column];
+#pragma unroll
+      for (int j = 0; j < CELL; ++j) {
+        Scalar y = 0;
+#pragma unroll
+        for (int i = 0; i < CELL; ++i) y += x[i] * q.at(i, j);
+        tile[(first_row + j * run) * (N + 1) + column] = y;
+      }
+    }
+    __syncthreads();
+  }
+  // The innermost memory mode: fiber (coset a, row), consecutive threads in consecutive rows; its
+  // entries at the coset's global indices.
+  for (int a = 0; a < COSETS; ++a) {
+    Block q;
+    q.load(q_inner + a * CELL * CELL);
+    int index[CELL];
+#pragma unroll
+    for (int i = 0; i < CELL; ++i) index[i] = inner_index[a * CELL + i];
+    for (int row = threadIdx.x; row < ROWS; row += THREADS) {
+      Scalar x[CELL];
+#pragma unroll
+      for (int i = 0; i < CELL; ++i) x[i] = tile[row * (N + 1) + index[i]];
+#pragma unroll
+      for (int j = 0; j < CELL; ++j) {
+        Scalar y = 0;
+#pragma unroll
+        for (int i = 0; i < CELL; ++i) y += x[i] * q.at(i, j);
+        tile[row * (N + 1) + index[j]] = y;
+      }
+    }
+  }
+  __syncthreads();
+#pragma unroll 4
+  for (int e = threadIdx.x; e < TILE_ENTRIES; e += THREADS) tensor[row_offset[e / N] + e % N] = tile[padded(e)];
+}

@@ -20,7 +20,7 @@ void check_input(const HostTensor<T>& tensor) {
   check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
                                               static_cast<std::size_t>(tensor.size())));
   for (std::size_t i = 0; i < tensor.count(); ++i)
-    if (!std::isfinite(tensor.values()[i]))
+    if (!std::isfinite(tensor.data()[i]))
       throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
 }
 

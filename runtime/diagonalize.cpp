@@ -10,6 +10,7 @@
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/engine.hpp"
+#include "runtime/engines/gpu_engine.hpp"
 
 namespace tensordiag::runtime {
 
@@ -21,7 +22,7 @@ void check_input(const HostTensor<T>& tensor) {
   check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
                                               static_cast<std::size_t>(tensor.size())));
   for (std::size_t i = 0; i < tensor.count(); ++i)
-    if (!std::isfinite(tensor.values()[i]))
+    if (!std::isfinite(tensor.data()[i]))
       throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
 }
 
@@ -142,6 +143,23 @@ std::vector<Result<T>> diagonalize_batch(const std::vector<HostTensor<T>>& tenso
   return run_batch(std::span<const HostTensor<T>>(tensors), options);
 }
 
+template <class T>
+DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options& options) {
+  if (tensor.memory() != Memory::cuda) throw internal_error("diagonalize_on_device: the tensor is in host memory");
+  if (options.backend == Backend::cpu)
+    throw user_error("backend cpu takes tensors in host memory, and this one is in CUDA device memory: use backend "
+                     "cuda or auto, or copy it to the host first");
+  check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
+                                              static_cast<std::size_t>(tensor.size())));
+  Options on_gpu = options;
+  on_gpu.backend = Backend::cuda;
+  const RunPlan plan = plan_run<T>(on_gpu);
+  stop_if_cancelled(options.cancelled);
+  DeviceResult<T> result = run_gpu_engine_on_device(tensor, plan.run);
+  describe_run(result.run, options, plan, "cuda");
+  return result;
+}
+
 void check_device_room(int order, int size, Dtype dtype, const Options& options) {
   if (options.backend != Backend::cuda) return;
   const std::size_t scalar_bytes = dtype == Dtype::float32 ? sizeof(float) : sizeof(double);
@@ -153,5 +171,7 @@ template Result<float> diagonalize(const HostTensor<float>&, const Options&);
 template Result<double> diagonalize(const HostTensor<double>&, const Options&);
 template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);
 template std::vector<Result<double>> diagonalize_batch(const std::vector<HostTensor<double>>&, const Options&);
+template DeviceResult<float> diagonalize_on_device(const TensorView<float>&, const Options&);
+template DeviceResult<double> diagonalize_on_device(const TensorView<double>&, const Options&);
 
 }  // namespace tensordiag::runtime

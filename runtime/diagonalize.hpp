@@ -3,9 +3,11 @@
 // as the rule makes it (DESIGN.md sections 1 and 2).
 #include <vector>
 
+#include "runtime/algorithm/device_result.hpp"
 #include "runtime/algorithm/run_options.hpp"
 #include "runtime/algorithm/run_result.hpp"
 #include "runtime/core/tensor.hpp"
+#include "runtime/core/tensor_view.hpp"
 
 namespace tensordiag::runtime {
 
@@ -19,6 +21,15 @@ Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options = {});
 template <class T>
 std::vector<Result<T>> diagonalize_batch(const std::vector<HostTensor<T>>& tensors, const Options& options = {});
 
+// A tensor in CUDA device memory of the device the engines run on (device 0), read in place: the
+// general GPU engine copies it device to device, the core and the factors stay on the device
+// (device_result.hpp), the verification reads the caller's tensor. backend cpu is a user_error
+// (the tensor would have to pass through host memory; the caller decides that); auto and cuda
+// both mean the GPU, with no fallback to the CPU. Other errors as diagonalize()'s, and those of
+// run_gpu_engine_on_device (memory of another device, NaN or Inf).
+template <class T>
+DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options& options = {});
+
 // With --backend cuda, a tensor of this shape and dtype that cannot fit the device's free memory
 // is the user_error its run would give, before the tensor is read or allocated (a 137 GB file is
 // refused at once); nothing for the other backends (auto says it when it runs: its note) or
@@ -29,5 +40,7 @@ extern template Result<float> diagonalize(const HostTensor<float>&, const Option
 extern template Result<double> diagonalize(const HostTensor<double>&, const Options&);
 extern template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);
 extern template std::vector<Result<double>> diagonalize_batch(const std::vector<HostTensor<double>>&, const Options&);
+extern template DeviceResult<float> diagonalize_on_device(const TensorView<float>&, const Options&);
+extern template DeviceResult<double> diagonalize_on_device(const TensorView<double>&, const Options&);
 
 }  // namespace tensordiag::runtime

@@ -1,14 +1,19 @@
 // _tensordiag: the runtime's public API for Python. tensordiag/__init__.py checks dtypes and
 // layouts and shapes the results; this file converts, releases the GIL for the run and takes it back
 // for the per-sweep callback and the cancel check. user_error and codegen_error become ValueError with their message.
+// NumPy arrays are read in place (numpy_tensor.hpp); CUDA arrays too, with the results left on the
+// device as DeviceArray (cuda_input.hpp, device_array.hpp).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "codegen/kernel_source.hpp"
 #include "codegen/builtin_rules.hpp"
+#include "python/src/cuda_input.hpp"
+#include "python/src/device_array.hpp"
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/core/errors.hpp"
@@ -30,16 +35,10 @@ py::dict record_dict(const runtime::SweepRecord& record) {
   return d;
 }
 
+// The run's figures; `core` (in `layout`) and `factors` are the arrays the caller gets (NumPy or DeviceArray).
 template <class T>
-py::dict run(const py::array& array, const runtime::Options& options) {
-  const runtime::HostTensor<T> tensor = to_host_tensor<T>(array);
-  runtime::Result<T> result;
-  {
-    const py::gil_scoped_release release;
-    result = runtime::diagonalize(tensor, options);
-  }
-  py::list factors, history;
-  for (auto& factor : result.factors) factors.append(to_numpy(std::move(factor)));
+py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime::Layout layout, py::list factors) {
+  py::list history;
   for (const auto& record : result.history) history.append(record_dict(record));
   py::dict timings;
   timings["setup_seconds"] = result.timings.setup_seconds;
@@ -55,8 +54,10 @@ py::dict run(const py::array& array, const runtime::Options& options) {
     verification = errors;
   }
   py::dict out;
-  out["core"] = to_numpy(std::move(result.core));
-  out["factors"] = factors;
+  out["core"] = std::move(core);
+  out["factors"] = std::move(factors);
+  out["dtype"] = std::string(runtime::to_string(runtime::dtype_of<T>()));
+  out["layout"] = std::string(runtime::to_string(layout));
   out["history"] = history;
   out["stop_reason"] = std::string(runtime::to_string(result.stop_reason));
   out["backend"] = std::string(runtime::to_string(result.backend));
@@ -74,6 +75,38 @@ py::dict run(const py::array& array, const runtime::Options& options) {
   return out;
 }
 
+template <class T>
+py::dict run(const py::array& array, const runtime::Options& options) {
+  const runtime::HostTensor<T> tensor = to_host_tensor<T>(array);
+  runtime::Result<T> result;
+  {
+    const py::gil_scoped_release release;
+    result = runtime::diagonalize(tensor, options);
+  }
+  py::list factors;
+  for (auto& factor : result.factors) factors.append(to_numpy(std::move(factor)));
+  const runtime::Layout layout = result.core.layout();
+  py::object core = to_numpy(std::move(result.core));
+  return result_dict(result, std::move(core), layout, std::move(factors));
+}
+
+// A CUDA array's run: the results stay on its device, as DeviceArrays.
+template <class T>
+py::dict run_on_device(const CudaArray& array, const runtime::Options& options) {
+  runtime::DeviceResult<T> result;
+  {
+    const py::gil_scoped_release release;
+    result = runtime::diagonalize_on_device(array.view<T>(), options);
+  }
+  const std::int64_t n = result.size;
+  const std::vector<std::ptrdiff_t> strides = runtime::strides_of(result.order, result.size, result.layout);
+  py::object core = py::cast(DeviceArray(result.core, std::vector<std::int64_t>(static_cast<std::size_t>(result.order), n),
+                                         std::vector<std::int64_t>(strides.begin(), strides.end()), result.device));
+  py::list factors;
+  for (auto& factor : result.factors) factors.append(DeviceArray(std::move(factor), {n, n}, {n, 1}, result.device));
+  return result_dict(result.run, std::move(core), result.layout, std::move(factors));
+}
+
 // Options::cancelled for Python: with the GIL, run the handlers of pending signals (Ctrl-C raises
 // KeyboardInterrupt in the default one). An exception from a handler ends the run, unwinding
 // through the engine as C++ does (device buffers freed), and reaches the caller as raised.
@@ -83,11 +116,11 @@ bool python_signal_raised() {
   return false;
 }
 
-// `array` is C- or Fortran-contiguous float32 or float64. on_sweep(record) -> truthy stops the run;
-// it runs with the GIL held. An exception from it ends the run and reaches the caller.
-py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
-                     const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                     int threads, bool verify, const py::object& on_sweep) {
+// on_sweep(record) -> truthy stops the run; it runs with the GIL held. An exception from it ends the
+// run and reaches the caller. The options refer to on_sweep: they live no longer than the call.
+runtime::Options make_options(int max_sweeps, std::optional<double> tol, double eta, const std::string& rule,
+                              const std::string& backend, std::optional<double> stall_tol, int threads, bool verify,
+                              const py::object& on_sweep) {
   runtime::Options options;
   options.backend = runtime::parse_backend(backend);
   options.rule = rule;
@@ -106,9 +139,39 @@ py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<doubl
       const py::gil_scoped_acquire acquire;
       return static_cast<bool>(py::bool_(on_sweep(record_dict(record))));
     };
+  return options;
+}
+
+// `array` is C- or Fortran-contiguous float32 or float64.
+py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
+                     const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
+                     int threads, bool verify, const py::object& on_sweep) {
+  const runtime::Options options =
+      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, on_sweep);
   if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options);
   if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options);
   throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");
+}
+
+// `source`: a DLPack capsule from the array's __dlpack__, or the fields of its
+// __cuda_array_interface__ as (pointer, shape, strides in bytes or None, typestr). The caller keeps
+// the array (and the capsule) alive for the call.
+py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optional<double> tol, double eta,
+                          const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
+                          int threads, bool verify, const py::object& on_sweep) {
+  const runtime::Options options =
+      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, on_sweep);
+  CudaArray array;
+  if (py::isinstance<py::capsule>(source)) {
+    array = read_dlpack(py::reinterpret_borrow<py::capsule>(source));
+  } else {
+    const auto fields = py::cast<py::tuple>(source);
+    array = read_array_interface(py::cast<std::uintptr_t>(fields[0]), py::cast<std::vector<std::int64_t>>(fields[1]),
+                                 py::cast<std::optional<std::vector<std::int64_t>>>(fields[2]),
+                                 py::cast<std::string>(fields[3]));
+  }
+  if (array.dtype == runtime::Dtype::float32) return run_on_device<float>(array, options);
+  return run_on_device<double>(array, options);
 }
 
 template <class T>
@@ -188,6 +251,20 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
         py::arg("on_sweep"));
+  m.def("diagonalize_cuda", &diagonalize_cuda, py::arg("source"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
+        py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
+        py::arg("on_sweep"));
+  py::class_<DeviceArray>(m, "DeviceArray",
+                          "A result in CUDA device memory: take it with cupy.from_dlpack, torch.from_dlpack, "
+                          "numba.cuda.as_cuda_array or cupy.asarray (no copy).")
+      .def("__dlpack__", &DeviceArray::dlpack, py::kw_only(), py::arg("stream") = py::none(),
+           py::arg("max_version") = py::none(), py::arg("dl_device") = py::none(), py::arg("copy") = py::none())
+      .def("__dlpack_device__", &DeviceArray::dlpack_device)
+      .def_property_readonly("__cuda_array_interface__", &DeviceArray::cuda_array_interface)
+      .def_property_readonly("shape", &DeviceArray::shape)
+      .def_property_readonly("dtype", &DeviceArray::dtype)
+      .def_property_readonly("device", &DeviceArray::device)
+      .def("__repr__", &DeviceArray::repr);
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
         py::arg("fortran_order"));
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),

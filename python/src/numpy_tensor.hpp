@@ -1,8 +1,9 @@
 #pragma once
 // NumPy arrays <-> runtime tensors. An array comes in C- or Fortran-contiguous, float32 or float64
-// (tensordiag/__init__.py sees to that), and is read once into a HostTensor of the same layout: the
-// engine rotates its own copy in any case. Results leave without a copy: the NumPy array takes over
-// the runtime's buffer and frees it through a capsule.
+// (tensordiag/__init__.py sees to that), and is read in place through a borrowing HostTensor of the
+// same layout (issue 13): the engine copies it into its own working tensor in any case, so a
+// second copy would only cost memory and time. Results leave without a copy: the NumPy array takes
+// over the runtime's buffer and frees it through a capsule.
 #include <pybind11/numpy.h>
 
 #include <memory>
@@ -16,6 +17,7 @@ namespace tensordiag::python {
 namespace py = pybind11;
 
 // Throws user_error (-> ValueError) for shapes the runtime does not take, with the runtime's message.
+// The tensor borrows the array's memory: the caller keeps `array` alive, and unwritten, meanwhile.
 template <class T>
 runtime::HostTensor<T> to_host_tensor(const py::array& array) {
   const std::vector<std::size_t> shape(array.shape(), array.shape() + array.ndim());
@@ -25,9 +27,8 @@ runtime::HostTensor<T> to_host_tensor(const py::array& array) {
     throw internal_error("to_host_tensor: the array is neither C- nor Fortran-contiguous");
   const T* first = static_cast<const T*>(array.data());
   // check_tensor_shape bounds N^D by memory, so order and size fit in int.
-  return runtime::HostTensor<T>(static_cast<int>(shape.size()), static_cast<int>(shape.front()),
-                                c_order ? runtime::Layout::c_order : runtime::Layout::fortran_order,
-                                std::vector<T>(first, first + array.size()));
+  return runtime::HostTensor<T>::borrow(static_cast<int>(shape.size()), static_cast<int>(shape.front()),
+                                        c_order ? runtime::Layout::c_order : runtime::Layout::fortran_order, first);
 }
 
 // An array over `values` (taken over, not copied); strides in entries.

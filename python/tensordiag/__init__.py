@@ -13,6 +13,9 @@ rebuilds T, and so does :func:`reconstruct` here, in plain NumPy.
 The default rule, ``"max_diag"``, maximizes ||diag C||^2 = sum_i C[i, .., i]^2; ``"max_trace"``
 maximizes sum_i C[i, .., i]. For a diagonalizable T (T = S x_1 Q_1 ... x_D Q_D, S diagonal, Q_n
 orthogonal) the core converges to S up to sign and order of the diagonal entries.
+
+CUDA arrays (CuPy, PyTorch, JAX through DLPack; anything with ``__cuda_array_interface__``) are read
+in place on the GPU, and their core and factors stay there: see :func:`diagonalize`.
 """
 
 from __future__ import annotations
@@ -33,8 +36,15 @@ RULES: tuple = _tensordiag.rules
 #: The kernel kinds the code generator emits, by name (see :func:`kernel_source`).
 KERNEL_KINDS: tuple = _tensordiag.kernel_kinds
 
-__all__ = ["KERNEL_KINDS", "RULES", "Result", "diagonal", "diagonalize", "diagonalize_full", "generate",
-           "kernel_source", "reconstruct"]
+#: A result in CUDA device memory, for inputs whose library has no ``from_dlpack`` (a
+#: ``__cuda_array_interface__`` input, e.g. Numba's): it has ``__dlpack__``, ``__dlpack_device__`` and
+#: ``__cuda_array_interface__``, so ``cupy.from_dlpack(a)``, ``torch.from_dlpack(a)``,
+#: ``numba.cuda.as_cuda_array(a)`` or ``cupy.asarray(a)`` take it without a copy; and ``shape``,
+#: ``dtype`` (a string) and ``device`` (the CUDA ordinal).
+DeviceArray = _tensordiag.DeviceArray
+
+__all__ = ["KERNEL_KINDS", "RULES", "DeviceArray", "Result", "diagonal", "diagonalize", "diagonalize_full",
+           "generate", "kernel_source", "reconstruct"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,9 +61,11 @@ class Result:
     ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
     ``timings["verification_seconds"]``), or None when the run was not verified (``verify=False``).
+    ``core`` and ``factors`` are NumPy arrays for a host input, and arrays on the GPU for a CUDA input
+    (see :func:`diagonalize`); ``dtype`` and ``layout`` (``"C"`` or ``"F"``) describe the core.
     """
 
-    core: np.ndarray
+    core: Any
     factors: list
     history: list
     stop_reason: str
@@ -70,6 +82,8 @@ class Result:
     stall_tol: float
     timings: dict
     verification: Optional[dict]
+    dtype: str
+    layout: str
 
     @property
     def sweeps(self) -> int:
@@ -95,10 +109,10 @@ class Result:
         """
         report = {
             "tensordiag_version": __version__,
-            "order": self.core.ndim,
+            "order": len(self.core.shape),
             "size": self.core.shape[0],
-            "dtype": self.core.dtype.name,
-            "layout": "F" if self.core.flags.f_contiguous else "C",
+            "dtype": self.dtype,
+            "layout": self.layout,
             "backend": self.backend,
             "engine": self.engine,
             "schedule": self.schedule,
@@ -139,6 +153,62 @@ def _tensor_array(tensor: Any) -> np.ndarray:
     return array
 
 
+# DLPack device types (dlpack.h) whose arrays the GPU engine reads in place: kDLCUDA, kDLCUDAManaged.
+_DLPACK_CUDA_DEVICES = (2, 13)
+# Host memory in DLPack terms: kDLCPU, kDLCUDAHost (pinned), kDLROCMHost. NumPy reads these.
+_DLPACK_HOST_DEVICES = (1, 3, 11)
+
+
+def _cuda_source(tensor: Any, backend: str):
+    """What _tensordiag.diagonalize_cuda reads for a CUDA array, or None for anything else.
+
+    An array with ``__dlpack_device__`` in CUDA memory gives its DLPack capsule; one with
+    ``__cuda_array_interface__`` (and no DLPack) gives that interface's (pointer, shape, strides,
+    typestr). A CUDA array with ``backend="cpu"`` is a ValueError: tensordiag copies no CUDA array
+    to the host on its own.
+    """
+    device = getattr(tensor, "__dlpack_device__", None)
+    interface = None
+    if device is not None:
+        device_type, _ = device()
+        if int(device_type) in _DLPACK_HOST_DEVICES:
+            return None
+        if int(device_type) not in _DLPACK_CUDA_DEVICES:
+            raise TypeError(f"tensordiag takes host and CUDA arrays; this {type(tensor).__name__} is on DLPack "
+                            f"device type {int(device_type)}")
+    else:
+        interface = getattr(tensor, "__cuda_array_interface__", None)
+        if interface is None:
+            return None
+    if backend == "cpu":
+        raise ValueError(f"backend='cpu' takes host arrays, and this {type(tensor).__module__}."
+                         f"{type(tensor).__name__} is in CUDA memory: use backend='cuda' or 'auto' (the default), "
+                         "or copy it to the host first (cupy.asnumpy(x), x.cpu().numpy())")
+    if interface is None:
+        return tensor.__dlpack__()
+    if interface.get("mask") is not None:
+        raise ValueError("tensordiag does not take masked CUDA arrays")
+    strides = interface.get("strides")
+    return (int(interface["data"][0]), tuple(interface["shape"]), None if strides is None else tuple(strides),
+            str(interface["typestr"]))
+
+
+def _from_dlpack_for(tensor: Any) -> Optional[Callable[[Any], Any]]:
+    """The ``from_dlpack`` of the library ``tensor`` came from, or None (results stay DeviceArray)."""
+    library = type(tensor).__module__.split(".")[0]
+    if library == "torch":
+        import torch
+        return torch.from_dlpack
+    if library == "cupy":
+        import cupy
+        return cupy.from_dlpack
+    if library in ("jax", "jaxlib"):
+        import jax.numpy
+        return jax.numpy.from_dlpack
+    namespace = getattr(tensor, "__array_namespace__", None)
+    return getattr(namespace(), "from_dlpack", None) if namespace is not None else None
+
+
 def _optional_float(value: Optional[float]) -> Optional[float]:
     return None if value is None else float(value)
 
@@ -164,12 +234,20 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
         orthogonality errors of ``Result.verification``, on the device for a GPU run. It costs
         about one sweep; False skips it.
     """
-    array = _tensor_array(tensor)
     max_sweeps = operator.index(max_sweeps)
     threads = operator.index(threads)
     on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
-    out = _tensordiag.diagonalize(array, max_sweeps, _optional_float(tol), float(eta), str(rule), str(backend),
-                                  _optional_float(stall_tol), threads, bool(verify), on_sweep)
+    options = (max_sweeps, _optional_float(tol), float(eta), str(rule), str(backend), _optional_float(stall_tol),
+               threads, bool(verify), on_sweep)
+    source = _cuda_source(tensor, str(backend))
+    if source is None:
+        out = _tensordiag.diagonalize(_tensor_array(tensor), *options)
+    else:
+        out = _tensordiag.diagonalize_cuda(source, *options)
+        convert = _from_dlpack_for(tensor)
+        if convert is not None:
+            out["core"] = convert(out["core"])
+            out["factors"] = [convert(factor) for factor in out["factors"]]
     result = Result(max_sweeps=max_sweeps, **out)
     if verbose:
         print(f"tensordiag: {result.summary()}", flush=True)
@@ -184,11 +262,25 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
 
     Parameters
     ----------
-    tensor : array_like, float32 or float64
-        Order D >= 3, the same size N >= 2 in every mode, finite. C- and Fortran-ordered arrays are
-        read as they are (other strided arrays are copied to C order); the core comes back in the
-        input's order and dtype. Other dtypes raise TypeError; other shapes, NaN or Inf raise
-        ValueError (order 2 is a matrix: use numpy.linalg.svd).
+    tensor : array_like or CUDA array, float32 or float64
+        Order D >= 3, the same size N >= 2 in every mode, finite. C- and Fortran-ordered NumPy
+        arrays are read in place, without a copy (other strided arrays are copied to C order, other
+        byte orders converted); the core comes back in the input's order and dtype. Other dtypes
+        raise TypeError; other shapes, NaN or Inf raise ValueError (order 2 is a matrix: use
+        numpy.linalg.svd).
+
+        A CUDA array (CuPy, a PyTorch CUDA tensor, JAX: through ``__dlpack__``; Numba and others:
+        through ``__cuda_array_interface__``) never passes through host memory: the GPU engine
+        copies it device to device into its working buffer (the array is left unchanged), the
+        verification (:func:`diagonalize_full`) reads it there, and the core and factors stay on
+        the GPU, returned as arrays of the input's library (``cupy.from_dlpack``,
+        ``torch.from_dlpack``, ``jax.numpy.from_dlpack``), or as :data:`DeviceArray` for
+        ``__cuda_array_interface__`` inputs. It must be C- or Fortran-contiguous and on CUDA device
+        0, the GPU tensordiag runs on (``CUDA_VISIBLE_DEVICES`` chooses it), else ValueError;
+        another dtype is a TypeError. ``backend="auto"`` and ``"cuda"`` run it on the GPU with the
+        general engine (no CPU fallback: a shape the GPU cannot take is a ValueError saying why);
+        ``backend="cpu"`` is a ValueError: copy the array to the host yourself if that is what you
+        want.
     max_sweeps : int
         Upper bound on sweeps (a sweep rotates every index pair once in every mode).
     tol : float, optional

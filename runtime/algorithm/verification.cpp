@@ -147,7 +147,7 @@ double diag_norm2(const HostTensor<T>& x) {
   double sum = 0.0;
   const std::size_t step = static_cast<std::size_t>(x.diagonal_stride());
   for (int i = 0; i < x.size(); ++i) {
-    const double v = static_cast<double>(x.values()[static_cast<std::size_t>(i) * step]);
+    const double v = static_cast<double>(x.data()[static_cast<std::size_t>(i) * step]);
     sum += v * v;
   }
   return sum;
@@ -157,7 +157,7 @@ template <class T>
 double trace(const HostTensor<T>& x) {
   double sum = 0.0;
   const std::size_t step = static_cast<std::size_t>(x.diagonal_stride());
-  for (int i = 0; i < x.size(); ++i) sum += static_cast<double>(x.values()[static_cast<std::size_t>(i) * step]);
+  for (int i = 0; i < x.size(); ++i) sum += static_cast<double>(x.data()[static_cast<std::size_t>(i) * step]);
   return sum;
 }
 
@@ -174,7 +174,7 @@ double off_norm2(const HostTensor<T>& x) {
     const std::size_t end = k + 1 < runs ? (k + 1) * step : x.count();
     double run_sum = 0.0;
     for (std::size_t i = k * step + 1; i < end; ++i) {
-      const double v = static_cast<double>(x.values()[i]);
+      const double v = static_cast<double>(x.data()[i]);
       run_sum += v * v;
     }
     run_sums[k] = run_sum;

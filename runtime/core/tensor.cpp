@@ -85,6 +85,40 @@ HostTensor<T>::HostTensor(int order, int size, Layout layout, std::vector<T> dat
 }
 
 template <class T>
+HostTensor<T> HostTensor<T>::borrow(int order, int size, Layout layout, const T* values) {
+  HostTensor<T> tensor;
+  tensor.order_ = order;
+  tensor.size_ = size;
+  tensor.layout_ = layout;
+  tensor.strides_ = strides_of(order, size, layout);
+  tensor.borrowed_ = values;
+  tensor.borrowed_count_ = entry_count(order, size);
+  return tensor;
+}
+
+template <class T>
+HostTensor<T>::HostTensor(const HostTensor& other)
+    : order_(other.order_), size_(other.size_), layout_(other.layout_), strides_(other.strides_),
+      data_(other.borrowed_ ? std::vector<T>(other.borrowed_, other.borrowed_ + other.borrowed_count_) : other.data_) {}
+
+template <class T>
+HostTensor<T>& HostTensor<T>::operator=(const HostTensor& other) {
+  if (this != &other) *this = HostTensor(other);
+  return *this;
+}
+
+template <class T>
+void HostTensor<T>::throw_written_borrowed() {
+  throw internal_error("HostTensor: writing to a borrowed tensor");
+}
+
+template <class T>
+const std::vector<T>& HostTensor<T>::values() const {
+  if (borrowed_) throw internal_error("HostTensor::values: a borrowed tensor has no vector; read data()");
+  return data_;
+}
+
+template <class T>
 std::ptrdiff_t HostTensor<T>::diagonal_stride() const {
   std::ptrdiff_t step = 0;
   for (auto stride : strides_) step += stride;
@@ -100,12 +134,12 @@ std::ptrdiff_t HostTensor<T>::offset(const std::vector<int>& index) const {
 
 template <class T>
 T& HostTensor<T>::at(const std::vector<int>& index) {
-  return data_[static_cast<std::size_t>(offset(index))];
+  return owned()[static_cast<std::size_t>(offset(index))];
 }
 
 template <class T>
 const T& HostTensor<T>::at(const std::vector<int>& index) const {
-  return data_[static_cast<std::size_t>(offset(index))];
+  return data()[offset(index)];
 }
 
 template <class T>
@@ -124,13 +158,13 @@ AnyTensor convert(const AnyTensor& tensor, Dtype dtype) {
       [dtype](const auto& t) -> AnyTensor {
         auto cast = [&t](auto zero) {
           using U = decltype(zero);
-          std::vector<U> values(t.values().size());
+          std::vector<U> values(t.count());
           for (std::size_t i = 0; i < values.size(); ++i) {
             // A finite value beyond the target's range would become Inf (undefined behaviour).
-            if (std::abs(static_cast<double>(t.values()[i])) > static_cast<double>(std::numeric_limits<U>::max()))
-              throw user_error("value " + std::to_string(static_cast<double>(t.values()[i])) + " at flat index " +
+            if (std::abs(static_cast<double>(t.data()[i])) > static_cast<double>(std::numeric_limits<U>::max()))
+              throw user_error("value " + std::to_string(static_cast<double>(t.data()[i])) + " at flat index " +
                                std::to_string(i) + " overflows " + std::string(to_string(dtype_of<U>())));
-            values[i] = static_cast<U>(t.values()[i]);
+            values[i] = static_cast<U>(t.data()[i]);
           }
           return HostTensor<U>(t.order(), t.size(), t.layout(), std::move(values));
         };

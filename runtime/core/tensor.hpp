@@ -1,5 +1,7 @@
 #pragma once
 // A dense cubical tensor in host memory: order D, size N in every mode, C or Fortran layout.
+// It owns its values, or borrows a caller's read-only ones (HostTensor::borrow: a NumPy array read
+// in place, issue 13); a copy of either owns its values.
 #include "dsl/layout.hpp"
 #include <cstddef>
 #include <cstdint>
@@ -42,19 +44,31 @@ public:
   HostTensor() = default;
   HostTensor(int order, int size, Layout layout = Layout::c_order);
   HostTensor(int order, int size, Layout layout, std::vector<T> data);
+  // A read-only tensor over `values` (N^D entries in `layout`), which the caller keeps alive and
+  // unchanged while the tensor or a view of it is in use. Writing through it is an internal_error.
+  static HostTensor borrow(int order, int size, Layout layout, const T* values);
+
+  // Copies own their values, so a borrowed tensor's copy (the CPU engine's working core) is
+  // writable; moves keep the borrowing.
+  HostTensor(const HostTensor& other);
+  HostTensor& operator=(const HostTensor& other);
+  HostTensor(HostTensor&&) noexcept = default;
+  HostTensor& operator=(HostTensor&&) noexcept = default;
 
   int order() const { return order_; }
   int size() const { return size_; }
   Layout layout() const { return layout_; }
-  std::size_t count() const { return data_.size(); }
+  bool borrowed() const { return borrowed_ != nullptr; }
+  std::size_t count() const { return borrowed_ ? borrowed_count_ : data_.size(); }
   const std::vector<std::ptrdiff_t>& strides() const { return strides_; }
   // Offset of the diagonal step: entry (i, .., i) lives at i * diagonal_stride().
   std::ptrdiff_t diagonal_stride() const;
 
-  T* data() { return data_.data(); }
-  const T* data() const { return data_.data(); }
-  std::vector<T>& values() { return data_; }
-  const std::vector<T>& values() const { return data_; }
+  T* data() { return owned().data(); }
+  const T* data() const { return borrowed_ ? borrowed_ : data_.data(); }
+  // The owned values; internal_error on a borrowed tensor (read it through data()).
+  std::vector<T>& values() { return owned(); }
+  const std::vector<T>& values() const;
 
   // Entry at a multi-index (one index per mode, 0-based).
   T& at(const std::vector<int>& index);
@@ -62,11 +76,19 @@ public:
   std::ptrdiff_t offset(const std::vector<int>& index) const;
 
 private:
+  std::vector<T>& owned() {
+    if (borrowed_) throw_written_borrowed();
+    return data_;
+  }
+  [[noreturn]] static void throw_written_borrowed();
+
   int order_ = 0;
   int size_ = 0;
   Layout layout_ = Layout::c_order;
   std::vector<std::ptrdiff_t> strides_;
   std::vector<T> data_;
+  const T* borrowed_ = nullptr;
+  std::size_t borrowed_count_ = 0;
 };
 
 // A square N x N matrix stored row-major: m(i, j) = data[i * n + j]. Used for the factors M_n.

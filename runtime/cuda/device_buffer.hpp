@@ -35,9 +35,10 @@ public:
   std::size_t count() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
 
-  // Copies `count` values to the device, starting at element `at`.
-  void upload(const T* host, std::size_t count, cudaStream_t stream = nullptr, std::size_t at = 0) {
-    check_cuda(cudaMemcpyAsync(data_ + at, host, count * sizeof(T), cudaMemcpyHostToDevice, stream),
+  // Copies `count` values to the device, starting at element `at`. The source may be host memory or
+  // device memory (a caller's CUDA array): cudaMemcpyDefault tells them apart by unified addressing.
+  void upload(const T* source, std::size_t count, cudaStream_t stream = nullptr, std::size_t at = 0) {
+    check_cuda(cudaMemcpyAsync(data_ + at, source, count * sizeof(T), cudaMemcpyDefault, stream),
                "cudaMemcpy (upload)");
   }
   void upload(const std::vector<T>& host, cudaStream_t stream = nullptr) { upload(host.data(), host.size(), stream); }

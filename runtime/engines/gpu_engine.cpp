@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
@@ -119,7 +121,7 @@ std::vector<int> flat_pairs(const PivotSchedule& schedule) {
 // factors (identities), the schedule, and the pivot check's buffers when it is on.
 template <class T>
 struct DeviceState {
-  DeviceState(const HostTensor<T>& input, const PivotSchedule& schedule, const GpuKernels<T>& kernels, NormPath norm,
+  DeviceState(const TensorView<T>& input, const PivotSchedule& schedule, const GpuKernels<T>& kernels, NormPath norm,
               cudaStream_t stream)
       : order(input.order()),
         size(input.size()),
@@ -291,36 +293,71 @@ private:
   std::optional<LambdaNormCusolver> cusolver_norm_;
 };
 
+// The factors on the host (synchronizes the stream).
+template <class T>
+std::vector<Matrix<T>> download_factors(DeviceState<T>& state, cudaStream_t stream) {
+  const std::vector<T> factors = state.factors.download(stream);
+  const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
+  std::vector<Matrix<T>> matrices;
+  for (int n = 0; n < state.order; ++n) {
+    const auto begin = factors.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * square);
+    matrices.push_back(Matrix<T>{state.size, std::vector<T>(begin, begin + static_cast<std::ptrdiff_t>(square))});
+  }
+  return matrices;
+}
+
 // The core and the factors back to the host.
 template <class T>
 void download_result(DeviceState<T>& state, Layout layout, cudaStream_t stream, Result<T>& result) {
   result.core = HostTensor<T>(state.order, state.size, layout);
   state.tensor.download(result.core.data(), result.core.count(), stream);
-  std::vector<T> factors(state.factors.count());
-  state.factors.download(factors.data(), factors.size(), stream);
+  result.factors = download_factors(state, stream);
+}
+
+// The core and the factors handed to the caller where they are, on the device (diagonalize_on_device).
+template <class T>
+void keep_result(DeviceState<T>& state, Layout layout, int device, cudaStream_t stream, DeviceResult<T>& kept) {
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  kept.order = state.order;
+  kept.size = state.size;
+  kept.layout = layout;
+  kept.device = device;
+  const auto core = std::make_shared<DeviceBuffer<T>>(std::move(state.tensor));
+  kept.core = std::shared_ptr<T>(core, core->data());
+  // The D factors share one allocation, freed with the last of them.
+  const auto factors = std::make_shared<DeviceBuffer<T>>(std::move(state.factors));
   const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
-  for (int n = 0; n < state.order; ++n) {
-    const auto begin = factors.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * square);
-    result.factors.push_back(Matrix<T>{state.size, std::vector<T>(begin, begin + static_cast<std::ptrdiff_t>(square))});
-  }
+  for (int n = 0; n < state.order; ++n)
+    kept.factors.push_back(std::shared_ptr<T>(factors, factors->data() + static_cast<std::size_t>(n) * square));
 }
 
-}  // namespace
-
-template <class T>
-std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
-  GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));
-  if (!kinds.refusal.empty()) return std::move(kinds.refusal);
-  return current_device_memory_refusal(device_bytes_needed(first));  // the tensors run one at a time
+// A caller's CUDA array must be device (or managed) memory of the device the engines run on.
+void check_device_pointer(const void* data, int device) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, data) != cudaSuccess) cudaGetLastError();
+  if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
+    throw user_error("the tensor's pointer is not CUDA device memory");
+  if (attributes.type == cudaMemoryTypeDevice && attributes.device != device)
+    throw user_error("the tensor is on CUDA device " + std::to_string(attributes.device) + ", but tensordiag runs on device " +
+                     std::to_string(device) + " (the first visible one: CUDA_VISIBLE_DEVICES chooses it); move the "
+                     "tensor there first");
 }
 
+// The general engine on a tensor in host memory (the result downloaded) or, with `kept`, in device
+// memory (the result left there, in `kept`).
 template <class T>
-Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
+Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceResult<T>* kept) {
   const Stopwatch total;
   const RunSettings& settings = run.settings;
   const auto device = require_cuda_device();
-  check_device_memory(device, tensor);
+  if (tensor.memory() == Memory::cuda) {
+    check_device_pointer(tensor.data(), device.index);
+    // The array's producer may still be writing it on a stream of its own (DLPack and the array
+    // interface hand no stream over here): wait for the whole device before the copy.
+    check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
+  if (const auto refusal = device_memory_refusal(device, device_bytes_needed(tensor.order(), tensor.size(), sizeof(T))))
+    throw user_error(*refusal);
   GpuKernels<T> kernels(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), device.arch(),
                         kernel_set(run));
   const NormPath norm = choose_norm_path(settings.eta > 0, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
@@ -345,6 +382,10 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   stream.synchronize();
   const double off_input = figures.off();
   result.history.push_back(figures.record(0, off_input, 0.0));
+  // A host input was checked entry by entry (diagonalize.cpp); a device input is checked here, by
+  // its sums of squares, which NaN or Inf anywhere makes non-finite.
+  if (tensor.memory() == Memory::cuda && !(std::isfinite(off_input) && std::isfinite(result.history[0].diag_norm2)))
+    throw user_error("the tensor contains NaN or Inf");
   std::optional<CudaGraph> graph;
   if (sweep.capturable()) graph.emplace(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();
@@ -361,22 +402,49 @@ Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
   });
   result.timings.sweeps_seconds = sweeps.seconds();
 
-  download_result(state, tensor.layout(), stream.get(), result);
+  if (!kept) download_result(state, tensor.layout(), stream.get(), result);
   // As on the CPU, total_seconds is the diagonalization alone; the verification has its own time
   // (and its kernel's compile time joins compile_seconds).
   result.timings.total_seconds = total.seconds();
-  if (settings.verify)
+  if (settings.verify) {
+    // The orthogonality is checked on the host: a kept run downloads its (small) factors for it.
+    const std::vector<Matrix<T>> kept_factors = kept ? download_factors(state, stream.get()) : std::vector<Matrix<T>>{};
     result.verification = verify_on_device(
-        DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures}, result.factors,
-        kernels, device.arch(), stream.get());
+        DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures, kept != nullptr},
+        kept ? kept_factors : result.factors, kernels, device.arch(), stream.get());
+  }
+  if (kept) keep_result(state, tensor.layout(), device.index, stream.get(), *kept);
   result.timings.compile_seconds = kernels.report().seconds;
   result.kernels = kernels.report().kinds;
   return result;
+}
+
+}  // namespace
+
+template <class T>
+std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
+  GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));
+  if (!kinds.refusal.empty()) return std::move(kinds.refusal);
+  return current_device_memory_refusal(device_bytes_needed(first));  // the tensors run one at a time
+}
+
+template <class T>
+Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run) {
+  return run_general<T>(tensor, run, nullptr);
+}
+
+template <class T>
+DeviceResult<T> run_gpu_engine_on_device(const TensorView<T>& tensor, const EngineRun& run) {
+  DeviceResult<T> kept;
+  kept.run = run_general(tensor, run, &kept);
+  return kept;
 }
 
 template std::optional<std::string> gpu_engine_declines(const HostTensor<float>&, std::size_t, const EngineRun&);
 template std::optional<std::string> gpu_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&);
 template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
+template DeviceResult<float> run_gpu_engine_on_device(const TensorView<float>&, const EngineRun&);
+template DeviceResult<double> run_gpu_engine_on_device(const TensorView<double>&, const EngineRun&);
 
 }  // namespace tensordiag::runtime

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "runtime/algorithm/device_result.hpp"
+#include "runtime/core/tensor_view.hpp"
 #include "runtime/engines/engine.hpp"
 
 namespace tensordiag::runtime {
@@ -16,6 +18,13 @@ namespace tensordiag::runtime {
 // device or the tensor does not fit in its memory, cuda_error when a CUDA call fails.
 template <class T>
 Result<T> run_gpu_engine(const HostTensor<T>& tensor, const EngineRun& run);
+
+// The same run on a tensor in CUDA device memory (Memory::cuda) of the device the engines run on:
+// copied device to device into the working buffer (the caller's array is left as it was), the
+// core and the factors left on the device, the verification made against the caller's array.
+// Throws user_error for memory of another device or not of the device, and for NaN or Inf.
+template <class T>
+DeviceResult<T> run_gpu_engine_on_device(const TensorView<T>& tensor, const EngineRun& run);
 
 // Why the general GPU engine does not take tensors shaped like `first` (engine.hpp): a kernel it
 // needs cannot be generated for the shape (codegen's reason, e.g. a pivot subtensor over the
@@ -27,5 +36,7 @@ extern template std::optional<std::string> gpu_engine_declines(const HostTensor<
 extern template std::optional<std::string> gpu_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 extern template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&);
 extern template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
+extern template DeviceResult<float> run_gpu_engine_on_device(const TensorView<float>&, const EngineRun&);
+extern template DeviceResult<double> run_gpu_engine_on_device(const TensorView<double>&, const EngineRun&);
 
 }  // namespace tensordiag::runtime

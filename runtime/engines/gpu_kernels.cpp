@@ -21,7 +21,7 @@ constexpr codegen::ScalarType scalar_type_of() {
 }  // namespace
 
 template <class T>
-codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::LoweredRule& rule,
+codegen::KernelSpec kernel_spec_for(const TensorView<T>& tensor, const codegen::LoweredRule& rule,
                                     codegen::KernelKind kind) {
   codegen::KernelSpec spec{kind, tensor.order(), tensor.size(), scalar_type_of<T>(), tensor.layout(), rule, {}};
   try {
@@ -32,8 +32,8 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
   return spec;
 }
 
-template codegen::KernelSpec kernel_spec_for(const HostTensor<float>&, const codegen::LoweredRule&, codegen::KernelKind);
-template codegen::KernelSpec kernel_spec_for(const HostTensor<double>&, const codegen::LoweredRule&, codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for(const TensorView<float>&, const codegen::LoweredRule&, codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for(const TensorView<double>&, const codegen::LoweredRule&, codegen::KernelKind);
 
 GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   using codegen::KernelKind;

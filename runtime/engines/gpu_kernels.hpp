@@ -13,6 +13,7 @@
 #include "codegen/kernel_spec.hpp"
 #include "runtime/cuda/cuda_library.hpp"
 #include "runtime/core/tensor.hpp"
+#include "runtime/core/tensor_view.hpp"
 #include "runtime/engines/kernel_launcher.hpp"
 
 namespace tensordiag::runtime {
@@ -28,8 +29,13 @@ struct KernelLoadReport {
 // The spec of `kind` for this tensor's order, size, dtype and layout and the rule; throws
 // user_error when code generation cannot serve the shape.
 template <class T>
-codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::LoweredRule& rule,
+codegen::KernelSpec kernel_spec_for(const TensorView<T>& tensor, const codegen::LoweredRule& rule,
                                     codegen::KernelKind kind);
+template <class T>
+codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::LoweredRule& rule,
+                                    codegen::KernelKind kind) {
+  return kernel_spec_for(TensorView<T>(tensor), rule, kind);
+}
 
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
 // pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not

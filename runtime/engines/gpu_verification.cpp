@@ -22,21 +22,26 @@ bool fits_free_memory(std::size_t bytes) {
 template <class T>
 std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<T>& on_device, GpuKernels<T>& kernels,
                                                   const std::string& arch, cudaStream_t stream) {
-  const HostTensor<T>& input = on_device.input;
-  if (!fits_free_memory(2 * input.count() * sizeof(T))) return std::nullopt;
+  const TensorView<T>& input = on_device.input;
+  // Besides the run's buffers: a scratch tensor, the input's copy (host input) and the core's (kept).
+  const bool upload = input.memory() == Memory::host;
+  const std::size_t tensors = 1 + (upload ? 1 : 0) + (on_device.keep_core ? 1 : 0);
+  if (!fits_free_memory(tensors * input.count() * sizeof(T))) return std::nullopt;
   kernels.load_verification(arch);
-  DeviceBuffer<T> original(input.count());
+  DeviceBuffer<T> original(upload ? input.count() : 0);
+  DeviceBuffer<T> core_copy(on_device.keep_core ? input.count() : 0);
   DeviceBuffer<T> scratch(input.count());
-  original.upload(input.data(), input.count(), stream);
+  if (upload) original.upload(input.data(), input.count(), stream);
+  if (on_device.keep_core) core_copy.upload(on_device.core.data(), input.count(), stream);
   // R = C x_1 M_1 ... x_D M_D, one mode at a time: x -> out, then the roles swap.
-  T* x = on_device.core.data();
+  T* x = on_device.keep_core ? core_copy.data() : on_device.core.data();
   T* out = scratch.data();
   const std::size_t square = static_cast<std::size_t>(input.size()) * input.size();
   for (int mode = 0; mode < input.order(); ++mode) {
     kernels.mode_product(stream, x, on_device.factors.data() + static_cast<std::size_t>(mode) * square, out, mode);
     std::swap(x, out);
   }
-  kernels.residual_partial(stream, original.data(), x, on_device.partials.data());
+  kernels.residual_partial(stream, upload ? original.data() : input.data(), x, on_device.partials.data());
   kernels.off_norm_final(stream, on_device.partials.data(), static_cast<int>(kernels.off_norm_plan.partial_blocks),
                          on_device.figures.data());
   double sums[2] = {0.0, 0.0};  // ||T - R||^2, ||T||^2

@@ -1,8 +1,9 @@
 #pragma once
 // The reconstruction error of a GPU run, ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F, computed on the
-// device (issue 12: on the host it cost 100x the run). The input is uploaded once more; the
-// reconstruction is the generated mode_product kernel chained over the modes, ping-ponging between
-// `core` (its values are lost: download them first) and one scratch tensor; the residual and ||T||^2
+// device (issue 12: on the host it cost 100x the run). A host input is uploaded once more, a device
+// input (Memory::cuda) is read where it is; the reconstruction is the generated mode_product kernel
+// chained over the modes, ping-ponging between `core` (its values are lost: download them first, or
+// set keep_core, which works on a copy) and one scratch tensor; the residual and ||T||^2
 // are summed in double by residual_partial and off_norm_final, in a fixed order. Each mode product
 // accumulates in double and rounds to the dtype once (mode_product_entry.cuh), where the host's
 // verification keeps double throughout: for float32 the two figures differ at the level of float32
@@ -15,6 +16,7 @@
 
 #include "runtime/algorithm/verification.hpp"
 #include "runtime/core/tensor.hpp"
+#include "runtime/core/tensor_view.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 
@@ -24,11 +26,12 @@ namespace tensordiag::runtime {
 // partials: at least off_norm's partial_doubles; figures: 2 doubles).
 template <class T>
 struct DeviceVerificationInputs {
-  const HostTensor<T>& input;
+  TensorView<T> input;
   DeviceBuffer<T>& core;
   const DeviceBuffer<T>& factors;
   DeviceBuffer<double>& partials;
   DeviceBuffer<double>& figures;
+  bool keep_core = false;  // the core is the caller's result (diagonalize_on_device): spend a copy
 };
 
 // nullopt when the input and a scratch tensor do not fit the free device memory (the caller then

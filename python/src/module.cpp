@@ -120,9 +120,10 @@ bool python_signal_raised() {
 // run and reaches the caller. The options refer to on_sweep: they live no longer than the call.
 runtime::Options make_options(int max_sweeps, std::optional<double> tol, double eta, const std::string& rule,
                               const std::string& backend, std::optional<double> stall_tol, int threads, bool verify,
-                              const py::object& on_sweep) {
+                              const std::string& schedule, const py::object& on_sweep) {
   runtime::Options options;
   options.backend = runtime::parse_backend(backend);
+  options.schedule = runtime::parse_schedule(schedule);
   options.rule = rule;
   options.eta = eta;
   options.max_sweeps = max_sweeps;
@@ -145,9 +146,9 @@ runtime::Options make_options(int max_sweeps, std::optional<double> tol, double 
 // `array` is C- or Fortran-contiguous float32 or float64.
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                     int threads, bool verify, const py::object& on_sweep) {
+                     int threads, bool verify, const std::string& schedule, const py::object& on_sweep) {
   const runtime::Options options =
-      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, on_sweep);
+      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, on_sweep);
   if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options);
   if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options);
   throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");
@@ -158,9 +159,9 @@ py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<doubl
 // the array (and the capsule) alive for the call.
 py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optional<double> tol, double eta,
                           const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                          int threads, bool verify, const py::object& on_sweep) {
+                          int threads, bool verify, const std::string& schedule, const py::object& on_sweep) {
   const runtime::Options options =
-      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, on_sweep);
+      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, on_sweep);
   CudaArray array;
   if (py::isinstance<py::capsule>(source)) {
     array = read_dlpack(py::reinterpret_borrow<py::capsule>(source));
@@ -250,10 +251,10 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("on_sweep"));
+        py::arg("schedule"), py::arg("on_sweep"));
   m.def("diagonalize_cuda", &diagonalize_cuda, py::arg("source"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("on_sweep"));
+        py::arg("schedule"), py::arg("on_sweep"));
   py::class_<DeviceArray>(m, "DeviceArray",
                           "A result in CUDA device memory: take it with cupy.from_dlpack, torch.from_dlpack, "
                           "numba.cuda.as_cuda_array or cupy.asarray (no copy).")

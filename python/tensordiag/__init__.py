@@ -225,7 +225,8 @@ def _printing_callback(max_sweeps: int, callback: Optional[Callable[[dict], Any]
 def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = None, eta: float = 0.0,
                      rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
                      threads: int = 0, verbose: bool = False,
-                     callback: Optional[Callable[[dict], Any]] = None, verify: bool = True) -> Result:
+                     callback: Optional[Callable[[dict], Any]] = None, verify: bool = True,
+                     schedule: str = "auto") -> Result:
     """Diagonalize ``tensor`` and return a :class:`Result` (core, factors, history, stop reason, ...).
 
     Arguments are those of :func:`diagonalize` (but ``return_history``), and
@@ -238,7 +239,7 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
     threads = operator.index(threads)
     on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
     options = (max_sweeps, _optional_float(tol), float(eta), str(rule), str(backend), _optional_float(stall_tol),
-               threads, bool(verify), on_sweep)
+               threads, bool(verify), str(schedule), on_sweep)
     source = _cuda_source(tensor, str(backend))
     if source is None:
         out = _tensordiag.diagonalize(_tensor_array(tensor), *options)
@@ -257,7 +258,7 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
 def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = None, eta: float = 0.0,
                 rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
                 threads: int = 0, verbose: bool = False, callback: Optional[Callable[[dict], Any]] = None,
-                return_history: bool = False):
+                return_history: bool = False, schedule: str = "auto"):
     """Orthogonal factors and a core as diagonal as possible: T = C x_1 M_1 ... x_D M_D.
 
     Parameters
@@ -293,6 +294,10 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         ``"max_diag"`` (maximize ||diag C||^2) or ``"max_trace"`` (maximize the trace); see RULES.
     backend : str
         ``"auto"``, ``"cpu"`` or ``"cuda"``.
+    schedule : str
+        The order of the pairs in a sweep: ``"round-robin"``, ``"xor"`` (several pivot groups a
+        pass over the tensor; N a power of two, else ValueError) or ``"auto"`` (the engine's faster
+        one for the shape; ``Result.schedule`` says which ran). See the README's Sweep schedules.
     stall_tol : float, optional
         Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
         less than this, relative: a tensor that is not diagonalizable converges to off_rel > 0.
@@ -321,7 +326,7 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     """
     result = diagonalize_full(tensor, max_sweeps=max_sweeps, tol=tol, eta=eta, rule=rule, backend=backend,
                               stall_tol=stall_tol, threads=threads, verbose=verbose, callback=callback,
-                              verify=False)
+                              verify=False, schedule=schedule)
     if return_history:
         return result.core, result.factors, result.history
     return result.core, result.factors

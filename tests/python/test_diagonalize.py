@@ -139,3 +139,17 @@ def test_the_gil_is_released_while_the_run_computes():
     finally:
         sys.setswitchinterval(interval)
     assert seen_by_last_callback == [True]
+
+
+def test_schedule_xor_runs_the_subspace_passes_and_converges_like_the_round_robin():
+    tensor, _, _ = tensordiag.generate(5, 8, seed=44)
+    by_xor = tensordiag.diagonalize_full(tensor, backend="cpu", schedule="xor")
+    round_robin = tensordiag.diagonalize_full(tensor, backend="cpu", schedule="round-robin")
+    assert by_xor.schedule == "xor" and by_xor.passes_per_sweep == 3
+    assert round_robin.schedule == "round-robin" and round_robin.passes_per_sweep == 7
+    assert by_xor.converged and by_xor.sweeps <= round_robin.sweeps + 1
+    assert by_xor.verification["reconstruction_error"] < 1e-13
+    with pytest.raises(ValueError, match="the xor schedule takes N a power of two"):
+        tensordiag.diagonalize(tensordiag.generate(3, 6, seed=1)[0], backend="cpu", schedule="xor")
+    with pytest.raises(ValueError, match="unknown schedule 'spiral'"):
+        tensordiag.diagonalize(tensor, backend="cpu", schedule="spiral")

@@ -137,6 +137,9 @@ inline constexpr Parameter lambda_norm[] = {
     {"lambda", const_double_pointer},
     {"basis", double_pointer},
     {"norm", double_pointer},
+    {"pairs", const_int_pointer},
+    {"eta", double_value},
+    {"exact_norms", int_pointer},
 };
 inline constexpr Parameter qubit_reduce_low[] = {
     {"tensor", const_scalar_pointer},

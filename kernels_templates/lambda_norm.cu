@@ -27,11 +27,20 @@
 // within TOLERANCE (relative) of the previous Ritz value; the result is the bracket's middle.
 // Everything runs in double; every reduction sums in a fixed order (deterministic).
 //
+// Bounds first (issue 15; runtime/algorithm/pivot_norm_bounds.hpp): lower = the largest column
+// 2-norm <= ||Lambda||_2 <= upper = min(||Lambda||_F / sqrt(2), the largest column 1-norm). When
+// every pair of the group is decided by them -- 2 |Lambda_pq| >= eta upper (1 + MARGIN) passes,
+// < eta lower (1 - MARGIN) fails -- the kernel writes `lower` as the norm, which gives every pair
+// the same verdict the exact norm would, and skips the Lanczos process.
+//
 // Arguments:
-//   lambda     N x N, row-major (pivot_check_gather), skew-symmetric
-//   basis      workspace: STEPS + 1 vectors of N doubles (the Lanczos vectors; unused when they
-//              fit in shared memory)
-//   norm       out: ||Lambda||_2
+//   lambda       N x N, row-major (pivot_check_gather), skew-symmetric
+//   basis        workspace: STEPS + 1 vectors of N doubles (the Lanczos vectors; unused when they
+//                fit in shared memory)
+//   norm         out: ||Lambda||_2, or the lower bound when the bounds decide every pair
+//   pairs        the group whose verdicts the norm serves, or null: always the exact norm
+//   eta          the check's threshold
+//   exact_norms  null, or a counter raised by one each time the exact norm was needed
 // Launch: grid = 1, block = THREADS (THREADS >= N).
 
 inline constexpr int THREADS = ${threads};
@@ -47,6 +56,7 @@ inline constexpr int BASIS_SHARED_BYTES = 16 * 1024;
 inline constexpr bool BASIS_SHARED = (STEPS + 1) * N * 8 <= BASIS_SHARED_BYTES;
 inline constexpr double TOLERANCE = 1e-13;          // on the Ritz value, relative
 inline constexpr double INVARIANT = 1e-12;          // beta below this times ||T||: the space is invariant
+inline constexpr double MARGIN = 1e-12;             // runtime::bounds_margin
 static_assert(THREADS >= N, "lambda_norm: a thread per vector entry");
 static_assert(!IN_REGISTERS || (ROWS <= 32 && (ROWS & (ROWS - 1)) == 0 && WARPS * ROWS >= N),
               "lambda_norm: ROWS is a power of two <= 32 and the warps cover the rows");
@@ -122,8 +132,37 @@ __device__ inline void bracket_ritz_value(const double* alpha, const double* bet
   }
 }
 
-// ||Lambda||_2, the same value in every thread of the block.
-__device__ inline double spectral_norm(const double* __restrict__ lambda, double* __restrict__ basis_global) {
+// The largest of every thread's v, the same in all threads. As block_total for `scratch`.
+__device__ inline double block_max(double v, double* scratch) {
+  for (int offset = 16; offset > 0; offset /= 2) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  __syncthreads();
+  double largest = 0.0;
+  for (int w = 0; w < WARPS; ++w) largest = fmax(largest, scratch[w]);
+  return largest;
+}
+
+// The bounds' verdicts (see the top): true when they decide every pair of `pairs`, with the lower
+// bound in `lower`. column2 and column1 are this thread's column's squared 2-norm and 1-norm
+// (threads t < N; zero elsewhere).
+__device__ inline bool bounds_decide(const double* lambda, const int* pairs, double eta, double column2,
+                                     double column1, double& lower) {
+  __shared__ double scratch[3][32];
+  lower = sqrt(block_max(column2, scratch[0]));
+  const double upper = fmin(sqrt(0.5 * block_total(column2, scratch[1])), block_max(column1, scratch[2]));
+  bool open = false;
+  if (threadIdx.x < PAIRS) {
+    const double entry = lambda[pairs[2 * threadIdx.x] * N + pairs[2 * threadIdx.x + 1]];
+    const double twice = 2.0 * fabs(entry);
+    open = !(twice >= eta * upper * (1 + MARGIN) || twice < eta * lower * (1 - MARGIN));
+  }
+  return __syncthreads_count(open) == 0;
+}
+
+// ||Lambda||_2, the same value in every thread of the block; with `pairs`, the lower bound instead
+// when the bounds decide all of them (`exact` says which).
+__device__ inline double spectral_norm(const double* __restrict__ lambda, double* __restrict__ basis_global,
+                                       const int* pairs, double eta, bool& exact) {
   __shared__ double basis_shared[BASIS_SHARED ? (STEPS + 1) * N : 1];
   double* const basis = BASIS_SHARED ? basis_shared : basis_global;
   __shared__ double q[32 * COLS];                     // q_j (zero past N)
@@ -154,6 +193,47 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
       }
   } else {
     for (int e = t; e < N * N; e += THREADS) largest = fmax(largest, fabs(lambda[e]));
+  }
+  exact = true;
+  if (pairs) {
+    // This thread's column norms: summed over the warps' register rows, or read down the column.
+    double column2 = 0.0, column1 = 0.0;
+    if constexpr (IN_REGISTERS) {
+#pragma unroll
+      for (int k = 0; k < COLS; ++k) {
+        double sum2 = 0.0;
+#pragma unroll
+        for (int i = 0; i < ROWS; ++i) sum2 += tile[i][k] * tile[i][k];
+        partial[warp][lane + 32 * k] = sum2;
+      }
+      __syncthreads();
+      if (owner)
+        for (int w = 0; w < WARPS; ++w) column2 += partial[w][t];
+      __syncthreads();
+#pragma unroll
+      for (int k = 0; k < COLS; ++k) {
+        double sum1 = 0.0;
+#pragma unroll
+        for (int i = 0; i < ROWS; ++i) sum1 += fabs(tile[i][k]);
+        partial[warp][lane + 32 * k] = sum1;
+      }
+      __syncthreads();
+      if (owner)
+        for (int w = 0; w < WARPS; ++w) column1 += partial[w][t];
+      __syncthreads();
+    } else {
+      if (owner)
+        for (int r = 0; r < N; ++r) {
+          const double x = lambda[r * N + t];
+          column2 += x * x;
+          column1 += fabs(x);
+        }
+    }
+    double lower = 0.0;
+    if (bounds_decide(lambda, pairs, eta, column2, column1, lower)) {
+      exact = false;
+      return lower;
+    }
   }
   for (int offset = 16; offset > 0; offset /= 2) largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
   if (lane == 0) scratch[0][warp] = largest;
@@ -315,6 +395,10 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 lambda_norm(${lambda_norm_parameters}) {
-  const double value = spectral_norm(lambda, basis);
-  if (threadIdx.x == 0) *norm = value;
+  bool exact = true;
+  const double value = spectral_norm(lambda, basis, pairs, eta, exact);
+  if (threadIdx.x == 0) {
+    *norm = value;
+    if (exact && exact_norms) ++*exact_norms;
+  }
 }

@@ -72,6 +72,14 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
   out["stall_tol"] = result.stall_tol;
   out["timings"] = timings;
   out["verification"] = verification;
+  py::object pivot_checks = py::none();
+  if (result.pivot_checks) {
+    py::dict checks;
+    checks["mode_checks"] = result.pivot_checks->checks;
+    checks["exact_norms"] = result.pivot_checks->exact_norms;
+    pivot_checks = checks;
+  }
+  out["pivot_checks"] = pivot_checks;
   return out;
 }
 

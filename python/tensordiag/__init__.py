@@ -58,7 +58,9 @@ class Result:
     ``"tolerance"`` (off_rel <= tol), ``"stalled"`` (a sweep raised the rule's objective,
     ||diag C||^2 or the trace for max_trace, by less than stall_tol, relative: the tensor is not
     diagonalizable, or rounding has taken over), ``"max_sweeps"`` or ``"callback"``.
-    ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
+    ``pivot_checks`` (with ``eta > 0``) is ``{"mode_checks", "exact_norms"}``: the mode checks
+    made and how many needed the exact ||Lambda||_2 (the rest were decided by its bounds); None
+    without the check. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
     ``timings["verification_seconds"]``), or None when the run was not verified (``verify=False``).
     ``core`` and ``factors`` are NumPy arrays for a host input, and arrays on the GPU for a CUDA input
@@ -84,6 +86,7 @@ class Result:
     verification: Optional[dict]
     dtype: str
     layout: str
+    pivot_checks: Optional[dict] = None
 
     @property
     def sweeps(self) -> int:
@@ -129,6 +132,8 @@ class Result:
             "converged": self.converged,
             "history": [dict(record) for record in self.history],
         }
+        if self.pivot_checks is not None:
+            report["pivot_checks"] = dict(self.pivot_checks)
         if self.verification is None:
             report["verification"] = "skipped"
         else:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dsl/rule_info.hpp"
+#include "runtime/algorithm/pivot_norm_bounds.hpp"
 #include "runtime/algorithm/verification.hpp"
 #include "runtime/core/tensor.hpp"
 
@@ -55,6 +56,9 @@ struct Result {
   double stall_tol = 0.0;
   Timings timings;
   std::optional<Verification> verification;  // nullopt: not asked (Options::verify)
+  // With the pivot check (eta > 0): the mode checks made and how many needed the exact ||Lambda||_2
+  // (the rest were decided by its bounds, pivot_norm_bounds.hpp); nullopt without the check.
+  std::optional<PivotCheckCount> pivot_checks;
 
   int sweeps() const { return static_cast<int>(history.size()) - 1; }
   bool converged() const { return stop_reason == StopReason::tolerance; }

@@ -27,6 +27,7 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Ru
   const std::vector<SweepPass> passes = cpu_sweep_passes(tensor.order(), tensor.size(), settings);
   result.schedule = settings.schedule == SweepSchedule::xor_subspaces ? "xor" : "round-robin";
   result.passes_per_sweep = static_cast<int>(passes.size());
+  if (settings.eta > 0) result.pivot_checks.emplace();
   const double off_input = std::sqrt(off_norm2(tensor));
   auto record = [off_input](int sweep, const HostTensor<T>& core, double seconds) {
     const double off_rel = off_input > 0 ? std::sqrt(off_norm2(core)) / off_input : 0.0;
@@ -41,7 +42,8 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Ru
     for (const SweepPass& pass : passes) {
       // A sweep of a large tensor takes seconds: a cancelled run stops within one pass.
       stop_if_cancelled(settings.cancelled);
-      sweep_pass(result.core, result.factors, pass, rule, settings.eta, settings.threads);
+      sweep_pass(result.core, result.factors, pass, rule, settings.eta, settings.threads,
+                 result.pivot_checks ? &*result.pivot_checks : nullptr);
     }
     SweepRecord figures = record(sweep, result.core, 0.0);
     figures.seconds = this_sweep.seconds();

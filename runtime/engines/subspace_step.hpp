@@ -51,9 +51,9 @@ using SweepPass = std::variant<PivotGroup, SubspacePass>;
 // The pass on the tensor and the factors.
 template <class T, class Rule>
 void sweep_pass(HostTensor<T>& core, std::vector<Matrix<T>>& factors, const SweepPass& pass, const Rule& rule,
-                double eta, int threads) {
+                double eta, int threads, PivotCheckCount* count = nullptr) {
   if (const auto* pairs = std::get_if<PivotGroup>(&pass)) {
-    apply_group_to_factors(factors, group_step(core, *pairs, rule, eta, threads));
+    apply_group_to_factors(factors, group_step(core, *pairs, rule, eta, threads, count));
     return;
   }
   const SubspacePass& subspace = std::get<SubspacePass>(pass);

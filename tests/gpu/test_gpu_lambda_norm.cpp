@@ -51,7 +51,7 @@ TEST_SUITE("gpu") {
             basis(static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles)), d_norm(1);
         d_lambda.upload(lambda);
         CudaStream stream;
-        kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data());
+        kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data(), nullptr, 0.0, nullptr);
         LambdaNormCusolver cusolver(size);
         cusolver.enqueue(stream.get(), d_lambda.data());
         stream.synchronize();

@@ -18,6 +18,7 @@ struct RunSettings {
   PivotNorm pivot_norm = PivotNorm::automatic;
   bool verify = false;  // fill Result::verification at the end of the run
   CancelCheck cancelled = {};  // empty: never cancelled
+  Structure structure = Structure::general;  // engines that cannot keep a structure decline it
 };
 
 }  // namespace tensordiag::runtime

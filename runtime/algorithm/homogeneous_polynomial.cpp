@@ -13,17 +13,19 @@ HomogeneousPolynomial HomogeneousPolynomial::zero(int degree) {
   return {degree, std::vector<double>(static_cast<std::size_t>(degree) + 1, 0.0)};
 }
 
-// Horner in t = s/c fails at c = 0; sum the terms with both powers built up instead (degree
-// <= 2D, a few dozen terms).
+// Horner in t = s/c fails at c = 0; Horner in whichever of t = s/c and u = c/s is at most 1 in
+// size does not: h = c^m sum_j coef[j] t^j = s^m sum_j coef[j] u^(m-j).
 double HomogeneousPolynomial::operator()(double c, double s) const {
-  std::vector<double> c_power(static_cast<std::size_t>(degree) + 1, 1.0);
-  for (std::size_t i = 1; i < c_power.size(); ++i) c_power[i] = c_power[i - 1] * c;
-  double sum = 0.0, s_power = 1.0;
-  for (int j = 0; j <= degree; ++j) {
-    sum += coef[static_cast<std::size_t>(j)] * c_power[static_cast<std::size_t>(degree - j)] * s_power;
-    s_power *= s;
+  double sum = 0.0;
+  if (std::abs(c) >= std::abs(s)) {
+    if (c == 0.0) return 0.0;
+    const double t = s / c;
+    for (int j = degree; j >= 0; --j) sum = sum * t + coef[static_cast<std::size_t>(j)];
+    return sum * std::pow(c, degree);
   }
-  return sum;
+  const double u = c / s;
+  for (int j = 0; j <= degree; ++j) sum = sum * u + coef[static_cast<std::size_t>(j)];
+  return sum * std::pow(s, degree);
 }
 
 HomogeneousPolynomial operator+(const HomogeneousPolynomial& x, const HomogeneousPolynomial& y) {

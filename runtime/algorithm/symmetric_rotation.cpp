@@ -46,6 +46,17 @@ double quarter_turn_reduce(double phi) {
   return phi <= -quarter / 2 ? phi + quarter : phi;
 }
 
+// D = 2, the classical Jacobi eigenvalue step, in closed form: with [[a, b], [b, d]] = [[t_0, t_1],
+// [t_1, t_2]], a'^2 + d'^2 + 2 b'^2 is invariant, so f is largest where
+// b' = (d - a)/2 sin 2phi + b cos 2phi = 0, i.e. tan 2phi = 2b / (a - d); the root with
+// |phi| <= pi/4 has cos 2phi >= 0: 2phi = atan2(sign(a - d) 2b, |a - d|). The gain is 2 b^2.
+SymmetricRotation classical_jacobi(std::span<const double> t) {
+  const double a = t[0], b = t[1], d = t[2];
+  const double sign = a - d < 0 ? -1.0 : 1.0;
+  const double before = a * a + d * d;
+  return {dsl::givens_from_double_angle(std::abs(a - d), sign * 2 * b), before, before + 2 * b * b};
+}
+
 }  // namespace
 
 HomogeneousPolynomial rotated_diagonal_p(std::span<const double> t) {
@@ -74,6 +85,7 @@ HomogeneousPolynomial symmetric_diag_objective(std::span<const double> t) {
 SymmetricRotation best_symmetric_rotation(std::span<const double> t) {
   if (t.size() < 3) throw internal_error("a symmetric rotation needs order >= 2");
   const int order = static_cast<int>(t.size()) - 1;
+  if (order == 2) return classical_jacobi(t);
   const HomogeneousPolynomial f = symmetric_diag_objective(t);
   const double before = f.coef.front();
   HomogeneousPolynomial gain = unit_circle_power(order);

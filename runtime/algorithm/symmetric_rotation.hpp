@@ -9,7 +9,8 @@
 // and the pair's share of ||diag C||^2 is f(phi) = C'_{p..p}^2 + C'_{q..q}^2, homogeneous of degree
 // 2D in (c, s). Its maximizer is a stationary point, a real root of df/dphi (companion matrix,
 // homogeneous_polynomial.hpp), polished by Newton steps on df/dphi; phi = 0 (the identity) is a
-// candidate too, so the step never lowers the objective.
+// candidate too, so the step never lowers the objective. D = 2 (the classical Jacobi eigenvalue
+// step) takes the closed form tan 2phi = 2 t_1 / (t_0 - t_2) instead.
 //
 // f(phi + pi/2) = f(phi): c -> -s, s -> c swaps C'_{p..p} and C'_{q..q} (up to sign). Every
 // maximizer therefore has a twin in (-pi/4, pi/4], and that one is taken: the smallest rotation,

@@ -71,7 +71,7 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
   const bool symmetric = options.structure == Structure::symmetric;
   if (options.order < min_order(options.structure))
     throw user_error(symmetric ? "generate needs order >= 2"
-                               : "generate needs order >= 3 (order 2 is a matrix: use an SVD, or structure symmetric)");
+                               : "generate needs order >= 3 (order 2 is a matrix: use an SVD)");
   if (options.size < 2) throw user_error("generate needs size >= 2");
   if (!(options.noise >= 0) || !std::isfinite(options.noise)) throw user_error("noise must be a finite number >= 0");
   RandomStream random(options.seed);

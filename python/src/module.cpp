@@ -32,7 +32,7 @@ py::dict record_dict(const runtime::SweepRecord& record) {
 
 template <class T>
 py::dict run(const py::array& array, const runtime::Options& options) {
-  const runtime::HostTensor<T> tensor = to_host_tensor<T>(array);
+  const runtime::HostTensor<T> tensor = to_host_tensor<T>(array, options.structure);
   runtime::Result<T> result;
   {
     const py::gil_scoped_release release;
@@ -64,6 +64,7 @@ py::dict run(const py::array& array, const runtime::Options& options) {
   out["kernels"] = result.kernels;
   out["device"] = result.device;
   out["rule"] = result.rule;
+  out["structure"] = std::string(runtime::to_string(result.structure));
   out["eta"] = result.eta;
   out["tol"] = result.tol;
   out["stall_tol"] = result.stall_tol;
@@ -85,8 +86,9 @@ bool python_signal_raised() {
 // it runs with the GIL held. An exception from it ends the run and reaches the caller.
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                     int threads, bool verify, const py::object& on_sweep) {
+                     int threads, bool verify, const std::string& structure, const py::object& on_sweep) {
   runtime::Options options;
+  options.structure = runtime::parse_structure(structure);
   options.backend = runtime::parse_backend(backend);
   options.rule = rule;
   options.eta = eta;
@@ -124,8 +126,9 @@ py::tuple generate_as(const runtime::GeneratorOptions& options) {
 }
 
 py::tuple generate(int order, int size, std::uint64_t seed, double noise, const std::string& dtype,
-                   bool fortran_order) {
+                   bool fortran_order, const std::string& structure) {
   runtime::GeneratorOptions options;
+  options.structure = runtime::parse_structure(structure);
   options.order = order;
   options.size = size;
   options.seed = seed;
@@ -185,9 +188,9 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("on_sweep"));
+        py::arg("structure"), py::arg("on_sweep"));
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
-        py::arg("fortran_order"));
+        py::arg("fortran_order"), py::arg("structure"));
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),
         py::arg("tol"), py::arg("stall_tol"));
   m.def("kernel_source", &kernel_source, py::arg("order"), py::arg("size"), py::arg("kind"), py::arg("dtype"),

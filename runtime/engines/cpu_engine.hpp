@@ -7,8 +7,7 @@
 
 #include "dsl/rule.hpp"
 #include "runtime/algorithm/run_settings.hpp"
-#include "runtime/algorithm/sweep_loop.hpp"
-#include "runtime/core/stopwatch.hpp"
+#include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
 #include "runtime/algorithm/pivot_check.hpp"
 #include "runtime/engines/pivot_subtensor.hpp"
@@ -46,36 +45,10 @@ GroupRotations<T> group_step(HostTensor<T>& core, const PivotGroup& pairs, const
 // The run with any DSL rule; `settings.pivot_norm` does not apply (an exact eigensolver, always).
 template <class T, class Rule>
 Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const RunSettings& settings) {
-  const Stopwatch total;
-  Result<T> result;
-  result.backend = Backend::cpu;
-  result.core = tensor;
-  result.factors.assign(static_cast<std::size_t>(tensor.order()), Matrix<T>::identity(tensor.size()));
-  const auto schedule = round_robin_schedule(tensor.size());
-  const double off_input = std::sqrt(off_norm2(tensor));
-  auto record = [off_input](int sweep, const HostTensor<T>& core, double seconds) {
-    const double off_rel = off_input > 0 ? std::sqrt(off_norm2(core)) / off_input : 0.0;
-    return SweepRecord{sweep, off_rel, diag_norm2(core), trace(core), seconds};
-  };
-  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, diag_norm2(tensor), trace(tensor), 0.0});
-  result.timings.setup_seconds = total.seconds();
-
-  const Stopwatch sweeps;
-  result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
-    const Stopwatch this_sweep;
-    for (const auto& pairs : schedule) {
-      // A sweep of a large tensor takes seconds: a cancelled run stops within one group step.
-      stop_if_cancelled(settings.cancelled);
-      const auto group = group_step(result.core, pairs, rule, settings.eta, settings.threads);
-      apply_group_to_factors(result.factors, group);
-    }
-    SweepRecord figures = record(sweep, result.core, 0.0);
-    figures.seconds = this_sweep.seconds();
-    return figures;
-  });
-  result.timings.sweeps_seconds = sweeps.seconds();
-  result.timings.total_seconds = total.seconds();
-  return result;
+  return run_cpu_sweeps(tensor, settings, tensor.order(),
+                        [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& factors) {
+                          apply_group_to_factors(factors, group_step(core, pairs, rule, settings.eta, settings.threads));
+                        });
 }
 
 }  // namespace tensordiag::runtime

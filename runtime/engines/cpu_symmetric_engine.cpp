@@ -3,13 +3,9 @@
 #include <omp.h>
 
 #include <bit>
-#include <cmath>
 
-#include "runtime/algorithm/stop_criteria.hpp"
-#include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/algorithm/symmetric_rotation.hpp"
-#include "runtime/algorithm/verification.hpp"
-#include "runtime/core/stopwatch.hpp"
+#include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
 #include "runtime/engines/pivot_subtensor.hpp"
 
@@ -47,33 +43,16 @@ GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pa
 
 template <class T>
 Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSettings& settings) {
-  const Stopwatch total;
-  Result<T> result;
-  result.backend = Backend::cpu;
-  result.core = tensor;
-  // Q alone: one factor, rotated as a one-mode group.
-  std::vector<Matrix<T>> q(1, Matrix<T>::identity(tensor.size()));
-  const auto schedule = round_robin_schedule(tensor.size());
-  const double off_input = std::sqrt(off_norm2(tensor));
-  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, diag_norm2(tensor), trace(tensor), 0.0});
-  result.timings.setup_seconds = total.seconds();
-
-  const Stopwatch sweeps;
-  result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
-    const Stopwatch this_sweep;
-    for (const auto& pairs : schedule) {
-      stop_if_cancelled(settings.cancelled);
-      const GroupRotations<T> group = symmetric_group_step(result.core, pairs, settings.threads);
-      GroupRotations<T> factor_group(1, pairs);
-      for (std::size_t k = 0; k < pairs.size(); ++k) factor_group.at(0, k) = group.at(0, k);
-      apply_group_to_factors(q, factor_group);
-    }
-    const double off_rel = off_input > 0 ? std::sqrt(off_norm2(result.core)) / off_input : 0.0;
-    return SweepRecord{sweep, off_rel, diag_norm2(result.core), trace(result.core), this_sweep.seconds()};
-  });
-  result.factors.assign(static_cast<std::size_t>(tensor.order()), q.front());
-  result.timings.sweeps_seconds = sweeps.seconds();
-  result.timings.total_seconds = total.seconds();
+  // Q alone: one factor, rotated as a one-mode group by the rotation every mode got.
+  Result<T> result = run_cpu_sweeps(tensor, settings, 1,
+                                    [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
+                                      const GroupRotations<T> group = symmetric_group_step(core, pairs, settings.threads);
+                                      GroupRotations<T> factor_group(1, pairs);
+                                      for (std::size_t k = 0; k < pairs.size(); ++k) factor_group.at(0, k) = group.at(0, k);
+                                      apply_group_to_factors(q, factor_group);
+                                    });
+  const Matrix<T> q = result.factors.front();
+  result.factors.assign(static_cast<std::size_t>(tensor.order()), q);
   return result;
 }
 

@@ -96,6 +96,15 @@ TEST_CASE("symmetric rotation: the stationary-point maximizer beats a dense grid
       // Near-diagonal subtensors too: the regime of the last sweeps.
       if (trial % 5 == 4)
         for (std::size_t k = 1; k + 1 < t.size(); ++k) t[k] *= 1e-7;
+      // And degenerate ones, whose stationary points are multiple or whose f is flat: all equal,
+      // alternating, one corner, the middle alone, a diagonal pivot.
+      if (trial < 5)
+        for (std::size_t k = 0; k < t.size(); ++k) {
+          const bool middle = k == t.size() / 2;
+          const double values[] = {1.0, k % 2 ? -1.0 : 1.0, k == 0 ? 1.0 : 0.0, middle ? 1.0 : 0.0,
+                                   k == 0 || k + 1 == t.size() ? 1.0 : 0.0};
+          t[k] = values[trial];
+        }
       const HomogeneousPolynomial f = symmetric_diag_objective(t);
       const SymmetricRotation best = best_symmetric_rotation(t);
       const double grid_best = grid_maximum(f, grid);

@@ -71,12 +71,10 @@ std::vector<double> real_root_angles(const HomogeneousPolynomial& h) {
   for (int j = 0; j < top; ++j)
     companion(j, top - 1) = -h.coef[static_cast<std::size_t>(j)] / h.coef[static_cast<std::size_t>(top)];
   const Eigen::EigenSolver<Eigen::MatrixXd> solver(companion, false);
-  for (const auto& root : solver.eigenvalues()) {
-    if (!std::isfinite(root.real())) continue;
-    // Far from the real axis: no real root nearby.
-    if (std::abs(root.imag()) > 1e-6 * (1.0 + std::abs(root.real()))) continue;
-    angles.push_back(std::atan(root.real()));
-  }
+  // Every eigenvalue's real part: a root of multiplicity k comes back split by about eps^(1/k)
+  // into a complex cluster, which no threshold on the imaginary part sorts out for every k.
+  for (const auto& root : solver.eigenvalues())
+    if (std::isfinite(root.real())) angles.push_back(std::atan(root.real()));
   return angles;
 }
 

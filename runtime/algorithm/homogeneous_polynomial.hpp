@@ -23,12 +23,12 @@ HomogeneousPolynomial operator*(const HomogeneousPolynomial& x, const Homogeneou
 //   d/dphi c^(m-j) s^j = j c^(m-j+1) s^(j-1) - (m-j) c^(m-j-1) s^(j+1)   (degree m again).
 HomogeneousPolynomial derivative(const HomogeneousPolynomial& h);
 
-// The real roots phi in (-pi/2, pi/2] of h(cos phi, sin phi) = 0 (h not all zero; the roots
+// Candidates for the real roots phi in (-pi/2, pi/2] of h(cos phi, sin phi) = 0 (h not all zero; the roots
 // repeat with period pi, as h(-c, -s) = +-h(c, s)): with t = tan phi, h / c^m = sum_j coef[j] t^j, whose roots are the eigenvalues of its
-// companion matrix (Eigen), plus phi = pi/2 (c = 0) when the t^m coefficient vanishes. Roots are
-// returned as angles; near-real complex eigenvalues are returned by their real part, so a double
-// root split by rounding is not lost (callers compare objective values, extra candidates cost
-// nothing but an evaluation).
+// companion matrix (Eigen), plus phi = pi/2 (c = 0) when the t^m coefficient vanishes. Every
+// eigenvalue is returned by the angle of its real part, complex ones too, so a multiple root split
+// by rounding into a complex cluster is not lost: the result is a superset of the real roots, for
+// callers that compare objective values at the candidates (an extra one costs an evaluation).
 std::vector<double> real_root_angles(const HomogeneousPolynomial& h);
 
 }  // namespace tensordiag::runtime

@@ -29,7 +29,7 @@ HomogeneousPolynomial rotated_diagonal_q(std::span<const double> t);
 HomogeneousPolynomial symmetric_diag_objective(std::span<const double> t);
 
 struct SymmetricRotation {
-  dsl::Givens<double> rotation;  // phi in (-pi/4, pi/4]
+  dsl::Givens<double> rotation;  // phi in [-pi/4, pi/4]
   double objective_before = 0.0;  // f(0) = t_0^2 + t_D^2
   double objective_after = 0.0;   // f(phi) >= f(0)
 };

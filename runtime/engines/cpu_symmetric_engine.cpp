@@ -29,9 +29,14 @@ GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pa
   const int order = core.order();
   GroupRotations<T> group(order, pairs);
   // The pairs' angles are independent (disjoint pivot subtensors), and each costs a companion
-  // eigenproblem of size 2D: for D = 3 and N ~ 100 they take as long as the pass.
+  // eigenproblem of size 2D (~10 us): for D = 3 and N ~ 100 they take as long as the pass. They
+  // run in parallel where the pass does (group_pass.cpp: 2^17 entries and more); below, a parallel
+  // region per group costs more than it saves, and on a loaded machine a scheduler slice per group
+  // (measured: 600 ms instead of 8 ms for D = 3, N = 16 on 2 busy cores; 1.9 s instead of 54 ms
+  // for N = 40).
   const int angle_threads = threads > 0 ? threads : omp_get_max_threads();
-#pragma omp parallel for num_threads(angle_threads) schedule(dynamic)
+  const bool parallel = pairs.size() > 1 && core.count() >= (std::size_t{1} << 17);
+#pragma omp parallel for num_threads(angle_threads) schedule(dynamic) if (parallel)
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto t = symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pairs[k]), order);
     const dsl::Givens<double> g = best_symmetric_rotation(t).rotation;

@@ -64,7 +64,8 @@ std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runti
 }  // namespace
 
 int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
-  runtime::AnyTensorBatch batch = runtime::read_tensor_batch(arguments.input);
+  runtime::AnyTensorBatch batch =
+      runtime::read_tensor_batch(arguments.input, runtime::parse_structure(arguments.structure));
   const runtime::Dtype file_dtype = batch.index() == 0 ? runtime::Dtype::float32 : runtime::Dtype::float64;
   const runtime::Dtype dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
   const runtime::ReportInput input{arguments.input, file_dtype};

@@ -48,6 +48,7 @@ runtime::Options run_options(const DiagonalizeArguments& arguments) {
   options.backend = runtime::parse_backend(arguments.backend);
   options.pivot_norm = runtime::parse_pivot_norm(arguments.pivot_norm);
   options.schedule = runtime::parse_schedule(arguments.schedule);
+  options.structure = runtime::parse_structure(arguments.structure);
   options.verify = !arguments.no_verify;
   options.cancelled = cancel_on_interrupt_signal();
   return options;
@@ -63,7 +64,8 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       "writes nothing.");
   command->add_option("input", arguments.input,
                       "The tensor T: a .npy file, float32 or float64, C or Fortran order,\n"
-                      "order >= 3, the same size N in every mode, finite values")
+                      "order >= 3 (>= 2 with --structure symmetric), the same size N in\n"
+                      "every mode, finite values")
       ->required()
       ->type_name("IN.npy");
   command->add_option("--out", arguments.out, "Output directory, created if missing")
@@ -84,6 +86,13 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
              "Stop when a sweep raises ||diag C||^2 by less than this, relative\n"
              "[default: 1e-13 for float64, 1e-6 for float32]")
       ->check(at_least(0));
+  command->add_option("--structure", arguments.structure,
+                      "symmetric: T is symmetric under every index permutation (checked,\n"
+                      "relative tolerance 1e-10 float64, 1e-5 float32; order 2 allowed:\n"
+                      "the Jacobi eigenvalue method) and T = C x_1 Q ... x_D Q with one\n"
+                      "Q, written to every factor_n.npy. max_diag, no pivot check, CPU")
+      ->check(CLI::IsMember({"general", "symmetric"}))
+      ->capture_default_str();
   add_rule_option(*command, options.rule);
   command->add_option("--eta", options.eta,
                       "Pivot check: rotate (p, q) in mode n only if\n"
@@ -135,11 +144,12 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
 int run_diagonalize(const DiagonalizeArguments& arguments) {
   if (arguments.batch) return run_diagonalize_batch(arguments);
   // A tensor the device cannot hold is refused from its header, before gigabytes are read.
-  const runtime::TensorShape shape = runtime::read_tensor_shape(arguments.input);
+  const runtime::Structure structure = runtime::parse_structure(arguments.structure);
+  const runtime::TensorShape shape = runtime::read_tensor_shape(arguments.input, structure);
   runtime::check_device_room(shape.order, shape.size,
                              arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype),
                              run_options(arguments));
-  runtime::AnyTensor tensor = runtime::read_tensor(arguments.input);
+  runtime::AnyTensor tensor = runtime::read_tensor(arguments.input, structure);
   const runtime::ReportInput input{arguments.input, runtime::dtype_of(tensor)};
   AtomicOutput output(arguments.out);
   if (!arguments.dtype.empty()) {

@@ -1,6 +1,7 @@
 #pragma once
 // `tensordiag diagonalize IN.npy --out DIR`: T = C x_1 M_1 ... x_D M_D, written as DIR/core.npy,
-// DIR/factor_1.npy .. DIR/factor_D.npy and DIR/report.json, all or nothing.
+// DIR/factor_1.npy .. DIR/factor_D.npy and DIR/report.json, all or nothing. With --structure
+// symmetric, T = C x_1 Q ... x_D Q and every factor_n.npy holds the one Q.
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct DiagonalizeArguments {
   std::string backend = "auto";
   std::string pivot_norm = "auto";
   std::string schedule = "auto";
+  std::string structure = "general";
   bool quiet = false;
   bool no_verify = false;  // skip the check of the result against the input
   bool batch = false;  // IN.npy is (B, N, .., N)

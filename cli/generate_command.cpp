@@ -1,6 +1,7 @@
 #include "cli/generate_command.hpp"
 
 #include <filesystem>
+#include <string>
 
 #include "cli/atomic_output.hpp"
 #include "cli/interrupt_signals.hpp"
@@ -18,7 +19,13 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
       "Write a diagonalizable test tensor T = S x_1 Q_1 ... x_D Q_D (S\n"
       "diagonal, Q_n random orthogonal, both fixed by the seed), plus\n"
       "optional Gaussian noise, as a .npy file.");
-  add_tensor_options(*command, options.order, options.size, arguments.dtype, arguments.layout);
+  add_tensor_options(*command, options.order, options.size, arguments.dtype, arguments.layout, true);
+  command->add_option("--structure", arguments.structure,
+                      "symmetric: one Q in every mode (T = sum_l S_l q_l x .. x q_l,\n"
+                      "symmetric under every index permutation; order 2 allowed) and\n"
+                      "symmetric noise")
+      ->check(CLI::IsMember({"general", "symmetric"}))
+      ->capture_default_str();
   command->add_option("--seed", options.seed, "Seed of the random stream: same seed, same tensor")
       ->required()
       ->check(unsigned_64());
@@ -38,6 +45,9 @@ int run_generate(const GenerateArguments& arguments) {
   if (!path.has_filename() || std::filesystem::is_directory(path))
     throw user_error("'" + arguments.output + "' is a directory: name the .npy file to write");
   runtime::GeneratorOptions options = arguments.options;
+  options.structure = runtime::parse_structure(arguments.structure);
+  if (options.order == 2 && options.structure != runtime::Structure::symmetric)
+    throw user_error(std::string("--order: ") + order_2_message + " (or --structure symmetric for a symmetric matrix)");
   options.layout =
       arguments.layout == "F" ? runtime::Layout::fortran_order : runtime::Layout::c_order;
   options.cancelled = cancel_on_interrupt_signal();

@@ -13,6 +13,7 @@ struct GenerateArguments {
   runtime::GeneratorOptions options;  // everything but the layout, which run_generate sets
   std::string dtype = "float64";
   std::string layout = "C";
+  std::string structure = "general";
   std::string output;
 };
 

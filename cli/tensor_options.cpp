@@ -6,12 +6,12 @@ namespace tensordiag::cli {
 
 namespace {
 
-// Order 2 gets its own message: a matrix is diagonalized by its SVD (DESIGN.md section 1).
-CLI::Validator tensor_order() {
+// Order 2 gets its own message: a matrix is diagonalized by its SVD (DESIGN.md section 1). Where
+// a symmetric structure can be asked for, order 2 passes here and the command checks it.
+CLI::Validator tensor_order(bool matrix_allowed) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (text == "2")
-          return "order 2 is a matrix: use an SVD (e.g. numpy.linalg.svd); tensordiag needs order >= 3";
+      [matrix_allowed](std::string& text) -> std::string {
+        if (text == "2") return matrix_allowed ? std::string() : order_2_message;
         return whole_number(3)(text);
       },
       ">=3");
@@ -19,8 +19,9 @@ CLI::Validator tensor_order() {
 
 }  // namespace
 
-void add_tensor_options(CLI::App& command, int& order, int& size, std::string& dtype, std::string& layout) {
-  command.add_option("--order", order, "Order D (number of modes)")->required()->check(tensor_order());
+void add_tensor_options(CLI::App& command, int& order, int& size, std::string& dtype, std::string& layout,
+                        bool matrix_allowed) {
+  command.add_option("--order", order, "Order D (number of modes)")->required()->check(tensor_order(matrix_allowed));
   command.add_option("--size", size, "Size N of every mode")->required()->check(whole_number(2));
   command.add_option("--dtype", dtype, "Element type")
       ->check(CLI::IsMember({"float32", "float64"}))

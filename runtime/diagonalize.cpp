@@ -5,6 +5,7 @@
 #include <string>
 
 #include "codegen/builtin_rules.hpp"
+#include "runtime/algorithm/symmetry_check.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -16,14 +17,17 @@ namespace tensordiag::runtime {
 
 namespace {
 
-// The shape checks every input gets (files, NumPy arrays, C++ tensors), then finiteness.
+// The shape checks every input gets (files, NumPy arrays, C++ tensors), then finiteness, then
+// the structure the options claim.
 template <class T>
-void check_input(const HostTensor<T>& tensor) {
+void check_input(const HostTensor<T>& tensor, Structure structure) {
   check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
-                                              static_cast<std::size_t>(tensor.size())));
+                                              static_cast<std::size_t>(tensor.size())),
+                     structure);
   for (std::size_t i = 0; i < tensor.count(); ++i)
     if (!std::isfinite(tensor.data()[i]))
       throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
+  if (structure == Structure::symmetric) check_symmetric(tensor);
 }
 
 void check_options(const Options& options) {
@@ -36,6 +40,15 @@ void check_options(const Options& options) {
     throw user_error("stall_tol must be a finite number >= 0");
   if (options.threads < 0 || options.threads > max_threads)
     throw user_error("threads must be >= 0 and <= " + std::to_string(max_threads));
+  // The symmetric engine maximizes ||diag C||^2 over one shared rotation; the trace rule and the
+  // pivot check (whose Lambda is the general engine's, one factor per mode) are not derived for it.
+  if (options.structure == Structure::symmetric && options.rule != "max_diag")
+    throw user_error("structure symmetric maximizes ||diag C||^2 (rule max_diag); rule '" + options.rule +
+                     "' is not available for it");
+  if (options.structure == Structure::symmetric && options.eta != 0)
+    throw user_error("the pivot check (eta > 0) is not available with structure symmetric");
+  if (options.structure == Structure::symmetric && options.schedule == SweepSchedule::xor_subspaces)
+    throw user_error("structure symmetric runs the round robin; the xor schedule is not available for it");
 }
 
 // What every run settles before an engine is chosen: valid options, the rule lowered once, the
@@ -58,7 +71,8 @@ RunPlan plan_run(const Options& options) {
   const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
   const RunSettings settings{stop,          options.eta,    options.threads,  options.on_sweep,
-                             options.pivot_norm, options.verify, options.cancelled, options.schedule};
+                             options.pivot_norm, options.verify, options.cancelled, options.schedule,
+                             options.structure};
   RunPlan plan{{settings, std::move(rule)}, options.backend, options.backend, {}};
   if (options.backend == Backend::automatic) {
     plan.backend = cuda_device() ? Backend::cuda : Backend::cpu;
@@ -98,6 +112,7 @@ void describe_run(Result<T>& result, const Options& options, const RunPlan& plan
   }
   result.notes = plan.notes;
   result.rule = options.rule;
+  result.structure = options.structure;
   result.stalls_on = plan.run.rule.stalls_on;
   result.eta = options.eta;
   result.tol = plan.run.settings.stop.tol;
@@ -109,7 +124,7 @@ template <class T>
 std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const Options& options) {
   RunPlan plan = plan_run<T>(options);
   for (const auto& tensor : tensors) {
-    check_input(tensor);
+    check_input(tensor, options.structure);
     if (tensor.order() != tensors.front().order() || tensor.size() != tensors.front().size() ||
         tensor.layout() != tensors.front().layout())
       throw user_error("a batch holds tensors of one shape and layout");

@@ -412,8 +412,8 @@ TEST_CASE("cli: --no-verify writes a report that says the verification was skipp
   CHECK(run.out.find("error") == std::string::npos);
 
   const std::vector<std::string> head{"tensordiag_version", "input", "input_dtype", "order", "size", "dtype",
-                                      "layout", "backend", "engine", "schedule", "passes_per_sweep", "kernels", "device",
-                                      "rule", "eta", "tol", "stall_tol",
+                                      "layout", "structure", "backend", "engine", "schedule", "passes_per_sweep",
+                                      "kernels", "device", "rule", "eta", "tol", "stall_tol",
                                       "max_sweeps", "sweeps", "stop_reason", "converged", "history"};
   auto verified = head, skipped = head;
   verified.insert(verified.end(), {"reconstruction_error", "orthogonality_error", "timings"});

@@ -67,6 +67,7 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
   out["kernels"] = result.kernels;
   out["device"] = result.device;
   out["rule"] = result.rule;
+  out["structure"] = std::string(runtime::to_string(result.structure));
   out["eta"] = result.eta;
   out["tol"] = result.tol;
   out["stall_tol"] = result.stall_tol;
@@ -85,7 +86,7 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
 
 template <class T>
 py::dict run(const py::array& array, const runtime::Options& options) {
-  const runtime::HostTensor<T> tensor = to_host_tensor<T>(array);
+  const runtime::HostTensor<T> tensor = to_host_tensor<T>(array, options.structure);
   runtime::Result<T> result;
   {
     const py::gil_scoped_release release;
@@ -128,10 +129,12 @@ bool python_signal_raised() {
 // run and reaches the caller. The options refer to on_sweep: they live no longer than the call.
 runtime::Options make_options(int max_sweeps, std::optional<double> tol, double eta, const std::string& rule,
                               const std::string& backend, std::optional<double> stall_tol, int threads, bool verify,
-                              const std::string& schedule, const py::object& on_sweep) {
+                              const std::string& schedule, const std::string& structure,
+                              const py::object& on_sweep) {
   runtime::Options options;
   options.backend = runtime::parse_backend(backend);
   options.schedule = runtime::parse_schedule(schedule);
+  options.structure = runtime::parse_structure(structure);
   options.rule = rule;
   options.eta = eta;
   options.max_sweeps = max_sweeps;
@@ -154,9 +157,10 @@ runtime::Options make_options(int max_sweeps, std::optional<double> tol, double 
 // `array` is C- or Fortran-contiguous float32 or float64.
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                     int threads, bool verify, const std::string& schedule, const py::object& on_sweep) {
+                     int threads, bool verify, const std::string& schedule, const std::string& structure,
+                     const py::object& on_sweep) {
   const runtime::Options options =
-      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, on_sweep);
+      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, structure, on_sweep);
   if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options);
   if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options);
   throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");
@@ -167,9 +171,10 @@ py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<doubl
 // the array (and the capsule) alive for the call.
 py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optional<double> tol, double eta,
                           const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                          int threads, bool verify, const std::string& schedule, const py::object& on_sweep) {
+                          int threads, bool verify, const std::string& schedule, const std::string& structure,
+                     const py::object& on_sweep) {
   const runtime::Options options =
-      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, on_sweep);
+      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, structure, on_sweep);
   CudaArray array;
   if (py::isinstance<py::capsule>(source)) {
     array = read_dlpack(py::reinterpret_borrow<py::capsule>(source));
@@ -198,8 +203,9 @@ py::tuple generate_as(const runtime::GeneratorOptions& options) {
 }
 
 py::tuple generate(int order, int size, std::uint64_t seed, double noise, const std::string& dtype,
-                   bool fortran_order) {
+                   bool fortran_order, const std::string& structure) {
   runtime::GeneratorOptions options;
+  options.structure = runtime::parse_structure(structure);
   options.order = order;
   options.size = size;
   options.seed = seed;
@@ -259,10 +265,10 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("schedule"), py::arg("on_sweep"));
+        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"));
   m.def("diagonalize_cuda", &diagonalize_cuda, py::arg("source"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("schedule"), py::arg("on_sweep"));
+        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"));
   py::class_<DeviceArray>(m, "DeviceArray",
                           "A result in CUDA device memory: take it with cupy.from_dlpack, torch.from_dlpack, "
                           "numba.cuda.as_cuda_array or cupy.asarray (no copy).")
@@ -275,7 +281,7 @@ PYBIND11_MODULE(_tensordiag, m) {
       .def_property_readonly("device", &DeviceArray::device)
       .def("__repr__", &DeviceArray::repr);
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
-        py::arg("fortran_order"));
+        py::arg("fortran_order"), py::arg("structure"));
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),
         py::arg("tol"), py::arg("stall_tol"));
   m.def("kernel_source", &kernel_source, py::arg("order"), py::arg("size"), py::arg("kind"), py::arg("dtype"),

@@ -16,12 +16,13 @@ namespace tensordiag::python {
 
 namespace py = pybind11;
 
-// Throws user_error (-> ValueError) for shapes the runtime does not take, with the runtime's message.
-// The tensor borrows the array's memory: the caller keeps `array` alive, and unwritten, meanwhile.
+// Throws user_error (-> ValueError) for shapes the runtime does not take, with the runtime's message
+// (a symmetric structure takes order 2). The tensor borrows the array's memory: the caller keeps
+// `array` alive, and unwritten, meanwhile.
 template <class T>
-runtime::HostTensor<T> to_host_tensor(const py::array& array) {
+runtime::HostTensor<T> to_host_tensor(const py::array& array, runtime::Structure structure = runtime::Structure::general) {
   const std::vector<std::size_t> shape(array.shape(), array.shape() + array.ndim());
-  runtime::check_tensor_shape(shape);
+  runtime::check_tensor_shape(shape, structure);
   const bool c_order = (array.flags() & py::array::c_style) != 0;
   if (!c_order && (array.flags() & py::array::f_style) == 0)
     throw internal_error("to_host_tensor: the array is neither C- nor Fortran-contiguous");

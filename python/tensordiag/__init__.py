@@ -79,6 +79,7 @@ class Result:
     kernels: list
     device: str
     rule: str
+    structure: str
     eta: float
     tol: float
     stall_tol: float
@@ -116,6 +117,7 @@ class Result:
             "size": self.core.shape[0],
             "dtype": self.dtype,
             "layout": self.layout,
+            "structure": self.structure,
             "backend": self.backend,
             "engine": self.engine,
             "schedule": self.schedule,
@@ -231,7 +233,7 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
                      rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
                      threads: int = 0, verbose: bool = False,
                      callback: Optional[Callable[[dict], Any]] = None, verify: bool = True,
-                     schedule: str = "auto") -> Result:
+                     schedule: str = "auto", structure: str = "general") -> Result:
     """Diagonalize ``tensor`` and return a :class:`Result` (core, factors, history, stop reason, ...).
 
     Arguments are those of :func:`diagonalize` (but ``return_history``), and
@@ -244,7 +246,7 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
     threads = operator.index(threads)
     on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
     options = (max_sweeps, _optional_float(tol), float(eta), str(rule), str(backend), _optional_float(stall_tol),
-               threads, bool(verify), str(schedule), on_sweep)
+               threads, bool(verify), str(schedule), str(structure), on_sweep)
     source = _cuda_source(tensor, str(backend))
     if source is None:
         out = _tensordiag.diagonalize(_tensor_array(tensor), *options)
@@ -263,7 +265,7 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
 def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = None, eta: float = 0.0,
                 rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
                 threads: int = 0, verbose: bool = False, callback: Optional[Callable[[dict], Any]] = None,
-                return_history: bool = False, schedule: str = "auto"):
+                return_history: bool = False, schedule: str = "auto", structure: str = "general"):
     """Orthogonal factors and a core as diagonal as possible: T = C x_1 M_1 ... x_D M_D.
 
     Parameters
@@ -303,6 +305,11 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         The order of the pairs in a sweep: ``"round-robin"``, ``"xor"`` (several pivot groups a
         pass over the tensor; N a power of two, else ValueError) or ``"auto"`` (the engine's faster
         one for the shape; ``Result.schedule`` says which ran). See the README's Sweep schedules.
+    structure : str
+        ``"general"``, or ``"symmetric"``: the tensor is symmetric under every permutation of its
+        indices (checked to 1e-10 of max|T| in float64, 1e-5 in float32: ValueError otherwise) and
+        T = C x_1 Q ... x_D Q with one orthogonal Q, returned D times; order 2 is taken (the
+        Jacobi eigenvalue method). max_diag, eta = 0 and the CPU only, for now.
     stall_tol : float, optional
         Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
         less than this, relative: a tensor that is not diagonalizable converges to off_rel > 0.
@@ -331,14 +338,14 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     """
     result = diagonalize_full(tensor, max_sweeps=max_sweeps, tol=tol, eta=eta, rule=rule, backend=backend,
                               stall_tol=stall_tol, threads=threads, verbose=verbose, callback=callback,
-                              verify=False, schedule=schedule)
+                              verify=False, schedule=schedule, structure=structure)
     if return_history:
         return result.core, result.factors, result.history
     return result.core, result.factors
 
 
 def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype: Any = "float64",
-             layout: str = "C"):
+             layout: str = "C", structure: str = "general"):
     """A seeded diagonalizable test tensor T = S x_1 Q_1 ... x_D Q_D (+ noise).
 
     S is diagonal with standard Gaussian entries, the Q_n Haar-random orthogonal; Gaussian noise of
@@ -348,7 +355,8 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
     Returns ``(tensor, diagonal, factors)``: tensor of the given dtype and memory layout (``"C"`` or
     ``"F"``); diagonal = S[i, .., i] (float64, length N); factors = [Q_1, .., Q_D] (float64).
     Without noise, the tensor is ``reconstruct(S, factors)``, S the order-D diagonal tensor
-    holding ``diagonal``.
+    holding ``diagonal``. ``structure="symmetric"``: one Q for every mode (the factors are D copies
+    of it), symmetric noise, order 2 allowed.
     """
     seed = operator.index(seed)
     if seed < 0:
@@ -356,7 +364,7 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
     if layout not in ("C", "F"):
         raise ValueError(f"layout must be 'C' or 'F', not {layout!r}")
     return _tensordiag.generate(operator.index(order), operator.index(size), seed, float(noise),
-                                np.dtype(dtype).name, layout == "F")
+                                np.dtype(dtype).name, layout == "F", str(structure))
 
 
 def kernel_source(order: int, size: int, kind: str = "group_pass", *, dtype: Any = "float32", layout: str = "C",

@@ -1,6 +1,7 @@
 #include "runtime/algorithm/generator.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -43,17 +44,41 @@ void add_rank_one(std::vector<double>& t, const std::vector<std::ptrdiff_t>& str
                  offset + i * strides[static_cast<std::size_t>(mode)]);
 }
 
+// g[i] <- g[i sorted]: the same value under every permutation of the indices. The sorted index
+// is its own representative, so one pass in any order leaves each orbit with its sorted entry's
+// value.
+void symmetrize_by_sorted_index(std::vector<double>& g, int order, int size, const std::vector<std::ptrdiff_t>& strides) {
+  std::vector<int> index(static_cast<std::size_t>(order));
+  for (std::size_t flat = 0; flat < g.size(); ++flat) {
+    std::ptrdiff_t offset = 0;
+    std::size_t rest = flat;
+    for (int n = order - 1; n >= 0; --n) {  // flat in C order, any bijection would do
+      index[static_cast<std::size_t>(n)] = static_cast<int>(rest % static_cast<std::size_t>(size));
+      rest /= static_cast<std::size_t>(size);
+    }
+    for (int n = 0; n < order; ++n) offset += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
+    std::sort(index.begin(), index.end());
+    std::ptrdiff_t sorted = 0;
+    for (int n = 0; n < order; ++n) sorted += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
+    g[static_cast<std::size_t>(offset)] = g[static_cast<std::size_t>(sorted)];
+  }
+}
+
 }  // namespace
 
 template <class T>
 GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
-  if (options.order < 3) throw user_error("generate needs order >= 3 (order 2 is a matrix: use an SVD)");
+  const bool symmetric = options.structure == Structure::symmetric;
+  if (options.order < min_order(options.structure))
+    throw user_error(symmetric ? "generate needs order >= 2"
+                               : "generate needs order >= 3 (order 2 is a matrix: use an SVD)");
   if (options.size < 2) throw user_error("generate needs size >= 2");
   if (!(options.noise >= 0) || !std::isfinite(options.noise)) throw user_error("noise must be a finite number >= 0");
   RandomStream random(options.seed);
   GeneratedTensor<T> out;
   for (int i = 0; i < options.size; ++i) out.diagonal.push_back(random.gaussian());
-  for (int n = 0; n < options.order; ++n) out.factors.push_back(haar_orthogonal(options.size, random));
+  for (int n = 0; n < options.order; ++n)
+    out.factors.push_back(symmetric && n > 0 ? out.factors.front() : haar_orthogonal(options.size, random));
 
   const auto strides = strides_of(options.order, options.size, options.layout);
   std::vector<double> t(entry_count(options.order, options.size), 0.0);
@@ -69,8 +94,9 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
     for (std::size_t i = 0; i < t.size(); ++i) {
       g[i] = random.gaussian();
       norm_t += t[i] * t[i];
-      norm_g += g[i] * g[i];
     }
+    if (symmetric) symmetrize_by_sorted_index(g, options.order, options.size, strides);
+    for (std::size_t i = 0; i < t.size(); ++i) norm_g += g[i] * g[i];
     const double scale = options.noise * std::sqrt(norm_t / norm_g);
     for (std::size_t i = 0; i < t.size(); ++i) t[i] += scale * g[i];
   }

@@ -23,6 +23,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
       {"size", result.core.size()},
       {"dtype", std::string(to_string(dtype_of<T>()))},
       {"layout", std::string(to_string(result.core.layout()))},
+      {"structure", std::string(to_string(result.structure))},
       {"backend", std::string(to_string(result.backend))},
       {"engine", result.engine},
       {"schedule", result.schedule},

@@ -32,6 +32,10 @@ constexpr int max_threads = 1024;
 
 struct Options {
   Backend backend = Backend::automatic;
+  // symmetric: T is symmetric under every index permutation (checked; order 2 allowed) and is
+  // written T = C x_1 Q ... x_D Q with one Q (DESIGN.md section 7); max_diag and eta = 0 only,
+  // on the CPU engine.
+  Structure structure = Structure::general;
   std::string rule = "max_diag";  // a built-in rule: max_diag | max_trace
   double eta = 0.0;               // pivot check threshold; 0 disables the check
   PivotNorm pivot_norm = PivotNorm::automatic;

@@ -50,6 +50,7 @@ struct Result {
   std::string device;              // the CPU's model and threads, or the GPU's name
   std::vector<std::string> notes;  // for the caller to show: e.g. auto fell back to the CPU
   std::string rule;
+  Structure structure = Structure::general;  // symmetric: factors holds one Q D times
   dsl::StallFigure stalls_on = dsl::StallFigure::diag_norm2;  // the rule's, for the stop summary
   double eta = 0.0;
   double tol = 0.0;

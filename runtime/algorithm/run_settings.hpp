@@ -19,6 +19,7 @@ struct RunSettings {
   bool verify = false;  // fill Result::verification at the end of the run
   CancelCheck cancelled = {};  // empty: never cancelled
   SweepSchedule schedule = SweepSchedule::automatic;
+  Structure structure = Structure::general;  // engines that cannot keep a structure decline it
 };
 
 }  // namespace tensordiag::runtime

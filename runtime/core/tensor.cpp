@@ -32,15 +32,16 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
   return out + ")";
 }
 
-void check_tensor_shape(const std::vector<std::size_t>& shape) {
+void check_tensor_shape(const std::vector<std::size_t>& shape, Structure structure) {
   const std::string shape_str = "shape " + shape_text(shape);
-  const std::string needs = "tensordiag needs a cubical tensor of order >= 3";
+  const std::string needs = "tensordiag needs a cubical tensor of order >= " + std::to_string(min_order(structure));
   if (shape.empty()) throw user_error(shape_str + " is a scalar; " + needs);
   if (shape.size() == 1) throw user_error(shape_str + " is a vector; " + needs);
-  if (shape.size() == 2)
+  if (shape.size() == 2 && structure != Structure::symmetric)
     throw user_error(shape_str +
                      ": order 2 is a matrix; its diagonalization by orthogonal factors is the SVD "
-                     "(numpy.linalg.svd)");
+                     "(numpy.linalg.svd), or for a symmetric matrix the eigendecomposition "
+                     "(structure symmetric)");
   for (auto extent : shape)
     if (extent != shape.front())
       throw user_error(shape_str + " is not cubical; " + needs + " (the same size N in every mode)");

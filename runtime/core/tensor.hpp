@@ -3,6 +3,7 @@
 // It owns its values, or borrows a caller's read-only ones (HostTensor::borrow: a NumPy array read
 // in place, issue 13); a copy of either owns its values.
 #include "dsl/layout.hpp"
+#include "runtime/core/structure.hpp"
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,10 +28,10 @@ template <> constexpr Dtype dtype_of<double>() { return Dtype::float64; }
 // The shape as Python prints a tuple, as NumPy writes it in a .npy header: (), (5,), (3, 4, 3).
 std::string shape_text(const std::vector<std::size_t>& shape);
 
-// The shapes every front end accepts (.npy files, NumPy arrays): order >= 3, the same size N >= 2
-// in every mode. Otherwise throws user_error naming the shape and what is wrong with it; order 2
-// points to the SVD.
-void check_tensor_shape(const std::vector<std::size_t>& shape);
+// The shapes every front end accepts (.npy files, NumPy arrays): order >= 3 (>= 2 for a symmetric
+// tensor: min_order), the same size N >= 2 in every mode. Otherwise throws user_error naming the
+// shape and what is wrong with it; a general order-2 tensor points to the SVD.
+void check_tensor_shape(const std::vector<std::size_t>& shape, Structure structure = Structure::general);
 
 // Number of entries N^D; throws user_error when it does not fit in memory addressing.
 std::size_t entry_count(int order, int size);

@@ -7,6 +7,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_batch.hpp"
 #include "runtime/engines/cpu_engine.hpp"
+#include "runtime/engines/cpu_symmetric_engine.hpp"
 
 namespace tensordiag::runtime {
 
@@ -32,6 +33,11 @@ std::vector<Result<T>> run_cpu_batch(std::span<const HostTensor<T>> tensors, con
   const std::string device = cpu_model_name() + " (" + std::to_string(settings.threads) + " threads)";
   std::vector<Result<T>> results;
   for (const HostTensor<T>& tensor : tensors) {
+    if (settings.structure == Structure::symmetric) {
+      results.push_back(run_cpu_symmetric_engine(tensor, settings));
+      results.back().device = device;
+      continue;
+    }
     const bool known = dsl::with_builtin_rule(run.rule.name, [&](const auto& rule) {
       results.push_back(run_cpu_engine(tensor, rule, settings));
     });

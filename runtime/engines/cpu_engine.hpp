@@ -7,8 +7,7 @@
 
 #include "dsl/rule.hpp"
 #include "runtime/algorithm/run_settings.hpp"
-#include "runtime/algorithm/sweep_loop.hpp"
-#include "runtime/core/stopwatch.hpp"
+#include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_step.hpp"
 #include "runtime/engines/subspace_step.hpp"
 #include "runtime/algorithm/stop_criteria.hpp"
@@ -16,41 +15,21 @@
 
 namespace tensordiag::runtime {
 
-// The run with any DSL rule; `settings.pivot_norm` does not apply (an exact eigensolver, always).
+// The run with any DSL rule; `settings.pivot_norm` does not apply (the bounds on the norm, else an
+// exact eigensolver).
 template <class T, class Rule>
 Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const RunSettings& settings) {
-  const Stopwatch total;
-  Result<T> result;
-  result.backend = Backend::cpu;
-  result.core = tensor;
-  result.factors.assign(static_cast<std::size_t>(tensor.order()), Matrix<T>::identity(tensor.size()));
   const std::vector<SweepPass> passes = cpu_sweep_passes(tensor.order(), tensor.size(), settings);
+  std::optional<PivotCheckCount> checks;
+  if (settings.eta > 0) checks.emplace();
+  Result<T> result = run_cpu_sweeps(tensor, settings, tensor.order(), passes,
+                                    [&](HostTensor<T>& core, const SweepPass& pass, std::vector<Matrix<T>>& factors) {
+                                      sweep_pass(core, factors, pass, rule, settings.eta, settings.threads,
+                                                 checks ? &*checks : nullptr);
+                                    });
   result.schedule = settings.schedule == SweepSchedule::xor_subspaces ? "xor" : "round-robin";
   result.passes_per_sweep = static_cast<int>(passes.size());
-  if (settings.eta > 0) result.pivot_checks.emplace();
-  const double off_input = std::sqrt(off_norm2(tensor));
-  auto record = [off_input](int sweep, const HostTensor<T>& core, double seconds) {
-    const double off_rel = off_input > 0 ? std::sqrt(off_norm2(core)) / off_input : 0.0;
-    return SweepRecord{sweep, off_rel, diag_norm2(core), trace(core), seconds};
-  };
-  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, diag_norm2(tensor), trace(tensor), 0.0});
-  result.timings.setup_seconds = total.seconds();
-
-  const Stopwatch sweeps;
-  result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
-    const Stopwatch this_sweep;
-    for (const SweepPass& pass : passes) {
-      // A sweep of a large tensor takes seconds: a cancelled run stops within one pass.
-      stop_if_cancelled(settings.cancelled);
-      sweep_pass(result.core, result.factors, pass, rule, settings.eta, settings.threads,
-                 result.pivot_checks ? &*result.pivot_checks : nullptr);
-    }
-    SweepRecord figures = record(sweep, result.core, 0.0);
-    figures.seconds = this_sweep.seconds();
-    return figures;
-  });
-  result.timings.sweeps_seconds = sweeps.seconds();
-  result.timings.total_seconds = total.seconds();
+  result.pivot_checks = checks;
   return result;
 }
 

@@ -458,18 +458,18 @@ NpyArray read_npy_array(NpySource& source, const fs::path& file) {
 }
 
 // The header of a tensor file, its shape checked.
-NpyHeader read_tensor_header(NpySource& source, const fs::path& file) {
+NpyHeader read_tensor_header(NpySource& source, const fs::path& file, Structure structure) {
   const NpyHeader header = read_header(source, file);
   try {
-    check_tensor_shape(header.shape);
+    check_tensor_shape(header.shape, structure);
   } catch (const user_error& error) {
     fail(file, error.what());
   }
   return header;
 }
 
-AnyTensor read_tensor(NpySource& source, const fs::path& file) {
-  const NpyHeader header = read_tensor_header(source, file);
+AnyTensor read_tensor(NpySource& source, const fs::path& file, Structure structure) {
+  const NpyHeader header = read_tensor_header(source, file, structure);
   if (header.dtype == Dtype::float32) return load_tensor<float>(source, header, file);
   return load_tensor<double>(source, header, file);
 }
@@ -491,21 +491,21 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array) {
             array.bytes.size());
 }
 
-AnyTensor read_tensor(const std::filesystem::path& path) {
+AnyTensor read_tensor(const std::filesystem::path& path, Structure structure) {
   NpyFileSource source(path);
-  return read_tensor(source, path);
+  return read_tensor(source, path, structure);
 }
 
-TensorShape read_tensor_shape(const std::filesystem::path& path) {
+TensorShape read_tensor_shape(const std::filesystem::path& path, Structure structure) {
   NpyFileSource source(path);
-  const NpyHeader header = read_tensor_header(source, path);
+  const NpyHeader header = read_tensor_header(source, path, structure);
   return {static_cast<int>(header.shape.size()), static_cast<int>(header.shape.front()), header.dtype,
           header.fortran_order ? Layout::fortran_order : Layout::c_order};
 }
 
 AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name) {
   NpyMemorySource source(bytes);
-  return read_tensor(source, name);
+  return read_tensor(source, name, Structure::general);
 }
 
 template <class T>

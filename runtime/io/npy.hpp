@@ -32,7 +32,9 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
 // A cubical tensor of order >= 3 and size N >= 2 (order 2 is rejected with a pointer to an SVD;
 // order < 2, non-cubical shapes and N < 2 are rejected), with every value finite. The data stays
 // in file order: a Fortran-ordered file gives a tensor with Layout::fortran_order.
-AnyTensor read_tensor(const std::filesystem::path& path);
+// A symmetric `structure` admits order 2 (check_tensor_shape); the symmetry itself is checked by
+// the run, not here.
+AnyTensor read_tensor(const std::filesystem::path& path, Structure structure = Structure::general);
 AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 
 // What read_tensor would read, from the header alone (checked as read_tensor checks it; the data
@@ -43,7 +45,7 @@ struct TensorShape {
   Dtype dtype = Dtype::float64;
   Layout layout = Layout::c_order;
 };
-TensorShape read_tensor_shape(const std::filesystem::path& path);
+TensorShape read_tensor_shape(const std::filesystem::path& path, Structure structure = Structure::general);
 
 // Writes the tensor in its own layout and dtype. Writes `path` directly: callers that need
 // atomicity write to a temporary name and rename.

@@ -52,13 +52,13 @@ NpyArray stack(const std::vector<Item>& items, std::vector<std::size_t> item_sha
   return array;
 }
 
-AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& path) {
+AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& path, Structure structure) {
   if (array.shape.size() < 2 || array.shape[0] == 0)
     throw user_error(path.string() + ": a batch needs shape (B, N, .., N) with B >= 1; this one has shape " +
                      shape_text(array.shape));
   const std::vector<std::size_t> tensor_shape(array.shape.begin() + 1, array.shape.end());
   try {
-    check_tensor_shape(tensor_shape);
+    check_tensor_shape(tensor_shape, structure);
   } catch (const user_error& error) {
     throw user_error(path.string() + ": each tensor of the batch: " + error.what());
   }
@@ -70,12 +70,12 @@ AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& p
 
 }  // namespace
 
-AnyTensorBatch read_tensor_batch(const std::filesystem::path& path) {
-  return split_batch(read_npy_array(path), path);
+AnyTensorBatch read_tensor_batch(const std::filesystem::path& path, Structure structure) {
+  return split_batch(read_npy_array(path), path, structure);
 }
 
 AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name) {
-  return split_batch(read_npy_array(bytes, name), name);
+  return split_batch(read_npy_array(bytes, name), name, Structure::general);
 }
 
 template <class T>

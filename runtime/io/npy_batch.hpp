@@ -15,7 +15,7 @@ using AnyTensorBatch = std::variant<std::vector<HostTensor<float>>, std::vector<
 
 // user_error, naming the file, for anything read_tensor refuses in one tensor of the batch, or a
 // file with fewer than 2 axes or an empty batch.
-AnyTensorBatch read_tensor_batch(const std::filesystem::path& path);
+AnyTensorBatch read_tensor_batch(const std::filesystem::path& path, Structure structure = Structure::general);
 // The same over a whole .npy file in memory, `name` standing for the file in messages (the fuzzer's
 // entry point).
 AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name);

@@ -67,7 +67,7 @@ def test_a_cuda_array_of_a_bad_shape_gets_the_runtime_message():
 def test_a_dlpack_capsule_of_host_memory_is_refused_by_the_module():
     capsule = np.ones((3, 3, 3)).__dlpack__()
     with pytest.raises(ValueError, match=r"the DLPack array is not in CUDA device memory \(DLPack device type 1\)"):
-        _tensordiag.diagonalize_cuda(capsule, 5, None, 0.0, "max_diag", "auto", None, 0, False, "auto", None)
+        _tensordiag.diagonalize_cuda(capsule, 5, None, 0.0, "max_diag", "auto", None, 0, False, "auto", "general", None)
 
 
 def test_numpy_arrays_keep_the_host_path():

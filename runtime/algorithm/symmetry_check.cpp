@@ -1,0 +1,75 @@
+#include "runtime/algorithm/symmetry_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "runtime/core/errors.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+std::string index_text(const std::vector<int>& index) {
+  std::string out = "[";
+  for (std::size_t n = 0; n < index.size(); ++n) out += (n ? ", " : "") + std::to_string(index[n]);
+  return out + "]";
+}
+
+}  // namespace
+
+template <class T>
+SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor) {
+  const int order = tensor.order();
+  const int size = tensor.size();
+  const auto& strides = tensor.strides();
+  SymmetryDeviation worst;
+  // Walk every multi-index (odometer over the modes), carrying its offset.
+  std::vector<int> index(static_cast<std::size_t>(order), 0);
+  std::ptrdiff_t offset = 0;
+  for (std::size_t flat = 0; flat < tensor.count(); ++flat) {
+    for (int n = 0; n + 1 < order; ++n) {
+      const auto i = static_cast<std::size_t>(n);
+      if (index[i] >= index[i + 1]) continue;  // each unordered pair once
+      const std::ptrdiff_t swapped =
+          offset + (index[i + 1] - index[i]) * (strides[i] - strides[i + 1]);
+      const double deviation = std::abs(static_cast<double>(tensor.data()[offset]) - tensor.data()[swapped]);
+      if (deviation > worst.largest) worst = {deviation, index, n};
+    }
+    for (int n = order - 1; n >= 0; --n) {
+      const auto i = static_cast<std::size_t>(n);
+      offset += strides[i];
+      if (++index[i] < size) break;
+      offset -= size * strides[i];
+      index[i] = 0;
+    }
+  }
+  return worst;
+}
+
+template <class T>
+void check_symmetric(const HostTensor<T>& tensor) {
+  const SymmetryDeviation worst = symmetry_deviation(tensor);
+  double largest_entry = 0.0;
+  for (std::size_t i = 0; i < tensor.count(); ++i)  // data(): the tensor may borrow its values
+    largest_entry = std::max(largest_entry, static_cast<double>(std::abs(tensor.data()[i])));
+  if (worst.largest <= symmetry_tolerance<T>() * largest_entry) return;
+  std::vector<int> other = worst.index;
+  std::swap(other[static_cast<std::size_t>(worst.mode)], other[static_cast<std::size_t>(worst.mode) + 1]);
+  char first[40], second[160];
+  std::snprintf(first, sizeof first, " = %.17g", static_cast<double>(tensor.at(worst.index)));
+  std::snprintf(second, sizeof second, " = %.17g (difference %.3e, over %.0e of max|T| = %.3e)",
+                static_cast<double>(tensor.at(other)), worst.largest, symmetry_tolerance<T>(), largest_entry);
+  throw user_error("the tensor is not symmetric: T" + index_text(worst.index) + first + " but T" +
+                   index_text(other) + second +
+                   "; structure symmetric needs the same value under every permutation of the indices");
+}
+
+template SymmetryDeviation symmetry_deviation(const HostTensor<float>&);
+template SymmetryDeviation symmetry_deviation(const HostTensor<double>&);
+template void check_symmetric(const HostTensor<float>&);
+template void check_symmetric(const HostTensor<double>&);
+
+}  // namespace tensordiag::runtime

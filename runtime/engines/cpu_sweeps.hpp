@@ -1,0 +1,54 @@
+#pragma once
+// The sweep loop of the CPU engines (DESIGN.md section 2): the input's record, then per sweep
+// every pass of `passes` through `step` (the round robin's groups, or the XOR schedule's passes),
+// the figures of the core after it, and the stop criteria. Shared by the general engine (one
+// factor per mode) and the symmetric one (one Q).
+#include <cmath>
+#include <vector>
+
+#include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/algorithm/run_result.hpp"
+#include "runtime/algorithm/run_settings.hpp"
+#include "runtime/algorithm/stop_criteria.hpp"
+#include "runtime/algorithm/sweep_loop.hpp"
+#include "runtime/algorithm/verification.hpp"
+#include "runtime/core/stopwatch.hpp"
+
+namespace tensordiag::runtime {
+
+// Result::factors starts as `factor_count` identities; step(core, pass, factors) runs one pass on
+// the core and applies its rotations to the factors.
+template <class T, class Pass, class Step>
+Result<T> run_cpu_sweeps(const HostTensor<T>& tensor, const RunSettings& settings, int factor_count,
+                         const std::vector<Pass>& passes, Step&& step) {
+  const Stopwatch total;
+  Result<T> result;
+  result.backend = Backend::cpu;
+  result.core = tensor;
+  result.factors.assign(static_cast<std::size_t>(factor_count), Matrix<T>::identity(tensor.size()));
+  const double off_input = std::sqrt(off_norm2(tensor));
+  auto record = [off_input](int sweep, const HostTensor<T>& core, double seconds) {
+    const double off_rel = off_input > 0 ? std::sqrt(off_norm2(core)) / off_input : 0.0;
+    return SweepRecord{sweep, off_rel, diag_norm2(core), trace(core), seconds};
+  };
+  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, diag_norm2(tensor), trace(tensor), 0.0});
+  result.timings.setup_seconds = total.seconds();
+
+  const Stopwatch sweeps;
+  result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
+    const Stopwatch this_sweep;
+    for (const Pass& pass : passes) {
+      // A sweep of a large tensor takes seconds: a cancelled run stops within one pass.
+      stop_if_cancelled(settings.cancelled);
+      step(result.core, pass, result.factors);
+    }
+    SweepRecord figures = record(sweep, result.core, 0.0);
+    figures.seconds = this_sweep.seconds();
+    return figures;
+  });
+  result.timings.sweeps_seconds = sweeps.seconds();
+  result.timings.total_seconds = total.seconds();
+  return result;
+}
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,71 @@
+#include "runtime/engines/cpu_symmetric_engine.hpp"
+
+#include <omp.h>
+
+#include <bit>
+
+#include "runtime/algorithm/symmetric_rotation.hpp"
+#include "runtime/engines/cpu_sweeps.hpp"
+#include "runtime/engines/group_pass.hpp"
+#include "runtime/engines/pivot_subtensor.hpp"
+
+namespace tensordiag::runtime {
+
+template <class T>
+std::vector<double> symmetric_pivot_values(const std::vector<T>& subtensor, int order) {
+  std::vector<double> t(static_cast<std::size_t>(order) + 1, 0.0);
+  std::vector<double> count(t.size(), 0.0);
+  for (std::size_t bits = 0; bits < subtensor.size(); ++bits) {
+    const auto k = static_cast<std::size_t>(std::popcount(bits));
+    t[k] += subtensor[bits];
+    count[k] += 1.0;
+  }
+  for (std::size_t k = 0; k < t.size(); ++k) t[k] /= count[k];
+  return t;
+}
+
+template <class T>
+GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pairs, int threads) {
+  const int order = core.order();
+  GroupRotations<T> group(order, pairs);
+  // The pairs' angles are independent (disjoint pivot subtensors), and each costs a companion
+  // eigenproblem of size 2D (~10 us): for D = 3 and N ~ 100 they take as long as the pass. They
+  // run in parallel where the pass does (group_pass.cpp: 2^17 entries and more); below, a parallel
+  // region per group costs more than it saves, and on a loaded machine a scheduler slice per group
+  // (measured: 600 ms instead of 8 ms for D = 3, N = 16 on 2 busy cores; 1.9 s instead of 54 ms
+  // for N = 40).
+  const int angle_threads = threads > 0 ? threads : omp_get_max_threads();
+  const bool parallel = pairs.size() > 1 && core.count() >= (std::size_t{1} << 17);
+#pragma omp parallel for num_threads(angle_threads) schedule(dynamic) if (parallel)
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto t = symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pairs[k]), order);
+    const dsl::Givens<double> g = best_symmetric_rotation(t).rotation;
+    for (int mode = 0; mode < order; ++mode) group.at(mode, k) = {static_cast<T>(g.c), static_cast<T>(g.s)};
+  }
+  apply_group_pass(core, group, threads);
+  return group;
+}
+
+template <class T>
+Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSettings& settings) {
+  // Q alone: one factor, rotated as a one-mode group by the rotation every mode got.
+  Result<T> result = run_cpu_sweeps(tensor, settings, 1, round_robin_schedule(tensor.size()),
+                                    [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
+                                      const GroupRotations<T> group = symmetric_group_step(core, pairs, settings.threads);
+                                      GroupRotations<T> factor_group(1, pairs);
+                                      for (std::size_t k = 0; k < pairs.size(); ++k) factor_group.at(0, k) = group.at(0, k);
+                                      apply_group_to_factors(q, factor_group);
+                                    });
+  const Matrix<T> q = result.factors.front();
+  result.factors.assign(static_cast<std::size_t>(tensor.order()), q);
+  return result;
+}
+
+template std::vector<double> symmetric_pivot_values(const std::vector<float>&, int);
+template std::vector<double> symmetric_pivot_values(const std::vector<double>&, int);
+template GroupRotations<float> symmetric_group_step(HostTensor<float>&, const PivotGroup&, int);
+template GroupRotations<double> symmetric_group_step(HostTensor<double>&, const PivotGroup&, int);
+template Result<float> run_cpu_symmetric_engine(const HostTensor<float>&, const RunSettings&);
+template Result<double> run_cpu_symmetric_engine(const HostTensor<double>&, const RunSettings&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,228 @@
+// The symmetric CPU engine (structure symmetric, DESIGN.md section 7): planted symmetric tensors
+// recovered, the Jacobi eigenvalue method for D = 2, ascent at every micro-iteration, the core
+// kept symmetric, and the input checks.
+#include <doctest/doctest.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "random_tensor.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/algorithm/symmetry_check.hpp"
+#include "runtime/algorithm/verification.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/engines/cpu_symmetric_engine.hpp"
+
+using namespace tensordiag;
+using namespace tensordiag::runtime;
+using tensordiag::testing::random_tensor;
+
+namespace {
+
+template <class T>
+GeneratedTensor<T> planted(int order, int size, std::uint64_t seed, double noise = 0.0) {
+  GeneratorOptions g;
+  g.order = order;
+  g.size = size;
+  g.seed = seed;
+  g.noise = noise;
+  g.structure = Structure::symmetric;
+  return generate_diagonalizable<T>(g);
+}
+
+Options symmetric_options() {
+  Options options;
+  options.structure = Structure::symmetric;
+  options.backend = Backend::cpu;
+  return options;
+}
+
+template <class T>
+std::vector<double> diagonal_of(const HostTensor<T>& t) {
+  std::vector<double> d;
+  for (int i = 0; i < t.size(); ++i) d.push_back(static_cast<double>(t.values()[static_cast<std::size_t>(i * t.diagonal_stride())]));
+  return d;
+}
+
+template <class T>
+double max_abs(const HostTensor<T>& t) {
+  double m = 0;
+  for (T x : t.values()) m = std::max(m, std::abs(static_cast<double>(x)));
+  return m;
+}
+
+// The diagonal entries and Q against the planted S and Q: a permutation pi and signs sigma with
+// Q[:, i] = sigma_i Q_true[:, pi(i)], C[i..i] = sigma_i^D S[pi(i)].
+void check_recovered(const GeneratedTensor<double>& truth, const Result<double>& result, double tolerance) {
+  const int size = result.core.size();
+  const int order = result.core.order();
+  const auto found = diagonal_of(result.core);
+  const double scale = *std::max_element(truth.diagonal.begin(), truth.diagonal.end(),
+                                         [](double x, double y) { return std::abs(x) < std::abs(y); });
+  const Matrix<double>& q = result.factors.front();
+  const Matrix<double>& q_true = truth.factors.front();
+  for (int i = 0; i < size; ++i) {
+    // The planted column Q_true[:, l] that column i of Q matches: |<q_i, q_true_l>| = 1.
+    int match = 0;
+    double best = -1, dot_best = 0;
+    for (int l = 0; l < size; ++l) {
+      double dot = 0;
+      for (int r = 0; r < size; ++r) dot += q(r, i) * q_true(r, l);
+      if (std::abs(dot) > best) best = std::abs(dot), match = l, dot_best = dot;
+    }
+    CAPTURE(i);
+    CHECK(best == doctest::Approx(1.0).epsilon(tolerance));
+    const double sign = std::pow(dot_best > 0 ? 1.0 : -1.0, order);
+    CHECK(std::abs(found[static_cast<std::size_t>(i)] - sign * truth.diagonal[static_cast<std::size_t>(match)]) <=
+          tolerance * std::abs(scale));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("symmetric: planted S x_1 Q ... x_D Q are recovered, diagonal to 1e-12 and Q up to sign and permutation") {
+  for (int order = 3; order <= 6; ++order)
+    for (int size : {2, 3, 5, 8}) {
+      if (std::pow(size, order) > 3e5) continue;
+      CAPTURE(order);
+      CAPTURE(size);
+      const auto truth = planted<double>(order, size, 500u + static_cast<unsigned>(order * 17 + size));
+      Options options = symmetric_options();
+      options.verify = true;
+      const auto result = diagonalize(truth.tensor, options);
+      CHECK(result.converged());
+      CHECK(result.sweeps() <= 20);
+      CHECK(result.structure == Structure::symmetric);
+      REQUIRE(result.factors.size() == static_cast<std::size_t>(order));
+      for (const auto& factor : result.factors) CHECK(factor.data == result.factors.front().data);
+      check_recovered(truth, result, 1e-12);
+      REQUIRE(result.verification);
+      constexpr double eps = std::numeric_limits<double>::epsilon();
+      CHECK(result.verification->reconstruction_error <= 30.0 * size * order * eps);
+      CHECK(result.verification->orthogonality_error <= 50.0 * size * eps);
+    }
+}
+
+TEST_CASE("symmetric: planted float32 tensors converge to the float32 tolerance") {
+  for (auto [order, size] : {std::pair{3, 6}, {4, 4}, {5, 3}}) {
+    CAPTURE(order);
+    const auto truth = planted<float>(order, size, 77u + static_cast<unsigned>(order));
+    const auto result = diagonalize(truth.tensor, symmetric_options());
+    CHECK(result.converged());
+    CHECK(result.history.back().off_rel <= 1e-5);
+  }
+}
+
+TEST_CASE("symmetric: D = 2 is the Jacobi eigenvalue method, eigenvalues equal Eigen's to 1e-12") {
+  for (int size : {2, 3, 5, 8, 16, 31}) {
+    CAPTURE(size);
+    // A random symmetric matrix (not planted): (G + G^T) / 2.
+    const auto g = random_tensor<double>(2, size, 40u + static_cast<unsigned>(size));
+    HostTensor<double> a(2, size);
+    Eigen::MatrixXd m(size, size);
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j) m(i, j) = a.at({i, j}) = (g.at({i, j}) + g.at({j, i})) / 2;
+    const auto result = diagonalize(a, symmetric_options());
+    CHECK(result.converged());
+    std::vector<double> found = diagonal_of(result.core);
+    std::sort(found.begin(), found.end());
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(m);
+    const double scale = eigen.eigenvalues().cwiseAbs().maxCoeff();
+    for (int i = 0; i < size; ++i) CHECK(std::abs(found[static_cast<std::size_t>(i)] - eigen.eigenvalues()(i)) <= 1e-12 * scale);
+    CHECK(reconstruction_error(a, result.core, result.factors) <= 1e-14 * size);
+  }
+}
+
+TEST_CASE("symmetric: every micro-iteration and group step raises ||diag C||^2, and C stays symmetric") {
+  for (auto [order, size] : {std::pair{2, 9}, {3, 7}, {4, 5}, {5, 4}, {6, 3}}) {
+    CAPTURE(order);
+    // Symmetric and far from diagonalizable: the planted tensor under symmetric noise as large.
+    HostTensor<double> core = planted<double>(order, size, 900u + static_cast<unsigned>(order), 1.0).tensor;
+    const double input_scale = max_abs(core);
+    for (int sweep = 0; sweep < 4; ++sweep)
+      for (const auto& pairs : round_robin_schedule(size)) {
+        // A pair's share of the diagonal, C[p..p]^2 + C[q..q]^2, is its micro-iteration's objective.
+        auto share = [&](const PivotPair& pair) {
+          const auto d = diagonal_of(core);
+          return d[static_cast<std::size_t>(pair.p)] * d[static_cast<std::size_t>(pair.p)] +
+                 d[static_cast<std::size_t>(pair.q)] * d[static_cast<std::size_t>(pair.q)];
+        };
+        std::vector<double> before;
+        for (const auto& pair : pairs) before.push_back(share(pair));
+        const double total_before = diag_norm2(core);
+        symmetric_group_step(core, pairs, 1);
+        for (std::size_t k = 0; k < pairs.size(); ++k)
+          CHECK(share(pairs[k]) >= before[k] - 1e-14 * (1 + before[k]));
+        CHECK(diag_norm2(core) >= total_before - 1e-14 * total_before);
+      }
+    CHECK(symmetry_deviation(core).largest <= 1e-14 * input_scale);
+  }
+  // And over whole runs: the history never goes down, the final core symmetric to 1e-14.
+  const auto noisy = planted<double>(4, 6, 31, 0.5).tensor;
+  const auto result = diagonalize(noisy, symmetric_options());
+  CHECK(result.stop_reason == StopReason::stalled);
+  for (std::size_t k = 1; k < result.history.size(); ++k)
+    CHECK(result.history[k].diag_norm2 >= result.history[k - 1].diag_norm2 * (1 - 1e-14));
+  CHECK(symmetry_deviation(result.core).largest <= 1e-14 * max_abs(result.core));
+}
+
+TEST_CASE("symmetric: bad input and options are user errors with a clear message") {
+  const auto general = random_tensor<double>(3, 4, 5);
+  CHECK_THROWS_WITH_AS(diagonalize(general, symmetric_options()), doctest::Contains("the tensor is not symmetric: T["),
+                       user_error);
+  // Just over the tolerance is refused, just under is taken.
+  auto almost = planted<double>(3, 4, 6).tensor;
+  const double tolerance = symmetry_tolerance<double>() * max_abs(almost);
+  almost.at({0, 1, 2}) += 2 * tolerance;
+  CHECK_THROWS_WITH_AS(diagonalize(almost, symmetric_options()), doctest::Contains("T[0, 1, 2]"), user_error);
+  almost.at({0, 1, 2}) -= 1.5 * tolerance;
+  CHECK_NOTHROW(diagonalize(almost, symmetric_options()));
+
+  const auto matrix = planted<double>(2, 4, 7).tensor;
+  CHECK_THROWS_WITH_AS(diagonalize(matrix), doctest::Contains("SVD"), user_error);
+  auto options = symmetric_options();
+  options.rule = "max_trace";
+  CHECK_THROWS_WITH_AS(diagonalize(matrix, options), doctest::Contains("rule max_diag"), user_error);
+  options = symmetric_options();
+  options.eta = 0.1;
+  CHECK_THROWS_WITH_AS(diagonalize(matrix, options), doctest::Contains("pivot check"), user_error);
+  options = symmetric_options();
+  options.schedule = SweepSchedule::xor_subspaces;
+  CHECK_THROWS_WITH_AS(diagonalize(matrix, options), doctest::Contains("the xor schedule is not available"), user_error);
+  // The GPU engines decline, with the reason (before any device is looked for).
+  options = symmetric_options();
+  options.backend = Backend::cuda;
+  CHECK_THROWS_WITH_AS(diagonalize(planted<float>(3, 4, 8).tensor, options),
+                       doctest::Contains("structure symmetric runs on the CPU engine only"), user_error);
+}
+
+TEST_CASE("symmetric: the generator's tensors are symmetric, with and without noise, in both layouts") {
+  for (double noise : {0.0, 0.3})
+    for (Layout layout : {Layout::c_order, Layout::fortran_order}) {
+      GeneratorOptions g;
+      g.order = 4;
+      g.size = 3;
+      g.seed = 12;
+      g.noise = noise;
+      g.layout = layout;
+      g.structure = Structure::symmetric;
+      const auto t = generate_diagonalizable<double>(g).tensor;
+      CHECK(symmetry_deviation(t).largest <= 1e-15 * max_abs(t));
+      g.structure = Structure::general;
+      CHECK(symmetry_deviation(generate_diagonalizable<double>(g).tensor).largest > 1e-3);
+    }
+}
+
+TEST_CASE("symmetric: a batch equals its tensors one by one") {
+  std::vector<HostTensor<double>> tensors;
+  for (unsigned seed = 0; seed < 3; ++seed) tensors.push_back(planted<double>(3, 5, 60 + seed, 0.1).tensor);
+  const auto batch = diagonalize_batch(tensors, symmetric_options());
+  REQUIRE(batch.size() == tensors.size());
+  for (std::size_t b = 0; b < tensors.size(); ++b) {
+    CHECK(batch[b].structure == Structure::symmetric);
+    CHECK(batch[b].core.values() == diagonalize(tensors[b], symmetric_options()).core.values());
+  }
+}

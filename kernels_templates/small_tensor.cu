@@ -1,8 +1,7 @@
 // small_tensor: the whole run of sweeps (DESIGN.md sections 2-3) for a batch of small tensors in
 // one launch: one thread block per tensor, the tensor and its factors in shared memory, no host
 // round trip. Per sweep, per group of the schedule, as the CPU engine (runtime/engines/cpu_engine.hpp):
-// the warps run the D micro-iterations of the group's pairs (pivot_angles), then the block applies
-// all D modes' rotations in memory order (group_pass) and updates the factors (as group_pass does).
+// shared_group_step (the pairs' micro-iterations, then every mode's rotations and the factors').
 // After each sweep the block computes off(C)^2 and ||diag C||^2 in double and applies the stop
 // criteria of runtime/algorithm/stop_criteria.hpp. There is no pivot check: use it with eta = 0 only.
 //
@@ -42,8 +41,6 @@ small_tensor(${small_tensor_parameters}) {
   __shared__ int groups[GROUPS][2 * PAIRS];  // the schedule, read once: no global load per group
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
   const long long b = blockIdx.x;
   for (int i = threadIdx.x; i < ENTRIES; i += THREADS) core[i] = tensors[b * ENTRIES + i];
   for (int i = threadIdx.x; i < GROUPS * 2 * PAIRS; i += THREADS) groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = schedule[i];
@@ -68,25 +65,7 @@ small_tensor(${small_tensor_parameters}) {
   double watched_before = stall_on_trace ? trace_input : input.y;
   while (reason == RUNNING) {
     ++sweep;
-    for (int r = 0; r < GROUPS; ++r) {
-      const int* group = groups[r];
-      for (int k = warp; k < PAIRS; k += WARPS)
-        pair_rotations(core, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
-      __syncthreads();
-      // The factors take the rotations beside the core's first mode (they share no memory); the
-      // barrier after the last mode also frees table for the next group.
-      for (int i = threadIdx.x; i < D * PAIRS * N; i += THREADS) {
-        const int row = i % N;
-        const int k = i / N % PAIRS;
-        const int mode = i / (N * PAIRS);
-        rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
-      }
-#pragma unroll
-      for (int k = 0; k < D; ++k) {
-        rotate_memory_mode(core, k, table[MODE_OF_MEMORY_MODE[k]], group);
-        __syncthreads();
-      }
-    }
+    for (int r = 0; r < GROUPS; ++r) shared_group_step<WARPS>(core, factor, table, groups[r], subtensors);
     const double2 now = block_sum(figures_of(core, threadIdx.x, THREADS));
     const double off_rel = off_input > 0 ? sqrt(now.x) / off_input : 0.0;
     const double trace = trace_of(core);

@@ -43,8 +43,6 @@ subspace_angles(${subspace_angles_parameters}) {
   __shared__ long long offset_of[D][N];  // where local index t of mode n lies in the tensor
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
   const int* index = indices + static_cast<long long>(blockIdx.x) * N;
   for (int i = threadIdx.x; i < D * N; i += THREADS)
     offset_of[i / N][i % N] = index[i % N] * tensor_stride(i / N, tensor_size, fortran);
@@ -68,20 +66,7 @@ subspace_angles(${subspace_angles_parameters}) {
   for (int g = 0; g < group_count; ++g) {
     for (int i = threadIdx.x; i < 2 * PAIRS; i += THREADS) group[i] = groups[g * 2 * PAIRS + i];
     __syncthreads();
-    for (int k = warp; k < PAIRS; k += WARPS)
-      pair_rotations(cell, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
-    __syncthreads();
-    for (int i = threadIdx.x; i < D * PAIRS * N; i += THREADS) {
-      const int row = i % N;
-      const int k = i / N % PAIRS;
-      const int mode = i / (N * PAIRS);
-      rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
-    }
-#pragma unroll
-    for (int k = 0; k < D; ++k) {
-      rotate_memory_mode(cell, k, table[MODE_OF_MEMORY_MODE[k]], group);
-      __syncthreads();
-    }
+    shared_group_step<WARPS>(cell, factor, table, group, subtensors);
   }
   Scalar* out = blocks + static_cast<long long>(blockIdx.x) * D * N * N;
   for (int i = threadIdx.x; i < D * N * N; i += THREADS) out[i] = factor[i / (N * N)][i % (N * N)];

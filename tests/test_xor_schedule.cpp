@@ -9,6 +9,7 @@
 
 #include "dsl/builtin_rules.hpp"
 #include "random_tensor.hpp"
+#include "schedule_runs.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
@@ -19,6 +20,7 @@ using namespace tensordiag;
 using namespace tensordiag::runtime;
 using tensordiag::testing::max_abs_difference;
 using tensordiag::testing::random_tensor;
+using tensordiag::testing::run_both_schedules;
 
 TEST_CASE("the XOR passes hold every pair once, in subspaces whose cosets the groups keep") {
   for (int size = 2; size <= 256; size *= 2)
@@ -127,10 +129,7 @@ TEST_CASE_TEMPLATE("the XOR schedule reaches the tolerance within one sweep of t
     Options options;
     options.backend = Backend::cpu;
     options.max_sweeps = 20;
-    options.schedule = SweepSchedule::round_robin;
-    const auto round_robin = diagonalize(planted.tensor, options);
-    options.schedule = SweepSchedule::xor_subspaces;
-    const auto by_xor = diagonalize(planted.tensor, options);
+    const auto [round_robin, by_xor] = run_both_schedules(planted.tensor, options);
     REQUIRE(round_robin.converged());
     CHECK(by_xor.converged());
     CHECK(by_xor.schedule == "xor");
@@ -151,10 +150,7 @@ TEST_CASE("the XOR schedule with the pivot check runs one group a pass and conve
   Options options;
   options.backend = Backend::cpu;
   options.eta = 0.01;
-  options.schedule = SweepSchedule::round_robin;
-  const auto round_robin = diagonalize(planted.tensor, options);
-  options.schedule = SweepSchedule::xor_subspaces;
-  const auto result = diagonalize(planted.tensor, options);
+  const auto [round_robin, result] = run_both_schedules(planted.tensor, options);
   CHECK(result.passes_per_sweep == 7);
   // Here the run stops by stall at off_rel 1.9e-12, a hair above tol (the round robin reaches
   // 2.4e-13 in as many sweeps): both reach rounding level.

@@ -10,6 +10,7 @@
 #include "codegen/kernel_plan.hpp"
 #include "dsl/builtin_rules.hpp"
 #include "random_tensor.hpp"
+#include "schedule_runs.hpp"
 #include "relative_difference.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
@@ -101,10 +102,7 @@ TEST_SUITE("gpu") {
       Options options;
       options.backend = Backend::cuda;
       options.max_sweeps = 20;
-      options.schedule = SweepSchedule::round_robin;
-      const auto round_robin = diagonalize(planted.tensor, options);
-      options.schedule = SweepSchedule::xor_subspaces;
-      const auto by_xor = diagonalize(planted.tensor, options);
+      const auto [round_robin, by_xor] = tensordiag::testing::run_both_schedules(planted.tensor, options);
       // auto takes the XOR passes at order 3 (measured faster there), the round robin elsewhere.
       options.schedule = SweepSchedule::automatic;
       CHECK(diagonalize(planted.tensor, options).schedule == (shape.order == 3 ? "xor" : "round-robin"));

@@ -1,0 +1,26 @@
+// One group step on a tensor the whole block holds in shared memory (DESIGN.md sections 2-3), as
+// the CPU engine's group step: the warps run the D micro-iterations of the group's pairs (a warp a
+// pair, its pivot subtensor in `subtensors[warp]`), the rotations go to table[n][k]; then the block
+// applies every mode's rotations in memory order to `core` and updates the factors M_n <- M_n R_n
+// beside the first mode (they share no memory). Ends after a barrier: table and group are free.
+// Shared by small_tensor (a whole run) and subspace_angles (an XOR pass on a diagonal cell).
+template <int WARPS_>
+__device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], Rotation (*table)[PAIRS],
+                                         const int* group, Scalar (*subtensors)[SUBTENSOR]) {
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  for (int k = warp; k < PAIRS; k += WARPS_)
+    pair_rotations(core, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
+  __syncthreads();
+  for (int i = threadIdx.x; i < D * PAIRS * N; i += 32 * WARPS_) {
+    const int row = i % N;
+    const int k = i / N % PAIRS;
+    const int mode = i / (N * PAIRS);
+    rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
+  }
+#pragma unroll
+  for (int k = 0; k < D; ++k) {
+    rotate_memory_mode(core, k, table[MODE_OF_MEMORY_MODE[k]], group);
+    __syncthreads();
+  }
+}

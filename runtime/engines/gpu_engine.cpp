@@ -362,11 +362,12 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   }
   if (const auto refusal = device_memory_refusal(device, device_bytes_needed(tensor.order(), tensor.size(), sizeof(T))))
     throw user_error(*refusal);
-  GpuKernels<T> kernels(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), device.arch(),
-                        kernel_set(run));
+  const codegen::KernelSpec base = kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass);
+  GpuSchedule schedule = choose_gpu_schedule(base, settings);
+  // The subspace passes need none of the group passes' kernels: fewer modules to load.
+  GpuKernels<T> kernels(base, device.arch(), schedule.subspace_plan ? KernelSet::subspace : kernel_set(run));
   const NormPath norm = choose_norm_path(settings.eta > 0, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
   const CudaStream stream;
-  GpuSchedule schedule = choose_gpu_schedule(kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass), settings);
   std::optional<GpuSubspacePasses<T>> subspaces;
   if (schedule.subspace_plan) {
     kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits);

@@ -40,9 +40,10 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
 // pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not
 // fit; off_norm), with the pivot check's
-// (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, or
-// the N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm).
-enum class KernelSet { general, general_with_pivot_check, one_block, qubit };
+// (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, the
+// N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm), or, for the XOR
+// subspace passes, off_norm alone (load_subspace() adds their kinds).
+enum class KernelSet { general, general_with_pivot_check, one_block, qubit, subspace };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
 // pivot_angles_split where a pivot subtensor is over one warp's shared memory) and the pass

@@ -87,11 +87,7 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     apply.tuning.subspace_bits = subspace_bits_asked();
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
       const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
-      codegen::KernelSpec angles = base;
-      angles.kind = codegen::KernelKind::subspace_angles;
-      angles.size = 1 << plan.cell_bits;
-      angles.layout = dsl::Layout::c_order;
-      if (codegen::try_plan(angles).plan) {
+      if (codegen::try_plan(subspace_angles_spec(base, plan.cell_bits)).plan) {
         schedule.name = "xor";
         schedule.subspaces = xor_schedule(size, plan.cell_bits);
         schedule.subspace_plan = plan;

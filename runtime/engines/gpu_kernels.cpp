@@ -120,6 +120,13 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   report_.seconds = stopwatch.seconds();
 }
 
+codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits) {
+  base.kind = codegen::KernelKind::subspace_angles;
+  base.size = 1 << cell_bits;
+  base.layout = dsl::Layout::c_order;
+  return base;
+}
+
 template <class T>
 void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits) {
   const Stopwatch stopwatch;
@@ -129,11 +136,7 @@ void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits) {
   const codegen::KernelPlan apply_plan = codegen::plan_kernel(apply);
   subspace_plan = std::get<codegen::SubspaceApplyPlan>(apply_plan.kind_plan);
   load(apply, apply_plan, arch, {&subspace_apply});
-  // The angles' source is specialized for the cell: a C-order tensor of 2^k a mode.
-  codegen::KernelSpec angles = base_;
-  angles.kind = codegen::KernelKind::subspace_angles;
-  angles.size = 1 << subspace_plan->cell_bits;
-  angles.layout = dsl::Layout::c_order;
+  const codegen::KernelSpec angles = subspace_angles_spec(base_, subspace_plan->cell_bits);
   load(angles, codegen::plan_kernel(angles), arch, {&subspace_angles});
   report_.seconds += stopwatch.seconds();
 }

@@ -37,6 +37,10 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
   return kernel_spec_for(TensorView<T>(tensor), rule, kind);
 }
 
+// The spec of subspace_angles for the XOR passes of `base` with cells of 2^cell_bits: its source is
+// specialized for the cell, a C-order tensor of 2^cell_bits a mode.
+codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits);
+
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
 // pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not
 // fit; off_norm), with the pivot check's

@@ -26,5 +26,7 @@ cmake --build build-asan -j"$(nproc)"
 # Without a driver the CUDA runtime needs no ASan options; with one, add protect_shadow_gap=0
 # (README, "Fuzzing and sanitizers").
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+# NVRTC keeps allocations for the life of the process: not ours to fix (scripts/lsan-suppressions.txt).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 ctest --test-dir build-asan --output-on-failure -j"$(nproc)" "$@"

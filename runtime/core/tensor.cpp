@@ -63,6 +63,9 @@ std::size_t entry_count(int order, int size) {
 }
 
 std::vector<std::ptrdiff_t> strides_of(int order, int size, Layout layout) {
+  // Past addressing, the strides themselves overflow (UBSan found it: generate --order 100 --size 2
+  // computed them before the entry count was checked): the same user_error first.
+  entry_count(order, size);
   std::vector<std::ptrdiff_t> strides(static_cast<std::size_t>(order));
   std::ptrdiff_t stride = 1;
   for (int k = 0; k < order; ++k) {

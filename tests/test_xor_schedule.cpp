@@ -9,7 +9,9 @@
 
 #include "dsl/builtin_rules.hpp"
 #include "random_tensor.hpp"
+#include "runtime/engines/subspace_bits_setting.hpp"
 #include "schedule_runs.hpp"
+#include "scoped_environment.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
@@ -168,4 +170,21 @@ TEST_CASE("the xor schedule for N not a power of two is a user error naming N") 
                        user_error);
   CHECK(parse_schedule("round-robin") == SweepSchedule::round_robin);
   CHECK_THROWS_AS(parse_schedule("spiral"), user_error);
+}
+
+TEST_CASE("TENSORDIAG_SUBSPACE_BITS: 0 or 2..10, anything else one clear error") {
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_SUBSPACE_BITS", std::nullopt);
+  CHECK(subspace_bits_from_environment() == 0);
+  for (const auto& [text, bits] : {std::pair{"", 0}, std::pair{"0", 0}, std::pair{"2", 2}, std::pair{"10", 10}}) {
+    environment.set("TENSORDIAG_SUBSPACE_BITS", text);
+    CHECK(subspace_bits_from_environment() == bits);
+  }
+  for (const char* text : {"1", "11", "-2", "3x", "many", "99999999999999999999"}) {
+    CAPTURE(text);
+    environment.set("TENSORDIAG_SUBSPACE_BITS", text);
+    CHECK_THROWS_WITH_AS(subspace_bits_from_environment(),
+                         ("TENSORDIAG_SUBSPACE_BITS must be 0 or 2..10, not '" + std::string(text) + "'").c_str(),
+                         user_error);
+  }
 }

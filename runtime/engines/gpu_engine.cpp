@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <span>
@@ -21,6 +20,7 @@
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_subspace_passes.hpp"
+#include "runtime/engines/subspace_bits_setting.hpp"
 #include "runtime/engines/gpu_verification.hpp"
 #include "runtime/engines/lambda_norm_cusolver.hpp"
 
@@ -55,18 +55,6 @@ struct GpuSchedule {
   int passes() const { return static_cast<int>(groups.size() + subspaces.size()); }
 };
 
-// TENSORDIAG_SUBSPACE_BITS=k asks for cells of 2^k a mode (2..10; bench/gpu_bench --schedules
-// measures each); unset, empty or 0: the plan's choice (codegen Tuning::subspace_bits).
-int subspace_bits_asked() {
-  const char* text = std::getenv("TENSORDIAG_SUBSPACE_BITS");
-  if (!text || !*text) return 0;
-  char* end = nullptr;
-  const long bits = std::strtol(text, &end, 10);
-  if (*end != '\0' || bits < 0 || bits > 10 || bits == 1)
-    throw user_error("TENSORDIAG_SUBSPACE_BITS must be 0 or 2..10, not '" + std::string(text) + "'");
-  return static_cast<int>(bits);
-}
-
 // auto takes the subspace passes where they measured faster than the round robin on the H100
 // (bench/results/xor_h100_2026-11-23.md): order 3, N a power of two >= 16, cells of 8 (N = 128:
 // 8.7 ms against 13.7 for 10 sweeps). At orders 5 to 7 with N = 8 and at D = 6, N = 16 they were
@@ -84,7 +72,7 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
       settings.eta == 0) {
     codegen::KernelSpec apply = base;
     apply.kind = codegen::KernelKind::subspace_apply;
-    apply.tuning.subspace_bits = subspace_bits_asked();
+    apply.tuning.subspace_bits = subspace_bits_from_environment();
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
       const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
       if (codegen::try_plan(subspace_angles_spec(base, plan.cell_bits)).plan) {

@@ -107,7 +107,7 @@ template <class T>
 void describe_run(Result<T>& result, const Options& options, const RunPlan& plan, std::string_view engine) {
   result.engine = engine;
   if (result.schedule.empty()) {  // the engines with one order only: the round robin
-    result.schedule = "round-robin";
+    result.schedule = to_string(SweepSchedule::round_robin);
     result.passes_per_sweep = result.core.size() % 2 == 0 ? result.core.size() - 1 : result.core.size();
   }
   result.notes = plan.notes;

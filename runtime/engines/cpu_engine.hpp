@@ -27,7 +27,8 @@ Result<T> run_cpu_engine(const HostTensor<T>& tensor, const Rule& rule, const Ru
                                       sweep_pass(core, factors, pass, rule, settings.eta, settings.threads,
                                                  checks ? &*checks : nullptr);
                                     });
-  result.schedule = settings.schedule == SweepSchedule::xor_subspaces ? "xor" : "round-robin";
+  result.schedule = to_string(settings.schedule == SweepSchedule::xor_subspaces ? SweepSchedule::xor_subspaces
+                                                                                : SweepSchedule::round_robin);
   result.passes_per_sweep = static_cast<int>(passes.size());
   result.pivot_checks = checks;
   return result;

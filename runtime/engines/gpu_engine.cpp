@@ -47,7 +47,7 @@ KernelSet kernel_set(const EngineRun& run) {
 // The sweep's order (DESIGN.md section 3): group passes (the round robin's groups, or the XOR
 // schedule's one a pass), or the XOR schedule's subspace passes when their cells fit a block.
 struct GpuSchedule {
-  std::string name;          // "round-robin" or "xor"
+  SweepSchedule ran = SweepSchedule::round_robin;  // or xor_subspaces
   PivotSchedule groups;      // the group passes; empty with subspaces
   std::vector<SubspacePass> subspaces;
   std::optional<codegen::SubspaceApplyPlan> subspace_plan;
@@ -76,7 +76,7 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
       const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
       if (codegen::try_plan(subspace_angles_spec(base, plan.cell_bits)).plan) {
-        schedule.name = "xor";
+        schedule.ran = SweepSchedule::xor_subspaces;
         schedule.subspaces = xor_schedule(size, plan.cell_bits);
         schedule.subspace_plan = plan;
         return schedule;
@@ -84,11 +84,10 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     }
   }
   if (xor_asked) {
-    schedule.name = "xor";
+    schedule.ran = SweepSchedule::xor_subspaces;
     for (const SubspacePass& pass : xor_schedule(size, 1)) schedule.groups.push_back(pass.global_group(pass.groups.front()));
     return schedule;
   }
-  schedule.name = "round-robin";
   schedule.groups = round_robin_schedule(size);
   return schedule;
 }
@@ -362,7 +361,7 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr);
 
   Result<T> result;
-  result.schedule = schedule.name;
+  result.schedule = to_string(schedule.ran);
   result.passes_per_sweep = schedule.passes();
   result.backend = Backend::cuda;
   result.device = device.name;

@@ -5,6 +5,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/diagonalize_batch.hpp"
+#include "cli/diagonalize_distributed.hpp"
 #include "cli/interrupt_signals.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
@@ -131,6 +132,12 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                     "outputs stack them the same way (core.npy (B, N, .., N),\n"
                     "factor_n.npy (B, N, N)) and report.json lists one report each.\n"
                     "On the GPU, small tensors run together, one block each");
+  command->add_flag("--distributed", arguments.distributed,
+                    "Spread the tensor over the ranks of `mpirun -np P tensordiag ...`\n"
+                    "(one process a rank, CPU ranks; alone: one rank): each reads and\n"
+                    "writes only its rows of mode 1 (mode D in Fortran order). DIR\n"
+                    "must be seen by every rank. The verification checks the factors'\n"
+                    "orthogonality only");
   command->add_flag("--no-verify", arguments.no_verify,
                     "Skip the check of the result against the input (the\n"
                     "reconstruction and orthogonality errors, which cost about one\n"
@@ -142,6 +149,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
 }
 
 int run_diagonalize(const DiagonalizeArguments& arguments) {
+  if (arguments.distributed) return run_diagonalize_distributed(arguments);
   if (arguments.batch) return run_diagonalize_batch(arguments);
   // A tensor the device cannot hold is refused from its header, before gigabytes are read.
   const runtime::Structure structure = runtime::parse_structure(arguments.structure);

@@ -22,6 +22,7 @@ struct DiagonalizeArguments {
   bool quiet = false;
   bool no_verify = false;  // skip the check of the result against the input
   bool batch = false;  // IN.npy is (B, N, .., N)
+  bool distributed = false;  // one tensor over the ranks of mpirun (cli/diagonalize_distributed.hpp)
   runtime::Options options;  // everything but backend, on_sweep and cancelled, which run_diagonalize sets
 };
 

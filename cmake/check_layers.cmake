@@ -4,12 +4,13 @@
 # fails the build with one line per offence.
 
 # Layer (a folder prefix, most specific first) -> the folder prefixes its files may include.
-set(layers runtime/core runtime/io runtime/cuda runtime/algorithm runtime/engines runtime codegen dsl)
+set(layers runtime/core runtime/io runtime/cuda runtime/algorithm runtime/engines runtime/distributed runtime codegen dsl)
 set(allowed_runtime/core      runtime/core/ dsl/)
 set(allowed_runtime/io        runtime/io/ runtime/core/)
 set(allowed_runtime/cuda      runtime/cuda/ runtime/io/ runtime/core/)
 set(allowed_runtime/algorithm runtime/algorithm/ runtime/core/ dsl/)
 set(allowed_runtime/engines   runtime/engines/ runtime/algorithm/ runtime/cuda/ runtime/io/ runtime/core/ codegen/ dsl/)
+set(allowed_runtime/distributed runtime/distributed/ runtime/engines/ runtime/algorithm/ runtime/io/ runtime/core/ dsl/)
 set(allowed_runtime           runtime/ codegen/ dsl/)
 set(allowed_codegen           codegen/ dsl/)
 set(allowed_dsl               dsl/)
@@ -18,11 +19,11 @@ set(allowed_dsl               dsl/)
 set(plain_dsl_headers dsl/layout.hpp dsl/givens.hpp dsl/rotation_form.hpp dsl/format_number.hpp dsl/rule_info.hpp)
 # The bridges from the DSL's types to plain values, which alone may include the rest of dsl/ (and
 # so Hana) outside it: lowering to the IR, the registry's lowering of the built-in rules, and the
-# CPU engine (and its group step), which evaluates a DSL rule on the host as it is written.
+# CPU engine (and its group step, and the distributed engine's choice of rule), which evaluates a DSL rule on the host as it is written.
 set(hana_bridges
     codegen/lower.hpp codegen/lower_rule.hpp codegen/builtin_rules.cpp
     runtime/engines/cpu_engine.hpp runtime/engines/cpu_engine.cpp runtime/engines/pivot_subtensor.hpp
-    runtime/engines/group_step.hpp)
+    runtime/engines/group_step.hpp runtime/distributed/distributed_run.cpp)
 
 set(offences "")
 foreach(folder dsl codegen runtime)

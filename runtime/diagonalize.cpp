@@ -12,6 +12,7 @@
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
+#include "runtime/run_plan.hpp"
 
 namespace tensordiag::runtime {
 
@@ -28,58 +29,6 @@ void check_input(const HostTensor<T>& tensor, Structure structure) {
     if (!std::isfinite(tensor.data()[i]))
       throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
   if (structure == Structure::symmetric) check_symmetric(tensor);
-}
-
-void check_options(const Options& options) {
-  if (options.max_sweeps < 1) throw user_error("max_sweeps must be at least 1");
-  if (!(options.eta >= 0) || !std::isfinite(options.eta)) throw user_error("eta must be a finite number >= 0");
-  // tol = 0 asks for no tolerance stop: off_rel <= 0 only when the core is exactly diagonal.
-  if (options.tol && !(*options.tol >= 0 && std::isfinite(*options.tol)))
-    throw user_error("tol must be a finite number >= 0 (0: no tolerance stop)");
-  if (options.stall_tol && !(*options.stall_tol >= 0 && std::isfinite(*options.stall_tol)))
-    throw user_error("stall_tol must be a finite number >= 0");
-  if (options.threads < 0 || options.threads > max_threads)
-    throw user_error("threads must be >= 0 and <= " + std::to_string(max_threads));
-  // The symmetric engine maximizes ||diag C||^2 over one shared rotation; the trace rule and the
-  // pivot check (whose Lambda is the general engine's, one factor per mode) are not derived for it.
-  if (options.structure == Structure::symmetric && options.rule != "max_diag")
-    throw user_error("structure symmetric maximizes ||diag C||^2 (rule max_diag); rule '" + options.rule +
-                     "' is not available for it");
-  if (options.structure == Structure::symmetric && options.eta != 0)
-    throw user_error("the pivot check (eta > 0) is not available with structure symmetric");
-  if (options.structure == Structure::symmetric && options.schedule == SweepSchedule::xor_subspaces)
-    throw user_error("structure symmetric runs the round robin; the xor schedule is not available for it");
-}
-
-// What every run settles before an engine is chosen: valid options, the rule lowered once, the
-// stop criteria for the dtype, and the backend (auto takes the GPU when there is one, with a note
-// when it cannot; cuda insists on it).
-struct RunPlan {
-  EngineRun run;
-  Backend asked;    // as the options say
-  Backend backend;  // auto settled
-  std::vector<std::string> notes;
-};
-
-template <class T>
-RunPlan plan_run(const Options& options) {
-  check_options(options);
-  if (!codegen::find_builtin_rule(options.rule))
-    throw user_error("unknown rule '" + options.rule + "': use " + codegen::builtin_rule_choices());
-  codegen::LoweredRule rule = codegen::lower_builtin_rule(options.rule);
-  constexpr bool single = std::is_same_v<T, float>;
-  const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
-                          options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
-  const RunSettings settings{stop,          options.eta,    options.threads,  options.on_sweep,
-                             options.pivot_norm, options.verify, options.cancelled, options.schedule,
-                             options.structure};
-  RunPlan plan{{settings, std::move(rule)}, options.backend, options.backend, {}};
-  if (options.backend == Backend::automatic) {
-    plan.backend = cuda_device() ? Backend::cuda : Backend::cpu;
-    if (plan.backend == Backend::cpu)
-      plan.notes.push_back("no GPU (" + cuda_unavailable_reason() + "): running on the CPU");
-  }
-  return plan;
 }
 
 // The first engine of the plan's backend, in table order, that takes these tensors. When every GPU
@@ -101,22 +50,6 @@ const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, Ru
   }
   if (plan.backend == Backend::cuda) throw user_error("the CUDA backend cannot take this tensor: " + reason);
   throw internal_error("no " + std::string(to_string(plan.backend)) + " engine takes the run: " + reason);
-}
-
-template <class T>
-void describe_run(Result<T>& result, const Options& options, const RunPlan& plan, std::string_view engine) {
-  result.engine = engine;
-  if (result.schedule.empty()) {  // the engines with one order only: the round robin
-    result.schedule = to_string(SweepSchedule::round_robin);
-    result.passes_per_sweep = result.core.size() % 2 == 0 ? result.core.size() - 1 : result.core.size();
-  }
-  result.notes = plan.notes;
-  result.rule = options.rule;
-  result.structure = options.structure;
-  result.stalls_on = plan.run.rule.stalls_on;
-  result.eta = options.eta;
-  result.tol = plan.run.settings.stop.tol;
-  result.stall_tol = plan.run.settings.stop.stall_tol;
 }
 
 // diagonalize() and diagonalize_batch(), without copying a single tensor into a batch.

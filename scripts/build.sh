@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 # The C++ build (libssl-dev: libcrypto's SHA-256 for the kernel cache), then the Python module
 # (python3-dev, pybind11-dev), what its tests and examples import (NumPy, SciPy, matplotlib,
 # pytest) and what `pip install --no-build-isolation .` needs, then clang with libFuzzer for the
-# .npy fuzzer that scripts/test.sh runs (scripts/fuzz-npy.sh).
+# .npy fuzzer that scripts/test.sh runs (scripts/fuzz-npy.sh), and Open MPI for the distributed
+# engine's CPU ranks (the plugin libtensordiag_mpi.so and the tests that run under mpirun).
 packages=(cmake g++ make libboost-dev libeigen3-dev nlohmann-json3-dev libcli11-dev doctest-dev
-          libssl-dev
+          libssl-dev libopenmpi-dev openmpi-bin
           python3-dev pybind11-dev python3-numpy python3-scipy python3-matplotlib python3-pytest
           python3-setuptools python3-wheel python3-pip python3-venv clang-14 libclang-rt-14-dev)
 missing=()

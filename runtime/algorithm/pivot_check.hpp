@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/algorithm/group_rotations.hpp"
+#include "runtime/algorithm/index_offsets.hpp"
 
 namespace tensordiag::runtime {
 
@@ -16,6 +17,20 @@ namespace tensordiag::runtime {
 template <class T>
 std::vector<double> pivot_lambda(const T* tensor, const std::vector<std::ptrdiff_t>& strides, int size, int mode,
                                  const GroupRotations<T>* group = nullptr);
+
+// The same Lambda in two gathers, for a tensor whose slowest mode is spread over ranks in slabs
+// (runtime/distributed/): pivot_lambda_diagonal gives C_{l..l} for each l whose entries `offsets`
+// holds, 0 for the others; pivot_lambda_products then G[j, l] = C_{l..l} C_{l->j,n} for each (j, l)
+// it holds (0 elsewhere), from the whole diagonal. Every entry is held by one slab, so the ranks'
+// sums of the parts are exact, and skew_part(G) = G - G^T is Lambda. A slab holds a group's pairs
+// whole (both p and q of a pair in its mode, or neither).
+template <class T>
+std::vector<double> pivot_lambda_diagonal(const T* tensor, const IndexOffsets& offsets, int size, int mode,
+                                          const GroupRotations<T>* group);
+template <class T>
+std::vector<double> pivot_lambda_products(const T* tensor, const IndexOffsets& offsets, int size, int mode,
+                                          const GroupRotations<T>* group, const std::vector<double>& diagonal);
+std::vector<double> skew_part(const std::vector<double>& g, int size);
 
 // ||X||_2, the largest singular value, of a real skew-symmetric N x N matrix (row-major).
 double skew_spectral_norm(const std::vector<double>& lambda, int size);

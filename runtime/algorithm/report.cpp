@@ -15,14 +15,15 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
                        {"diag_norm2", record.diag_norm2},
                        {"trace", record.trace},
                        {"seconds", record.seconds}});
+  const bool has_core = result.core.order() > 0;
   nlohmann::ordered_json report = {
       {"tensordiag_version", std::string(version())},
       {"input", input.path},
       {"input_dtype", std::string(to_string(input.dtype))},
-      {"order", result.core.order()},
-      {"size", result.core.size()},
+      {"order", has_core ? result.core.order() : input.order},
+      {"size", has_core ? result.core.size() : input.size},
       {"dtype", std::string(to_string(dtype_of<T>()))},
-      {"layout", std::string(to_string(result.core.layout()))},
+      {"layout", std::string(to_string(has_core ? result.core.layout() : input.layout))},
       {"structure", std::string(to_string(result.structure))},
       {"backend", std::string(to_string(result.backend))},
       {"engine", result.engine},

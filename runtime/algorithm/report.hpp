@@ -13,6 +13,11 @@ namespace tensordiag::runtime {
 struct ReportInput {
   std::string path;
   Dtype dtype = Dtype::float64;
+  // The tensor's shape where the result holds no core to read it from (a distributed run, whose
+  // ranks hold rows of it); ignored otherwise.
+  int order = 0;
+  int size = 0;
+  Layout layout = Layout::c_order;
 };
 
 // Every field is documented in README.md ("report.json"), in the order written. Floats are

@@ -83,13 +83,11 @@ struct MemoryModeRotations {
 };
 
 template <class T>
-MemoryModeRotations<T> memory_mode_rotations(const HostTensor<T>& tensor, const GroupRotations<T>& group) {
-  const int order = tensor.order();
-  const int size = tensor.size();
+MemoryModeRotations<T> memory_mode_rotations(int order, int size, Layout layout, const GroupRotations<T>& group) {
   MemoryModeRotations<T> r;
   r.by_mode.resize(static_cast<std::size_t>(order));
   for (int k = 0; k < order; ++k) {
-    const int mode = tensor.layout() == Layout::c_order ? k : order - 1 - k;
+    const int mode = layout == Layout::c_order ? k : order - 1 - k;
     for (std::size_t pair = 0; pair < group.pairs.size(); ++pair)
       r.by_mode[static_cast<std::size_t>(k)].push_back(group.at(mode, pair));
   }
@@ -113,9 +111,14 @@ MemoryModeRotations<T> memory_mode_rotations(const HostTensor<T>& tensor, const 
 
 template <class T>
 void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int threads) {
-  const int order = tensor.order();
-  const std::size_t size = static_cast<std::size_t>(tensor.size());
-  const auto rot = memory_mode_rotations(tensor, group);
+  apply_group_pass(tensor.data(), tensor.order(), tensor.size(), tensor.layout(), group, threads);
+}
+
+template <class T>
+void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout, const GroupRotations<T>& group,
+                      int threads) {
+  const std::size_t size = static_cast<std::size_t>(tensor_size);
+  const auto rot = memory_mode_rotations(order, tensor_size, layout, group);
   const PivotGroup& pairs = group.pairs;
 
   // inner = number of innermost memory modes in a block; outer = the rest.
@@ -144,7 +147,9 @@ void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int
   std::size_t orbits = 1;
   for (int k = 0; k < outer; ++k) orbits *= reps;
   if (threads <= 0) threads = omp_get_max_threads();
-  const bool parallel = orbits > 1 && tensor.count() >= (std::size_t{1} << 17);
+  std::size_t count = 1;
+  for (int k = 0; k < order; ++k) count *= size;
+  const bool parallel = orbits > 1 && count >= (std::size_t{1} << 17);
 
 #pragma omp parallel num_threads(threads) if (parallel)
   {
@@ -171,7 +176,7 @@ void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int
           const int index = (mask >> k) & 1 ? rot.partner[rep] : rot.representatives[rep];
           offset += static_cast<std::size_t>(index) * outer_stride[static_cast<std::size_t>(k)];
         }
-        blocks[mask] = tensor.data() + offset * block;
+        blocks[mask] = tensor_data + offset * block;
       }
       // Outer modes: whole blocks mix pairwise.
       for (int k = 0; k < outer; ++k) {
@@ -210,6 +215,11 @@ void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int
 }
 
 template <class T>
+void rotate_rows(T* x, T* y, std::size_t length, dsl::Givens<T> g) {
+  if (!is_identity(g)) rotate_runs(x, y, length, g);
+}
+
+template <class T>
 void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group) {
   for (int mode = 0; mode < group.order; ++mode) {
     Matrix<T>& m = factors[static_cast<std::size_t>(mode)];
@@ -226,7 +236,11 @@ void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotation
 }
 
 template void apply_group_pass(HostTensor<float>&, const GroupRotations<float>&, int);
+template void apply_group_pass(float*, int, int, Layout, const GroupRotations<float>&, int);
+template void apply_group_pass(double*, int, int, Layout, const GroupRotations<double>&, int);
 template void apply_group_pass(HostTensor<double>&, const GroupRotations<double>&, int);
+template void rotate_rows(float*, float*, std::size_t, dsl::Givens<float>);
+template void rotate_rows(double*, double*, std::size_t, dsl::Givens<double>);
 template void apply_group_to_factors(std::vector<Matrix<float>>&, const GroupRotations<float>&);
 template void apply_group_to_factors(std::vector<Matrix<double>>&, const GroupRotations<double>&);
 

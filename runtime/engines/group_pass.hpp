@@ -11,6 +11,15 @@ namespace tensordiag::runtime {
 // rotations of mode n. `threads` = 0 uses every hardware thread.
 template <class T>
 void apply_group_pass(HostTensor<T>& tensor, const GroupRotations<T>& group, int threads);
+// The same pass on the N^order entries at `data` in `layout` (a row of a distributed slab:
+// runtime/distributed/slab_pass.hpp).
+template <class T>
+void apply_group_pass(T* data, int order, int size, Layout layout, const GroupRotations<T>& group, int threads);
+
+// x <- c x + s y, y <- c y - s x over `length` entries, as the pass rotates its runs (nothing for
+// the identity): a distributed slab's rows p and q in its sliced mode.
+template <class T>
+void rotate_rows(T* x, T* y, std::size_t length, dsl::Givens<T> g);
 
 // M_n <- M_n R_n for every mode n: columns p, q of M_n mix as M_p <- c M_p + s M_q, M_q <- -s M_p + c M_q.
 template <class T>

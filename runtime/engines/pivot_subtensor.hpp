@@ -7,20 +7,27 @@
 
 #include "dsl/evaluate.hpp"
 #include "dsl/givens.hpp"
+#include "runtime/algorithm/index_offsets.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 
 namespace tensordiag::runtime {
 
+// @pre `offsets` holds p and q in its sliced mode, if it has one.
 template <class T>
-std::vector<T> gather_pivot_subtensor(const T* tensor, const std::vector<std::ptrdiff_t>& strides, PivotPair pair) {
-  const std::size_t order = strides.size();
+std::vector<T> gather_pivot_subtensor(const T* tensor, const IndexOffsets& offsets, PivotPair pair) {
+  const int order = offsets.order();
   std::vector<T> sub(std::size_t{1} << order);
   for (std::size_t bits = 0; bits < sub.size(); ++bits) {
     std::ptrdiff_t offset = 0;
-    for (std::size_t n = 0; n < order; ++n) offset += ((bits >> n) & 1 ? pair.q : pair.p) * strides[n];
+    for (int n = 0; n < order; ++n) offset += offsets(n, (bits >> n) & 1 ? pair.q : pair.p);
     sub[bits] = tensor[offset];
   }
   return sub;
+}
+
+template <class T>
+std::vector<T> gather_pivot_subtensor(const T* tensor, const std::vector<std::ptrdiff_t>& strides, PivotPair pair) {
+  return gather_pivot_subtensor(tensor, IndexOffsets(strides), pair);
 }
 
 // a = A_{p..p}, d = A_{q..q}, b = A_{p->q,n} (index q in mode n only), e = A_{q->p,n}.

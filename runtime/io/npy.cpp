@@ -255,6 +255,7 @@ struct NpyHeader {
   bool fortran_order = false;
   std::vector<std::size_t> shape;
   std::size_t data_bytes = 0;
+  std::uintmax_t data_offset = 0;
 };
 
 // '=' (native order) is read as little-endian: that is what np.load does on a little-endian host,
@@ -359,6 +360,7 @@ NpyHeader read_header(NpySource& source, const fs::path& file) {
     fail(file, "read error in the header: " + source.failure_reason());
 
   NpyHeader header = interpret_header(text, file);
+  header.data_offset = prefix_size + header_length;
   const std::uintmax_t available = after_prefix - header_length;
   if (header.data_bytes > available)
     fail(file, "truncated data: shape " + shape_text(header.shape) + " of " +
@@ -405,6 +407,8 @@ AnyTensor load_tensor(NpySource& source, const NpyHeader& header, const fs::path
   return HostTensor<T>(order, size, layout, std::move(values));
 }
 
+}  // namespace
+
 // Magic, version, header length and the padded header dict, written as NumPy writes them: keys
 // sorted, version 1.0 unless the header outgrows its uint16 length, then 2.0.
 std::string npy_prefix(Dtype dtype, bool fortran_order, const std::vector<std::size_t>& shape) {
@@ -427,6 +431,8 @@ std::string npy_prefix(Dtype dtype, bool fortran_order, const std::vector<std::s
   throw internal_error("npy_prefix: header of " + std::to_string(dict.size()) +
                        " bytes does not fit a version 2.0 length");
 }
+
+namespace {
 
 void write_npy(const fs::path& file, Dtype dtype, bool fortran_order,
                const std::vector<std::size_t>& shape, const void* data, std::size_t data_bytes) {
@@ -500,7 +506,7 @@ TensorShape read_tensor_shape(const std::filesystem::path& path, Structure struc
   NpyFileSource source(path);
   const NpyHeader header = read_tensor_header(source, path, structure);
   return {static_cast<int>(header.shape.size()), static_cast<int>(header.shape.front()), header.dtype,
-          header.fortran_order ? Layout::fortran_order : Layout::c_order};
+          header.fortran_order ? Layout::fortran_order : Layout::c_order, header.data_offset};
 }
 
 AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name) {

@@ -4,7 +4,9 @@
 // user_error with a one-line message that names the file. Files are written in version 1.0 (2.0
 // when the header needs more than 65535 bytes), the header padded to a multiple of 64 bytes.
 #include <filesystem>
+#include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "runtime/core/tensor.hpp"
@@ -44,8 +46,13 @@ struct TensorShape {
   int size = 0;
   Dtype dtype = Dtype::float64;
   Layout layout = Layout::c_order;
+  std::uintmax_t data_offset = 0;  // bytes before the data: magic, version, length and header
 };
 TensorShape read_tensor_shape(const std::filesystem::path& path, Structure structure = Structure::general);
+
+// The bytes that open a .npy file of this dtype, order and shape, up to its data (npy_rows.hpp
+// writes a tensor's data in parts after it).
+std::string npy_prefix(Dtype dtype, bool fortran_order, const std::vector<std::size_t>& shape);
 
 // Writes the tensor in its own layout and dtype. Writes `path` directly: callers that need
 // atomicity write to a temporary name and rename.

@@ -1,0 +1,96 @@
+// The model of a distributed sweep (issue 14; docs/DESIGN.md, "Between ranks"): for a shape and a
+// number of ranks P, the layouts a sweep goes through (against the lower bound for layouts of whole
+// index pairs), the bytes each rank sends, and the time a sweep takes from a local pass bandwidth
+// and a link bandwidth, without overlap (what the CPU-rank engine does: a blocking all-to-all) and
+// with it (the bound a GPU engine on separate streams could reach).
+//   usage: distributed_model [--local GBS] [--link GBS] [--hosts-link GBS] [--ranks-per-host R] NxD:P,P,.. ...
+// Defaults: local 3000 GB/s (an H100's device copy, read + write), link 369 GB/s (NVLink between two
+// H200s, NCCL send/recv one way, measured 2026-11-23), between hosts 50 GB/s (400 Gb/s InfiniBand),
+// 8 ranks a host.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/distributed/distributed_schedule.hpp"
+
+using namespace tensordiag::runtime;
+
+namespace {
+
+struct Shape {
+  int size = 0, order = 0;
+  std::vector<int> ranks;
+};
+
+Shape parse_shape(const char* text) {
+  Shape shape;
+  char* end = nullptr;
+  shape.size = static_cast<int>(std::strtol(text, &end, 10));
+  if (*end != 'x') throw std::invalid_argument(text);
+  shape.order = static_cast<int>(std::strtol(end + 1, &end, 10));
+  if (*end != ':') throw std::invalid_argument(text);
+  while (*end == ':' || *end == ',') shape.ranks.push_back(static_cast<int>(std::strtol(end + 1, &end, 10)));
+  return shape;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double local = 3000, link = 369, hosts_link = 50;
+  int ranks_per_host = 8;
+  std::vector<Shape> shapes;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--local" && i + 1 < argc) local = std::atof(argv[++i]);
+      else if (arg == "--link" && i + 1 < argc) link = std::atof(argv[++i]);
+      else if (arg == "--hosts-link" && i + 1 < argc) hosts_link = std::atof(argv[++i]);
+      else if (arg == "--ranks-per-host" && i + 1 < argc) ranks_per_host = std::atoi(argv[++i]);
+      else shapes.push_back(parse_shape(argv[i]));
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "distributed_model: bad argument %s (want NxD:P,P,..)\n", error.what());
+    return 2;
+  }
+  if (shapes.empty()) {
+    std::fprintf(stderr, "usage: distributed_model [--local GBS] [--link GBS] [--hosts-link GBS] "
+                         "[--ranks-per-host R] NxD:P,P,.. ...\n");
+    return 2;
+  }
+  std::printf("float32; local %.0f GB/s (read + write), link %.0f GB/s a rank within %d ranks, %.0f GB/s between hosts\n\n",
+              local, link, ranks_per_host, hosts_link);
+  std::printf("| N | D | GB | P | schedule | layouts a sweep | lower bound | moved a change | GB sent a rank a sweep | "
+              "local ms a sweep | exchange ms | sweep ms, no overlap | with overlap | speed-up vs P = 1 |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const Shape& shape : shapes) {
+    const double bytes = std::pow(static_cast<double>(shape.size), shape.order) * 4;
+    const int groups = shape.size % 2 == 0 ? shape.size - 1 : shape.size;
+    const double one_rank_ms = groups * 2 * bytes / (local * 1e9) * 1e3;
+    for (const int ranks : shape.ranks) {
+      try {
+        const DistributedSchedule schedule = distributed_schedule(shape.size, ranks, SweepSchedule::automatic);
+        const double row_bytes = bytes / shape.size;
+        const double moved = static_cast<double>(schedule.rows_moved_per_sweep()) * row_bytes;  // all ranks
+        const double sent_per_rank = moved / ranks;
+        const int stages = static_cast<int>(schedule.stages.size());
+        const int per_layout = shape.size / ranks - 1;  // groups a layout of parts of N/P can hold whole
+        const int bound = ranks == 1 ? 1 : (groups + per_layout - 1) / per_layout;
+        const double bandwidth = ranks <= ranks_per_host ? link : hosts_link;
+        const double local_ms = groups * 2 * (bytes / ranks) / (local * 1e9) * 1e3;
+        const double exchange_ms = sent_per_rank / (bandwidth * 1e9) * 1e3;
+        const double fraction = stages > 1 ? static_cast<double>(schedule.rows_moved_per_sweep()) / stages / shape.size : 0;
+        std::printf("| %d | %d | %.1f | %d | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", shape.size,
+                    shape.order, bytes / 1e9, ranks, std::string(to_string(schedule.kind)).c_str(), stages, bound,
+                    fraction, sent_per_rank / 1e9, local_ms, exchange_ms, local_ms + exchange_ms,
+                    std::max(local_ms, exchange_ms), one_rank_ms / std::max(local_ms, exchange_ms));
+      } catch (const std::exception& error) {
+        std::printf("| %d | %d | %.1f | %d | - | - | - | - | - | - | - | - | - | %s |\n", shape.size, shape.order,
+                    bytes / 1e9, ranks, error.what());
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,144 @@
+// The distributed schedule (runtime/distributed/distributed_schedule.hpp): every pair once a sweep,
+// each stage's layout holding its groups whole, the rows it moves; and the engine on one rank
+// against the CPU engine's sweeps over the same groups (bit for bit).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "distributed_reference.hpp"
+#include "random_tensor.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/diagonalize_distributed.hpp"
+#include "runtime/distributed/distributed_schedule.hpp"
+
+using namespace tensordiag;
+using runtime::SweepSchedule;
+
+namespace {
+
+// Every pair once, each group's pairs disjoint, each stage's layout a partition of 0..N-1 into
+// `ranks` parts holding its groups whole.
+void check_schedule(const runtime::DistributedSchedule& schedule) {
+  const int n = schedule.size;
+  std::set<std::pair<int, int>> seen;
+  for (const auto& stage : schedule.stages) {
+    REQUIRE(stage.layout.ranks() == schedule.ranks);
+    std::vector<int> all;
+    for (const auto& rows : stage.layout.rows) {
+      CHECK(!rows.empty());
+      CHECK(std::is_sorted(rows.begin(), rows.end()));
+      all.insert(all.end(), rows.begin(), rows.end());
+    }
+    std::sort(all.begin(), all.end());
+    std::vector<int> expected(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) expected[static_cast<std::size_t>(i)] = i;
+    CHECK(all == expected);
+    CHECK(!stage.groups.empty());
+    for (const auto& group : stage.groups) {
+      CHECK(stage.layout.holds_whole(group));
+      std::set<int> used;
+      for (const auto [p, q] : group) {
+        CHECK(p < q);
+        CHECK(used.insert(p).second);
+        CHECK(used.insert(q).second);
+        CHECK(seen.insert({p, q}).second);
+      }
+    }
+  }
+  CHECK(seen.size() == static_cast<std::size_t>(n * (n - 1) / 2));
+}
+
+}  // namespace
+
+TEST_CASE("distributed schedule: every pair once a sweep, each stage holding its groups whole") {
+  for (const int ranks : {1, 2, 3, 4, 8})
+    for (int n = 2 * ranks; n <= 33; ++n)
+      for (const auto kind : {SweepSchedule::automatic, SweepSchedule::round_robin}) {
+        CAPTURE(ranks);
+        CAPTURE(n);
+        const auto schedule = runtime::distributed_schedule(n, ranks, kind);
+        check_schedule(schedule);
+        if (ranks == 1) CHECK(schedule.rows_moved_per_sweep() == 0);
+      }
+}
+
+TEST_CASE("distributed schedule: xor stages are the cosets of the XOR passes") {
+  const auto two = runtime::distributed_schedule(8, 2, SweepSchedule::automatic);
+  CHECK(two.kind == SweepSchedule::xor_subspaces);
+  REQUIRE(two.stages.size() == 3);  // {1, 2, 3}, {4, 5}, {6, 7}
+  CHECK(two.stages[0].layout.rows == std::vector<std::vector<int>>{{0, 1, 2, 3}, {4, 5, 6, 7}});
+  CHECK(two.stages[0].groups.size() == 3);
+  CHECK(two.stages[1].groups.size() == 2);
+  CHECK(two.stages[2].groups.size() == 2);
+  // Each change of layout (three, with the one back to the first) moves half the rows.
+  CHECK(two.rows_moved_per_sweep() == 3 * 4);
+  // 16 over 4 ranks: subspaces of dimension 2, five stages of three groups (a spread).
+  const auto four = runtime::distributed_schedule(16, 4, SweepSchedule::xor_subspaces);
+  CHECK(four.stages.size() == 5);
+  for (const auto& stage : four.stages) CHECK(stage.groups.size() == 3);
+  // Odd N: round robin, the unpaired index with a rank of the fewest rows.
+  const auto odd = runtime::distributed_schedule(7, 3, SweepSchedule::automatic);
+  CHECK(odd.kind == SweepSchedule::round_robin);
+  CHECK(odd.most_rows() == 3);
+}
+
+TEST_CASE("distributed schedule: more ranks than index pairs, or xor where it cannot run, is a user error") {
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(3, 2, SweepSchedule::automatic),
+                       doctest::Contains("more ranks (2) than the distributed mode of size N = 3 can take"),
+                       user_error);
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(2, 2, SweepSchedule::automatic),
+                       doctest::Contains("use at most 1 ranks"), user_error);
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(12, 2, SweepSchedule::xor_subspaces),
+                       doctest::Contains("--schedule xor on 2 ranks needs N and the number of ranks to be powers of two"),
+                       user_error);
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(8, 3, SweepSchedule::xor_subspaces),
+                       doctest::Contains("powers of two"), user_error);
+}
+
+TEST_CASE("distributed engine, one rank: the CPU engine's sweeps over the same groups, bit for bit") {
+  const auto comm = runtime::one_rank_communicator();
+  struct Case {
+    int order, size;
+    runtime::Layout layout;
+    double eta;
+    const char* rule;
+  };
+  for (const Case c : {Case{3, 8, runtime::Layout::c_order, 0.0, "max_diag"}, Case{4, 5, runtime::Layout::c_order, 0.02, "max_diag"},
+                       Case{4, 6, runtime::Layout::fortran_order, 0.02, "max_diag"},
+                       Case{3, 7, runtime::Layout::c_order, 0.0, "max_trace"}}) {
+    CAPTURE(c.order);
+    CAPTURE(c.size);
+    const auto tensor = testing::random_tensor<double>(c.order, c.size, 90 + static_cast<unsigned>(c.size), c.layout);
+    runtime::Options options;
+    options.rule = c.rule;
+    options.eta = c.eta;
+    options.max_sweeps = 3;
+    options.tol = 0.0;
+    options.stall_tol = 0.0;
+    const auto got = runtime::diagonalize_distributed(tensor, options, *comm);
+    const auto schedule = runtime::distributed_schedule(c.size, 1, runtime::SweepSchedule::automatic);
+    const auto reference = testing::one_rank_reference(tensor, schedule.groups(), c.rule, c.eta, 3);
+    testing::check_equal_to_reference(got, reference);
+    CHECK(got.distribution.bytes_per_sweep == 0);
+    CHECK(got.run.engine == "cpu_distributed");
+  }
+}
+
+TEST_CASE("distributed engine: a NaN in the tensor, GPU ranks or a symmetric structure are user errors") {
+  const auto comm = runtime::one_rank_communicator();
+  auto tensor = testing::random_tensor<double>(3, 4, 7);
+  runtime::Options options;
+  options.backend = runtime::Backend::cuda;
+  CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed(tensor, options, *comm),
+                       doctest::Contains("GPU ranks (NCCL) are not built yet"), user_error);
+  options.backend = runtime::Backend::cpu;
+  options.structure = runtime::Structure::symmetric;
+  CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed(tensor, options, *comm),
+                       doctest::Contains("structure general only"), user_error);
+  options.structure = runtime::Structure::general;
+  tensor.values()[37] = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed(tensor, options, *comm),
+                       doctest::Contains("NaN or Inf at flat index 37"), user_error);
+}

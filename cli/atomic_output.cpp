@@ -87,6 +87,11 @@ void AtomicOutput::commit() {
   done_ = true;
 }
 
+void AtomicOutput::discard_now() noexcept {
+  discard();
+  done_ = true;
+}
+
 void AtomicOutput::discard() noexcept {
   std::error_code ignored;
   for (const fs::path& path : committed_) fs::remove(path, ignored);

@@ -30,6 +30,9 @@ public:
   // throws run_cancelled when SIGINT/SIGTERM was caught (interrupt_signals.hpp): a signal that
   // arrives before the renames leaves nothing, one that arrives after them leaves the whole output.
   void commit();
+  // Removes the temporaries and the directories this run created now, for a process about to end
+  // without unwinding (lost_rank_watchdog.hpp); the object is then done.
+  void discard_now() noexcept;
 
 private:
   void discard() noexcept;

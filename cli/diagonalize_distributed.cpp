@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/atomic_output.hpp"
+#include "cli/lost_rank_watchdog.hpp"
 #include "cli/progress.hpp"
 #include "cli/stop_summary.hpp"
 #include "runtime/algorithm/report.hpp"
@@ -38,6 +39,9 @@ std::string run_typed(const DiagonalizeArguments& arguments, const runtime::Tens
   // Rank 0 makes the output directory and the staged core file's name; the others write into it.
   std::optional<AtomicOutput> output;
   std::string core_path;
+  const LostRankWatchdog watchdog(comm.rank(), [&output] {
+    if (output) output->discard_now();
+  });
   runtime::on_every_rank(comm, [&] {
     if (!leader) return;
     output.emplace(arguments.out);

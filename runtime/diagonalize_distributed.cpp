@@ -7,6 +7,7 @@
 
 #include "runtime/core/errors.hpp"
 #include "runtime/distributed/distributed_run.hpp"
+#include "runtime/distributed/host_memory.hpp"
 #include "runtime/io/npy_rows.hpp"
 #include "runtime/run_plan.hpp"
 
@@ -24,6 +25,21 @@ void check_distributed_options(const Options& options) {
                      std::string(to_string(options.structure)) + " runs on one process)");
 }
 
+// The slab, and while the layout changes (row_exchange.cpp) its new copy and the rows in flight, at
+// most four slabs a rank, must fit the memory its host has available for its ranks: otherwise the
+// run is refused before it allocates (Linux would grant the memory and kill the process later).
+void check_room(std::size_t slab_bytes, bool exchanges, Communicator& comm) {
+  const std::size_t need = slab_bytes * (exchanges ? 4 : 1);
+  const auto available = available_host_memory();
+  if (!available) return;
+  const std::size_t share = *available / static_cast<std::size_t>(comm.ranks_on_this_host());
+  if (need > share)
+    throw user_error("the tensor does not fit the ranks' memory: a rank needs " + std::to_string(need) +
+                     " bytes (its slab of " + std::to_string(slab_bytes) + (exchanges ? " and the exchange's buffers" : "") +
+                     "), and its host has " + std::to_string(share) + " available for each of its " +
+                     std::to_string(comm.ranks_on_this_host()) + " ranks: use more ranks or hosts");
+}
+
 // Reads this rank's rows of the first stage (`read_rows` fills them), then runs the sweeps.
 template <class T>
 DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Options& asked, Communicator& comm,
@@ -36,12 +52,8 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
   Slab<T> slab{order, size, layout, comm.rank(), schedule.stages.front().layout, {}};
   on_every_rank(comm, [&] {
     const std::size_t entries = schedule.most_rows() * slab.row_length();
-    try {
-      slab.values.resize(entries);
-    } catch (const std::bad_alloc&) {
-      throw user_error("this rank's slab of " + std::to_string(entries * sizeof(T)) +
-                       " bytes does not fit its memory: use more ranks");
-    }
+    check_room(entries * sizeof(T), schedule.stages.size() > 1, comm);
+    slab.values.resize(entries);
     read_rows(slab);
   });
   stop_if_cancelled(options.cancelled);

@@ -12,6 +12,11 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/diagonalize_distributed.hpp"
 #include "runtime/distributed/distributed_schedule.hpp"
+#include "runtime/io/npy_rows.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
 
 using namespace tensordiag;
 using runtime::SweepSchedule;
@@ -141,4 +146,15 @@ TEST_CASE("distributed engine: a NaN in the tensor, GPU ranks or a symmetric str
   tensor.values()[37] = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed(tensor, options, *comm),
                        doctest::Contains("NaN or Inf at flat index 37"), user_error);
+}
+
+TEST_CASE("distributed engine: a tensor larger than the memory is refused before anything is allocated") {
+  // A 400 GB float32 file, sparse on disk: only its header is written.
+  const auto path = std::filesystem::temp_directory_path() / ("tensordiag_huge_" + std::to_string(::getpid()) + ".npy");
+  runtime::create_npy_tensor_file<float>(path, 11, 10, runtime::Layout::c_order);
+  const auto comm = runtime::one_rank_communicator();
+  CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed<float>(path, runtime::Options{}, *comm),
+                       doctest::Contains("the tensor does not fit the ranks' memory: a rank needs 400000000000 bytes"),
+                       user_error);
+  std::filesystem::remove(path);
 }

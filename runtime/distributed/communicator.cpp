@@ -17,6 +17,7 @@ public:
                      const std::vector<std::size_t>&, std::size_t row_bytes) override {
     if (send_rows.at(0) > 0) std::memcpy(receive, send, send_rows[0] * row_bytes);
   }
+  int ranks_on_this_host() const override { return 1; }
   std::string description() const override { return "one process"; }
 };
 

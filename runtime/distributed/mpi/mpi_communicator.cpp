@@ -76,9 +76,14 @@ public:
     initialize_once();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm host;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+    MPI_Comm_size(host, &on_host_);
+    MPI_Comm_free(&host);
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int ranks_on_this_host() const override { return on_host_; }
 
   void sum_parts(std::vector<double>& values) override {
     check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM,
@@ -123,6 +128,7 @@ public:
 private:
   int rank_ = 0;
   int size_ = 1;
+  int on_host_ = 1;
 };
 
 }  // namespace

@@ -14,8 +14,9 @@
 namespace tensordiag::runtime {
 
 // One group step on `core`: angles from each pair's pivot subtensor, then one fused pass. With the
-// pivot check, a mode's pairs are decided by the bounds on ||Lambda||_2 when they can be, by its
-// exact value (an eigensolver) otherwise; `count`, when given, adds the checks and exact norms.
+// pivot check, a mode's pairs are decided by the bounds on ||Lambda||_2 when they can be
+// (pivot_norm_bounds.hpp: column bounds, power steps, a Cholesky test), by its exact value (an
+// eigensolver) otherwise; `count`, when given, adds the checks, exact norms and tests.
 template <class T, class Rule>
 GroupRotations<T> group_step(HostTensor<T>& core, const PivotGroup& pairs, const Rule& rule, double eta, int threads,
                              PivotCheckCount* count = nullptr) {
@@ -28,10 +29,10 @@ GroupRotations<T> group_step(HostTensor<T>& core, const PivotGroup& pairs, const
     std::vector<bool> passes(pairs.size(), true);
     if (eta > 0) {
       const std::vector<double> lambda = pivot_lambda(core.data(), core.strides(), core.size(), mode, &group);
-      auto verdicts = verdicts_by_bounds(lambda, core.size(), pairs, eta);
-      if (count) ++count->checks;
+      const BoundsDecision decision = decide_by_bounds(lambda, core.size(), pairs, eta);
+      if (count) count->add(decision);
+      auto verdicts = decision.verdicts;
       if (!verdicts) {
-        if (count) ++count->exact_norms;
         const double norm = skew_spectral_norm(lambda, core.size());
         verdicts.emplace();
         for (const auto& pair : pairs) verdicts->push_back(passes_pivot_check(lambda, core.size(), norm, pair, eta));

@@ -27,17 +27,26 @@
 // within TOLERANCE (relative) of the previous Ritz value; the result is the bracket's middle.
 // Everything runs in double; every reduction sums in a fixed order (deterministic).
 //
-// Bounds first (issue 15; runtime/algorithm/pivot_norm_bounds.hpp): lower = the largest column
-// 2-norm <= ||Lambda||_2 <= upper = min(||Lambda||_F / sqrt(2), the largest column 1-norm). When
-// every pair of the group is decided by them -- 2 |Lambda_pq| >= eta upper (1 + MARGIN) passes,
-// < eta lower (1 - MARGIN) fails -- the kernel writes `lower` as the norm, which gives every pair
-// the same verdict the exact norm would, and skips the Lanczos process.
+// Bounds first (issue 15; runtime/algorithm/pivot_norm_bounds.hpp, whose stages this repeats):
+// a pair passes whatever the exact norm when 2 |Lambda_pq| >= eta upper (1 + MARGIN), fails when
+// < eta lower (1 - MARGIN). Stage 1: lower = the largest column 2-norm <= ||Lambda||_2 <= upper =
+// min(||Lambda||_F / sqrt(2), the largest column 1-norm). Stage 2 (a pair still open): power steps
+// from e_j, j the largest column, on the scaled Lambda: each apply_s gives u = Lambda q and
+// S q = Lambda^T u, and ||Lambda^T u|| / ||u|| <= ||Lambda||_2 (lowered for rounding: gamma_{N+6}
+// relative and gamma_N ||Lambda||_F absolute, see skew_power_bound.hpp). Stage 3 (GRAM, N <= 64:
+// S's packed lower triangle and its factor in shared memory): tau = the smallest open
+// 2 |Lambda_pq| / (eta (1 + 2 MARGIN)); a Cholesky factorization of (tau^2 - shift) I - S that
+// completes proves ||Lambda||_2 < tau, and every open pair passes (the shift covers the rounding
+// of S and of the factorization: gram_norm_test.hpp); when it does not, more power steps may fail
+// that pair and the next is tried (GRAM_ATTEMPTS). When every pair of the group is decided, the
+// kernel writes `lower` as the norm, which gives every pair the same verdict the exact norm would
+// (passing pairs are >= eta upper > eta lower), and skips the Lanczos process.
 //
 // Arguments:
 //   lambda       N x N, row-major (pivot_check_gather), skew-symmetric
 //   basis        workspace: STEPS + 1 vectors of N doubles (the Lanczos vectors; unused when they
 //                fit in shared memory)
-//   norm         out: ||Lambda||_2, or the lower bound when the bounds decide every pair
+//   norm         out: ||Lambda||_2, or the lower bound when the bounds decide every pair (0 for Lambda = 0)
 //   pairs        the group whose verdicts the norm serves, or null: always the exact norm
 //   eta          the check's threshold
 //   exact_norms  null, or a counter raised by one each time the exact norm was needed
@@ -57,6 +66,13 @@ inline constexpr bool BASIS_SHARED = (STEPS + 1) * N * 8 <= BASIS_SHARED_BYTES;
 inline constexpr double TOLERANCE = 1e-13;          // on the Ritz value, relative
 inline constexpr double INVARIANT = 1e-12;          // beta below this times ||T||: the space is invariant
 inline constexpr double MARGIN = 1e-12;             // runtime::bounds_margin
+inline constexpr double ROUNDOFF = 0x1p-53;         // double's unit roundoff u
+inline constexpr int POWER_STEPS = 3;               // apply_s calls of stage 2 (runtime::power_products / 2)
+inline constexpr int RETRY_POWER_STEPS = 8;         // after a gram test that does not complete
+inline constexpr bool GRAM = N <= 64;               // stage 3: the packed triangles fit the 48 KB
+inline constexpr int GRAM_ATTEMPTS = 2;             // runtime::gram_attempts
+inline constexpr int PACKED = N * (N + 1) / 2;
+inline constexpr double NONE_OPEN = 0x1.fffffffffffffp+1023;  // the largest double: no open pair (scaled 2 |Lambda_pq| <= 4)
 static_assert(THREADS >= N, "lambda_norm: a thread per vector entry");
 static_assert(!IN_REGISTERS || (ROWS <= 32 && (ROWS & (ROWS - 1)) == 0 && WARPS * ROWS >= N),
               "lambda_norm: ROWS is a power of two <= 32 and the warps cover the rows");
@@ -142,21 +158,66 @@ __device__ inline double block_max(double v, double* scratch) {
   return largest;
 }
 
-// The bounds' verdicts (see the top): true when they decide every pair of `pairs`, with the lower
-// bound in `lower`. column2 and column1 are this thread's column's squared 2-norm and 1-norm
-// (threads t < N; zero elsewhere).
-__device__ inline bool bounds_decide(const double* lambda, const int* pairs, double eta, double column2,
-                                     double column1, double& lower) {
-  __shared__ double scratch[3][32];
-  lower = sqrt(block_max(column2, scratch[0]));
-  const double upper = fmin(sqrt(0.5 * block_total(column2, scratch[1])), block_max(column1, scratch[2]));
-  bool open = false;
+// Higham's gamma_n = n u / (1 - n u): the relative error bound of a sum of n terms in any order.
+__device__ inline double rounding_gamma(double n) { return n * ROUNDOFF / (1.0 - n * ROUNDOFF); }
+
+// The smallest of every thread's v, the same in all threads. As block_total for `scratch`.
+__device__ inline double block_min(double v, double* scratch) {
+  for (int offset = 16; offset > 0; offset /= 2) v = fmin(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  __syncthreads();
+  double smallest = scratch[0];
+  for (int w = 1; w < WARPS; ++w) smallest = fmin(smallest, scratch[w]);
+  return smallest;
+}
+
+// The verdicts under [lower, upper] (see the top), all three in units of the scaled Lambda (`scale`
+// times Lambda): true when they decide every pair of `pairs`; `smallest_open` gets the smallest
+// 2 |Lambda_pq| scale of the open pairs (NONE_OPEN when none).
+__device__ inline bool bounds_decide(const double* lambda, double scale, const int* pairs, double eta, double lower,
+                                     double upper, double& smallest_open) {
+  __shared__ double scratch[32];
+  double twice_open = NONE_OPEN;
   if (threadIdx.x < PAIRS) {
     const double entry = lambda[pairs[2 * threadIdx.x] * N + pairs[2 * threadIdx.x + 1]];
-    const double twice = 2.0 * fabs(entry);
-    open = !(twice >= eta * upper * (1 + MARGIN) || twice < eta * lower * (1 - MARGIN));
+    const double twice = 2.0 * fabs(entry) * scale;
+    if (!(twice >= eta * upper * (1 + MARGIN) || twice < eta * lower * (1 - MARGIN))) twice_open = twice;
   }
-  return __syncthreads_count(open) == 0;
+  smallest_open = block_min(twice_open, scratch);
+  return !(smallest_open < NONE_OPEN);
+}
+
+// Whether a Cholesky factorization of A = (tau^2 - shift) I - S completes (gram_norm_test.hpp):
+// then ||Lambda||_2 < tau for the scaled Lambda whose S = Lambda^T Lambda (rounded) is `gram`
+// (packed lower triangle, row i at i (i + 1) / 2). `factor` is overwritten; frobenius2 >=
+// ||Lambda||_F^2. Right-looking, one column a step; every entry is written by one thread in a fixed
+// order (deterministic). The same value in every thread.
+__device__ inline bool gram_certifies_below(const double* gram, double* factor, double tau, double frobenius2) {
+  const int t = threadIdx.x;
+  const double tau2 = tau * tau;
+  const double g = rounding_gamma(N + 1.0);
+  const double shift = 1.01 * (g / (1.0 - g) * N * tau2 + rounding_gamma(N) * frobenius2 +
+                               5.0 * ROUNDOFF * (tau2 + frobenius2));
+  for (int e = t; e < PACKED; e += THREADS) factor[e] = -gram[e];
+  __syncthreads();
+  if (t < N) factor[t * (t + 1) / 2 + t] = (tau2 - shift) - gram[t * (t + 1) / 2 + t];
+  __syncthreads();
+  for (int k = 0; k < N; ++k) {
+    const double pivot = factor[k * (k + 1) / 2 + k];
+    if (!(pivot > 0.0)) return false;  // the same shared value in every thread: a uniform exit
+    const double root = sqrt(pivot);
+    __syncthreads();  // every thread has read the pivot
+    if (t == k) factor[k * (k + 1) / 2 + k] = root;
+    if (t > k && t < N) factor[t * (t + 1) / 2 + k] /= root;
+    __syncthreads();
+    const int rest = N - 1 - k;  // the trailing update: A_ij -= L_ik L_jk, k < j <= i
+    for (int e = t; e < rest * rest; e += THREADS) {
+      const int i = k + 1 + e / rest, j = k + 1 + e % rest;
+      if (j <= i) factor[i * (i + 1) / 2 + j] -= factor[i * (i + 1) / 2 + k] * factor[j * (j + 1) / 2 + k];
+    }
+    __syncthreads();
+  }
+  return true;
 }
 
 // ||Lambda||_2, the same value in every thread of the block; with `pairs`, the lower bound instead
@@ -194,7 +255,28 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
   } else {
     for (int e = t; e < N * N; e += THREADS) largest = fmax(largest, fabs(lambda[e]));
   }
+  for (int offset = 16; offset > 0; offset /= 2) largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
+  if (lane == 0) scratch[0][warp] = largest;
+  __syncthreads();
+  largest = 0.0;
+  for (int w = 0; w < WARPS; ++w) largest = fmax(largest, scratch[0][w]);
+  __syncthreads();  // scratch[0] is read
   exact = true;
+  if (largest == 0.0 || !isfinite(largest)) {  // Lambda = 0: every pair passes, as with norm 0; or Inf/NaN passed on
+    exact = !(pairs && largest == 0.0);
+    return largest;
+  }
+  // Everything below works on Lambda times this power of two (exact): S's entries neither overflow
+  // nor underflow to matter, the norm is >= 1, and the bounds are returned divided by it.
+  const double scale = ldexp(1.0, -ilogb(largest));  // scale * largest in [1, 2)
+  if constexpr (IN_REGISTERS) {
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i)
+#pragma unroll
+      for (int k = 0; k < COLS; ++k) tile[i][k] *= scale;
+  }
+  double lower = 0.0, upper = 0.0, frobenius2 = 0.0, smallest_open = 0.0;
+  int start_column = 0;
   if (pairs) {
     // This thread's column norms: summed over the warps' register rows, or read down the column.
     double column2 = 0.0, column1 = 0.0;
@@ -224,29 +306,22 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
     } else {
       if (owner)
         for (int r = 0; r < N; ++r) {
-          const double x = lambda[r * N + t];
+          const double x = lambda[r * N + t] * scale;
           column2 += x * x;
           column1 += fabs(x);
         }
     }
-    double lower = 0.0;
-    if (bounds_decide(lambda, pairs, eta, column2, column1, lower)) {
+    // Stage 1 (scaled units, as every bound below).
+    const double largest2 = block_max(column2, scratch[0]);
+    frobenius2 = block_total(column2, scratch[1]);
+    lower = sqrt(largest2);
+    upper = fmin(sqrt(0.5 * frobenius2), block_max(column1, scratch[2]));
+    // The first column of largest 2-norm: stage 2's start.
+    start_column = static_cast<int>(block_min(owner && column2 == largest2 ? t : N, scratch[0]));
+    if (bounds_decide(lambda, scale, pairs, eta, lower, upper, smallest_open)) {
       exact = false;
-      return lower;
+      return lower / scale;
     }
-  }
-  for (int offset = 16; offset > 0; offset /= 2) largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
-  if (lane == 0) scratch[0][warp] = largest;
-  __syncthreads();
-  largest = 0.0;
-  for (int w = 0; w < WARPS; ++w) largest = fmax(largest, scratch[0][w]);
-  if (largest == 0.0 || !isfinite(largest)) return largest;  // Lambda = 0; or Inf/NaN passed on
-  const double scale = ldexp(1.0, -ilogb(largest));  // scale * largest in [1, 2)
-  if constexpr (IN_REGISTERS) {
-#pragma unroll
-    for (int i = 0; i < ROWS; ++i)
-#pragma unroll
-      for (int k = 0; k < COLS; ++k) tile[i][k] *= scale;
   }
 
   // S q_j for the scaled Lambda, entry t (owners only).
@@ -333,6 +408,65 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
       for (int i = 0; i <= j; ++i) w -= coefficients[i] * basis[static_cast<long long>(i) * N + t];
     return w;
   };
+
+  // Stages 2 and 3 (see the top), on the scaled Lambda.
+  if (pairs && isfinite(upper)) {
+    // >= ||Lambda||_F scaled: the sum of N^2 squares is within gamma_{N^2 + 2}.
+    const double frobenius = sqrt(frobenius2 * (1.0 + rounding_gamma(static_cast<double>(N) * N + 2.0))) *
+                             (1.0 + 2.0 * ROUNDOFF);
+    if (t < 32 * COLS) q[t] = t == start_column ? 1.0 : 0.0;
+    __syncthreads();
+    // `steps` power steps; lower rises to the best quotient.
+    const auto power_steps = [&](int steps) {
+      for (int k = 0; k < steps; ++k) {
+        const double s = apply_s();  // u = Lambda q (shared, settled), s = Lambda^T u
+        const double u2 = block_total(t < N ? u[t] * u[t] : 0.0, scratch[0]);
+        const double s2 = block_total(s * s, scratch[1]);
+        if (!(u2 > 0.0) || !(s2 > 0.0)) break;  // the same in every thread
+        const double quotient = sqrt(s2 / u2) * (1.0 - rounding_gamma(N + 6.0)) - rounding_gamma(N) * frobenius;
+        lower = fmax(lower, quotient);
+        if (t < 32 * COLS) q[t] = owner ? s / sqrt(s2) : 0.0;
+        __syncthreads();
+      }
+    };
+    power_steps(POWER_STEPS);
+    if (bounds_decide(lambda, scale, pairs, eta, lower, upper, smallest_open)) {
+      exact = false;
+      return lower / scale;
+    }
+    if constexpr (GRAM) {
+      __shared__ double gram[GRAM ? PACKED : 1];
+      __shared__ double factor[GRAM ? PACKED : 1];
+      bool formed = false;
+      for (int attempt = 0; attempt < GRAM_ATTEMPTS; ++attempt) {
+        const double tau = smallest_open / (eta * (1 + 2 * MARGIN));
+        if (!(tau > lower)) break;  // the norm is >= lower >= tau: no test can succeed
+        if (!formed) {
+          // S = Lambda^T Lambda of the scaled Lambda, lower triangle: N^3 / 2 multiply-adds.
+          for (int e = t; e < N * N; e += THREADS) {
+            const int i = e / N, j = e % N;
+            if (j > i) continue;
+            double sum = 0.0;
+            for (int r = 0; r < N; ++r) sum += (lambda[r * N + i] * scale) * (lambda[r * N + j] * scale);
+            gram[i * (i + 1) / 2 + j] = sum;
+          }
+          __syncthreads();
+          formed = true;
+        }
+        if (gram_certifies_below(gram, factor, tau, frobenius * frobenius * (1.0 + 2.0 * ROUNDOFF))) {
+          exact = false;  // every open pair passes: 2 |Lambda_pq| >= eta tau (1 + 2 MARGIN) > eta lower
+          return lower / scale;
+        }
+        const double before = smallest_open;
+        power_steps(RETRY_POWER_STEPS);
+        if (bounds_decide(lambda, scale, pairs, eta, lower, upper, smallest_open)) {
+          exact = false;
+          return lower;
+        }
+        if (smallest_open == before) break;  // the same pair is still open
+      }
+    }
+  }
 
   // q_0: a fixed vector with no special relation to Lambda, normalized: 1 + 0.5 frac(t / golden
   // ratio), no trigonometry (double sin's argument reduction alone was a sixth of the compile time).

@@ -3,14 +3,15 @@
 # the runtime's static libraries built here (carry build/device-libs, made by copying build/*.a),
 # with that machine's python3 headers, pybind11 and g++, then runs the whole Python test suite
 # (backend auto: the GPU for every shape a GPU engine takes).
-#   usage: bash scripts/gpu-python.sh [pytest arguments]
+# PACKAGE_PARENT keeps the built package there (for running examples after the tests).
+#   usage: [PACKAGE_PARENT=DIR] bash scripts/gpu-python.sh [pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
 include=$("$python" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 pybind11=$("$python" -c "import pybind11; print(pybind11.get_include())")
 suffix=$("$python" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
-package=$(mktemp -d)/tensordiag
+package=${PACKAGE_PARENT:-$(mktemp -d)}/tensordiag
 mkdir -p "$package"
 cp python/tensordiag/*.py "$package/"
 libs=build/device-libs

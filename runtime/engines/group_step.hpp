@@ -14,14 +14,14 @@
 
 namespace tensordiag::runtime {
 
-// The pivot check's verdict on every pair of a mode: by the bounds on ||Lambda||_2 when they decide
-// them all, by its exact value (an eigensolver) otherwise; `count`, when given, adds the check and
-// the exact norm.
+// The pivot check's verdict on every pair of a mode: by bounds on ||Lambda||_2 when they decide
+// them all (pivot_norm_bounds.hpp: column bounds, power steps, a Cholesky test), by its exact value
+// (an eigensolver) otherwise; `count`, when given, adds the check, the exact norm and the tests.
 inline std::vector<bool> pivot_verdicts(const std::vector<double>& lambda, int size, const PivotGroup& pairs,
                                         double eta, PivotCheckCount* count) {
-  if (count) ++count->checks;
-  if (auto verdicts = verdicts_by_bounds(lambda, size, pairs, eta)) return *verdicts;
-  if (count) ++count->exact_norms;
+  const BoundsDecision decision = decide_by_bounds(lambda, size, pairs, eta);
+  if (count) count->add(decision);
+  if (decision.verdicts) return *decision.verdicts;
   const double norm = skew_spectral_norm(lambda, size);
   std::vector<bool> verdicts;
   for (const auto& pair : pairs) verdicts.push_back(passes_pivot_check(lambda, size, norm, pair, eta));

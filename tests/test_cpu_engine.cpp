@@ -10,6 +10,7 @@
 #include "random_tensor.hpp"
 #include "reference_engine.hpp"
 #include "runtime/engines/cpu_engine.hpp"
+#include "runtime/engines/group_pass.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/algorithm/generator.hpp"
@@ -266,4 +267,42 @@ TEST_CASE("a batch on the CPU equals its tensors one by one, and mixed shapes ar
     CHECK(max_abs_difference(batch[b].core.values(), diagonalize(tensors[b], options).core.values()) == 0.0);
   tensors.push_back(random_tensor<double>(3, 6, 1));
   CHECK_THROWS_WITH_AS(diagonalize_batch(tensors, options), doctest::Contains("one shape"), user_error);
+}
+
+TEST_CASE("the factor update, row by row, equals the pair-by-pair column update bit for bit") {
+  // The update as it was written first: for each pair, columns p and q of every row.
+  auto pair_by_pair = [](std::vector<Matrix<double>>& factors, const GroupRotations<double>& group) {
+    for (int mode = 0; mode < group.order; ++mode) {
+      Matrix<double>& m = factors[static_cast<std::size_t>(mode)];
+      for (std::size_t pair = 0; pair < group.pairs.size(); ++pair) {
+        const auto g = group.at(mode, pair);
+        const auto [p, q] = group.pairs[pair];
+        for (int row = 0; row < m.n; ++row) {
+          const double x = m(row, p), y = m(row, q);
+          m(row, p) = g.c * x + g.s * y;
+          m(row, q) = g.c * y - g.s * x;
+        }
+      }
+    }
+  };
+  for (int size : {2, 3, 8, 17, 64}) {
+    CAPTURE(size);
+    const auto values = random_tensor<double>(2, size, 70u + static_cast<unsigned>(size));
+    std::vector<Matrix<double>> factors(3, Matrix<double>::identity(size));
+    for (std::size_t n = 0; n < factors.size(); ++n)
+      for (std::size_t i = 0; i < factors[n].data.size(); ++i) factors[n].data[i] = values.values()[i] + static_cast<double>(n);
+    auto reference = factors;
+    RandomStream random(static_cast<std::uint64_t>(size));
+    for (const auto& pairs : round_robin_schedule(size)) {
+      GroupRotations<double> group(3, pairs);
+      for (auto& g : group.rotations) {
+        const double phi = random.gaussian();
+        g = {std::cos(phi), std::sin(phi)};
+      }
+      group.at(1, 0) = {1.0, 0.0};  // the identity, as converged pairs have
+      apply_group_to_factors(factors, group);
+      pair_by_pair(reference, group);
+    }
+    for (std::size_t n = 0; n < factors.size(); ++n) CHECK(factors[n].data == reference[n].data);
+  }
 }

@@ -226,3 +226,36 @@ TEST_CASE("symmetric: a batch equals its tensors one by one") {
     CHECK(batch[b].core.values() == diagonalize(tensors[b], symmetric_options()).core.values());
   }
 }
+
+TEST_CASE("symmetric: D = 2 runs equal their group steps with Q updated pair by pair, bit for bit") {
+  // The engine against its steps taken by hand, Q's columns p, q rotated pair after pair as the
+  // factor update did before it went row by row (group_pass.cpp).
+  for (int size : {7, 40}) {
+    CAPTURE(size);
+    const auto g = random_tensor<double>(2, size, 120u + static_cast<unsigned>(size));
+    HostTensor<double> a(2, size);
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j) a.at({i, j}) = (g.at({i, j}) + g.at({j, i})) / 2;
+    Options options = symmetric_options();
+    options.max_sweeps = 2;
+    const auto result = diagonalize(a, options);
+    REQUIRE(result.sweeps() == 2);
+
+    HostTensor<double> core = a;
+    Matrix<double> q = Matrix<double>::identity(size);
+    for (int sweep = 0; sweep < 2; ++sweep)
+      for (const auto& pairs : round_robin_schedule(size)) {
+        const auto group = symmetric_group_step(core, pairs, 1);
+        for (std::size_t k = 0; k < pairs.size(); ++k) {
+          const auto rotation = group.at(0, k);
+          for (int row = 0; row < size; ++row) {
+            const double x = q(row, pairs[k].p), y = q(row, pairs[k].q);
+            q(row, pairs[k].p) = rotation.c * x + rotation.s * y;
+            q(row, pairs[k].q) = rotation.c * y - rotation.s * x;
+          }
+        }
+      }
+    CHECK(result.core.values() == core.values());
+    CHECK(result.factors.front().data == q.data);
+  }
+}

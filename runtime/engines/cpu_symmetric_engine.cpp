@@ -33,9 +33,10 @@ GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pa
   // run in parallel where the pass does (group_pass.cpp: 2^17 entries and more); below, a parallel
   // region per group costs more than it saves, and on a loaded machine a scheduler slice per group
   // (measured: 600 ms instead of 8 ms for D = 3, N = 16 on 2 busy cores; 1.9 s instead of 54 ms
-  // for N = 40).
+  // for N = 40). D = 2 takes the closed form, ~0.2 us a pair (measured: 50 us for the 250 pairs
+  // of N = 500), less than a parallel region costs: its angles stay serial at any size.
   const int angle_threads = threads > 0 ? threads : omp_get_max_threads();
-  const bool parallel = pairs.size() > 1 && core.count() >= (std::size_t{1} << 17);
+  const bool parallel = order > 2 && pairs.size() > 1 && core.count() >= (std::size_t{1} << 17);
 #pragma omp parallel for num_threads(angle_threads) schedule(dynamic) if (parallel)
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto t = symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pairs[k]), order);

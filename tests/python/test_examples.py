@@ -69,3 +69,89 @@ def test_xxz_hamiltonian_against_dense_eigh_and_the_known_energy(spin_chain):
     figures = spin_chain.block_structure(psi, 12, 3)
     assert figures["reconstruction"] < 1e-12
     assert figures["diag2"][0] > 10 * figures["diag2"][1]  # one dominant block-product state
+
+
+@pytest.fixture(scope="module")
+def spectra():
+    return load_example("spin_chain_spectra")
+
+
+@pytest.mark.parametrize("sites, sz", [(10, 0.0), (10, 1.0), (11, 0.5), (12, 0.0)])
+def test_the_symmetry_blocks_hold_the_sector_spectrum(spectra, sites, sz):
+    # The union of the blocks' eigenvalues is the whole Sz sector's spectrum, and the checks hold.
+    failures = []
+    blocks = spectra.symmetry_blocks(sites, 1.0, 0.5, 0.55, [sz], lambda claim, text: claim or failures.append(text))
+    assert failures == []
+    states = spectra.sector_states(sites, int(round(sites / 2 + sz)))
+    sector = spectra.sector_hamiltonian(sites, states, 1.0, 0.5, 0.55).toarray()
+    assert np.array_equal(sector, sector.T)
+    together = np.sort(np.concatenate([np.linalg.eigvalsh(b.matrix) for b in blocks]))
+    np.testing.assert_allclose(together, np.linalg.eigvalsh(sector), rtol=0, atol=1e-12)
+    assert len(blocks) == (4 if sz == 0 and sites % 2 == 0 else 2)
+
+
+def test_the_hamiltonian_matches_pauli_matrices(spectra):
+    # H from Kronecker products of S = sigma / 2 on L = 5 sites (all of them: the 2^5 states).
+    sites, j1, j2, delta = 5, 0.8, 0.45, 0.55
+    sx = np.array([[0, 1], [1, 0]]) / 2
+    sy = np.array([[0, -1j], [1j, 0]]) / 2
+    sz = np.array([[1, 0], [0, -1]]) / 2
+
+    def site_op(op, i):
+        out = np.array([[1.0]])
+        for k in range(sites):
+            out = np.kron(out, op if k == i else np.eye(2))
+        return out
+
+    h = np.zeros((2 ** sites, 2 ** sites), dtype=complex)
+    for r, coupling in ((1, j1), (2, j2)):
+        for i in range(sites - r):
+            h += coupling * (site_op(sx, i) @ site_op(sx, i + r) + site_op(sy, i) @ site_op(sy, i + r)
+                             + delta * site_op(sz, i) @ site_op(sz, i + r))
+    for ups in range(sites + 1):
+        states = spectra.sector_states(sites, ups)
+        # Site 0 is the most significant bit, spin up = bit set; kron's first factor is site 0, |0> = up.
+        kron_index = (2 ** sites - 1) - states
+        expected = h[np.ix_(kron_index, kron_index)]
+        np.testing.assert_allclose(spectra.sector_hamiltonian(sites, states, j1, j2, delta).toarray(), expected.real,
+                                   atol=1e-14)
+
+
+def test_mixed_blocks_hide_the_level_repulsion(spectra):
+    # The point of resolving the symmetries: the chaotic chain's Sz = 0 levels, blocks merged, look
+    # far less GOE-like than block by block (the check on <r> would fail).
+    blocks = spectra.symmetry_blocks(12, 1.0, 0.5, 0.55, [0.0])
+    per_block = np.concatenate([spectra.spacing_ratios(np.linalg.eigvalsh(b.matrix), 0.5) for b in blocks]).mean()
+    merged = spectra.spacing_ratios(np.concatenate([np.linalg.eigvalsh(b.matrix) for b in blocks]), 0.5).mean()
+    assert abs(per_block - spectra.GOE_R) < spectra.r_tolerance(len(blocks) * 100)
+    assert merged < spectra.GOE_R - 0.08
+
+
+def test_the_ratio_densities_are_normalized_with_the_known_means(spectra):
+    r = np.linspace(0, 1, 200001)
+    for density, mean in ((spectra.poisson_ratio_density, spectra.POISSON_R), (spectra.goe_ratio_density, 0.5359)):
+        assert np.trapz(density(r), r) == pytest.approx(1.0, abs=1e-8)
+        assert np.trapz(r * density(r), r) == pytest.approx(mean, abs=1e-4)
+
+
+def test_spacing_ratios_of_known_levels(spectra):
+    # Spacings 1, 2, 1, 1: ratios 1/2, 1/2, 1; a triple degeneracy (0/0) is dropped.
+    np.testing.assert_allclose(spectra.spacing_ratios(np.array([0.0, 1, 3, 4, 5]), 1.0), [0.5, 0.5, 1.0])
+    assert spectra.spacing_ratios(np.array([0.0, 1, 1, 1, 2]), 1.0).tolist() == [0.0, 0.0]
+
+
+def test_spectra_example_runs_and_fails_when_the_eigenvalues_are_loose(spectra, capsys):
+    assert spectra.main(["--sites", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "cuSOLVER" in out and "Poisson" in out
+    # An off_rel tolerance of 1e-4 leaves eigenvalue errors far above 1e-10 of ||H||.
+    assert spectra.main(["--sites", "10", "--tol", "1e-4"]) == 1
+    assert "differ from eigh" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--sites", "9"], ["--delta", "1"], ["--sz", "0.5"], ["--tol", "0"]])
+def test_spectra_example_refuses_bad_arguments(spectra, argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        spectra.main(argv)
+    assert exit_info.value.code == 2
+    assert "error:" in capsys.readouterr().err

@@ -66,6 +66,8 @@ TEST_CASE("distributed ranks: equal to one rank on the same groups, bit for bit"
       {3, 9, Layout::c_order, 0.0, "max_diag", SweepSchedule::automatic},
       {4, 10, Layout::c_order, 0.01, "max_diag", SweepSchedule::round_robin},
       {6, 4, Layout::c_order, 0.0, "max_trace", SweepSchedule::automatic},
+      {7, 4, Layout::c_order, 0.01, "max_diag", SweepSchedule::automatic},
+      {7, 8, Layout::fortran_order, 0.0, "max_diag", SweepSchedule::round_robin},
       {8, 4, Layout::fortran_order, 0.0, "max_diag", SweepSchedule::round_robin},
       {3, 11, Layout::fortran_order, 0.02, "max_trace", SweepSchedule::automatic},
   };

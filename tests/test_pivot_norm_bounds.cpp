@@ -12,34 +12,12 @@
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/random_stream.hpp"
 #include "runtime/algorithm/skew_power_bound.hpp"
+#include "random_skew.hpp"
 
 using namespace tensordiag::runtime;
+using tensordiag::testing::random_skew;
 
 namespace {
-
-// A random skew-symmetric N x N matrix. kind 0: entries of spread magnitudes (a few dominant ones,
-// as the Lambda of a nearly converged core has); 1: Gaussian; 2: rank two plus small noise (a
-// dominant singular pair, as power steps like); 3: block diagonal 2 x 2 blocks whose top two
-// singular values differ by 1e-10 relative (power steps stall: the gram test must do the work).
-std::vector<double> random_skew(int size, RandomStream& random, int kind) {
-  std::vector<double> lambda(static_cast<std::size_t>(size * size), 0.0);
-  std::vector<double> a(static_cast<std::size_t>(size)), b(static_cast<std::size_t>(size));
-  for (int i = 0; i < size; ++i) {
-    a[static_cast<std::size_t>(i)] = random.gaussian();
-    b[static_cast<std::size_t>(i)] = random.gaussian();
-  }
-  for (int i = 0; i < size; ++i)
-    for (int j = i + 1; j < size; ++j) {
-      double x = random.gaussian();
-      if (kind == 0) x *= std::pow(10.0, 3 * random.uniform() - 3);
-      if (kind == 2) x = a[static_cast<std::size_t>(i)] * b[static_cast<std::size_t>(j)] -
-                         b[static_cast<std::size_t>(i)] * a[static_cast<std::size_t>(j)] + 1e-3 * x;
-      if (kind == 3) x = j == i + 1 && i % 2 == 0 ? (i == 0 ? 1.0 : i == 2 ? 1.0 - 1e-10 : 0.5 * random.uniform()) : 0.0;
-      lambda[static_cast<std::size_t>(i * size + j)] = x;
-      lambda[static_cast<std::size_t>(j * size + i)] = -x;
-    }
-  return lambda;
-}
 
 double frobenius_of(const std::vector<double>& lambda) {
   double sum = 0.0;

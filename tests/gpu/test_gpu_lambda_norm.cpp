@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "codegen/builtin_rules.hpp"
+#include "random_skew.hpp"
 #include "random_tensor.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
@@ -21,14 +22,23 @@
 
 using namespace tensordiag::runtime;
 
+namespace {
+
+// The kernels of a float64 order-3 run with the pivot check, lambda_norm among them.
+GpuKernels<double> pivot_check_kernels(int size) {
+  const tensordiag::codegen::KernelSpec spec{tensordiag::codegen::KernelKind::group_pass, 3, size,
+                                             tensordiag::codegen::ScalarType::float64, Layout::c_order,
+                                             tensordiag::codegen::lower_builtin_rule("max_diag"), {}};
+  return GpuKernels<double>(spec, cuda_device()->arch(), KernelSet::general_with_pivot_check);
+}
+
+}  // namespace
+
 TEST_SUITE("gpu") {
   TEST_CASE("||Lambda||_2 on the device equals cuSOLVER's and the CPU's") {
     for (int size : {2, 3, 8, 16, 31, 64, 100, 128, 129, 200, 300}) {
       CAPTURE(size);
-      const tensordiag::codegen::KernelSpec spec{tensordiag::codegen::KernelKind::group_pass, 3, size,
-                                                 tensordiag::codegen::ScalarType::float64, Layout::c_order,
-                                                 tensordiag::codegen::lower_builtin_rule("max_diag"), {}};
-      const GpuKernels<double> kernels(spec, cuda_device()->arch(), KernelSet::general_with_pivot_check);
+      const GpuKernels<double> kernels = pivot_check_kernels(size);
       REQUIRE(kernels.lambda_norm_plan.has_value());
       for (unsigned seed = 1; seed <= 6; ++seed) {
         // Skew-symmetric: Gaussian (1, 2); a spread of scales (3); tiny (4) and huge (5) entries,
@@ -95,10 +105,7 @@ TEST_SUITE("gpu") {
     long long checks = 0, exact_norms = 0;
     for (int size : {2, 3, 5, 8, 16, 31, 64, 100, 128, 200}) {
       CAPTURE(size);
-      const tensordiag::codegen::KernelSpec spec{tensordiag::codegen::KernelKind::group_pass, 3, size,
-                                                 tensordiag::codegen::ScalarType::float64, Layout::c_order,
-                                                 tensordiag::codegen::lower_builtin_rule("max_diag"), {}};
-      const GpuKernels<double> kernels(spec, cuda_device()->arch(), KernelSet::general_with_pivot_check);
+      const GpuKernels<double> kernels = pivot_check_kernels(size);
       REQUIRE(kernels.lambda_norm_plan.has_value());
       const PivotSchedule schedule = round_robin_schedule(size);
       DeviceBuffer<double> d_lambda(static_cast<std::size_t>(size) * size),
@@ -110,21 +117,7 @@ TEST_SUITE("gpu") {
         CAPTURE(trial);
         // Skew-symmetric: spread magnitudes (a few dominant entries), Gaussian, or a dominant
         // singular pair (rank two plus noise).
-        std::vector<double> lambda(static_cast<std::size_t>(size) * size, 0.0), a(size), b(size);
-        for (int i = 0; i < size; ++i) {
-          a[static_cast<std::size_t>(i)] = random.gaussian();
-          b[static_cast<std::size_t>(i)] = random.gaussian();
-        }
-        for (int i = 0; i < size; ++i)
-          for (int j = i + 1; j < size; ++j) {
-            double x = random.gaussian();
-            if (trial % 3 == 0) x *= std::pow(10.0, 3 * random.uniform() - 3);
-            if (trial % 3 == 2)
-              x = a[static_cast<std::size_t>(i)] * b[static_cast<std::size_t>(j)] -
-                  b[static_cast<std::size_t>(i)] * a[static_cast<std::size_t>(j)] + 1e-3 * x;
-            lambda[static_cast<std::size_t>(i * size + j)] = x;
-            lambda[static_cast<std::size_t>(j * size + i)] = -x;
-          }
+        const std::vector<double> lambda = tensordiag::testing::random_skew(size, random, trial % 3);
         const double exact = skew_spectral_norm(lambda, size);
         const PivotGroup& group = schedule[static_cast<std::size_t>(trial) % schedule.size()];
         std::vector<int> flat;

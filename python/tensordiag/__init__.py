@@ -176,8 +176,9 @@ def _cuda_source(tensor: Any, backend: str):
     """
     device = getattr(tensor, "__dlpack_device__", None)
     interface = None
+    device_id = 0
     if device is not None:
-        device_type, _ = device()
+        device_type, device_id = device()
         if int(device_type) in _DLPACK_HOST_DEVICES:
             return None
         if int(device_type) not in _DLPACK_CUDA_DEVICES:
@@ -192,6 +193,11 @@ def _cuda_source(tensor: Any, backend: str):
                          f"{type(tensor).__name__} is in CUDA memory: use backend='cuda' or 'auto' (the default), "
                          "or copy it to the host first (cupy.asnumpy(x), x.cpu().numpy())")
     if interface is None:
+        # Said before __dlpack__ is asked: PyTorch refuses to export a tensor of another device
+        # than its current one with a BufferError of its own.
+        if int(device_id) != 0:
+            raise ValueError(f"the tensor is on CUDA device {int(device_id)}, but tensordiag runs on device 0 (the "
+                             "first visible one: CUDA_VISIBLE_DEVICES chooses it); move the tensor there first")
         return tensor.__dlpack__()
     if interface.get("mask") is not None:
         raise ValueError("tensordiag does not take masked CUDA arrays")

@@ -87,11 +87,13 @@ void write_sparse_npy(const std::filesystem::path& path, int order) {
 TEST_SUITE("gpu") {
   TEST_CASE("the command refuses a tensor over the device memory from its header, before reading it") {
     const tensordiag::testing::Workspace workspace;
-    write_sparse_npy(workspace / "qubits35.npy", 35);
+    // 2^37 float32 entries, 512 GiB: more than any GPU this runs on holds (an H100's 80 GB, an H200's
+    // 141 GB; 2^35, 128 GiB, fits an H200 and was read instead of refused there).
+    write_sparse_npy(workspace / "qubits37.npy", 37);
     const auto before = workspace.files();
-    const auto run = workspace.run("diagonalize qubits35.npy --out run --backend cuda");
+    const auto run = workspace.run("diagonalize qubits37.npy --out run --backend cuda");
     CHECK(run.exit_code == 1);
-    CHECK(run.err.starts_with("tensordiag: error: the CUDA backend cannot take this tensor: the tensor needs 128.06 GiB on the GPU, but NVIDIA "));
+    CHECK(run.err.starts_with("tensordiag: error: the CUDA backend cannot take this tensor: the tensor needs 512.06 GiB on the GPU, but NVIDIA "));
     CHECK(run.err.find('\n') == run.err.size() - 1);
     CHECK(workspace.files() == before);
   }

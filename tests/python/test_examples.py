@@ -158,3 +158,125 @@ def test_spectra_example_refuses_bad_arguments(spectra, argv, capsys):
         spectra.main(argv)
     assert exit_info.value.code == 2
     assert "error:" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def symmetric_recovery():
+    return load_example("symmetric_recovery")
+
+
+@pytest.fixture(scope="module")
+def bss():
+    return load_example("blind_source_separation")
+
+
+@pytest.mark.parametrize("order, size", [(3, 4), (4, 5), (5, 4), (6, 4)])
+def test_planted_symmetric_tensor_is_symmetric_and_recovered(symmetric_recovery, order, size):
+    rng = np.random.default_rng(10 * order + size)
+    tensor, s, q = symmetric_recovery.planted(order, size, rng)
+    assert symmetric_recovery.asymmetry(tensor) < 1e-14
+    np.testing.assert_allclose(q.T @ q, np.eye(size), atol=1e-14)
+    # T = sum_i s_i q_i (x) .. (x) q_i, term by term.
+    direct = np.zeros_like(tensor)
+    for i in range(size):
+        term = q[:, i]
+        for _ in range(order - 1):
+            term = np.multiply.outer(term, q[:, i])
+        direct += s[i] * term
+    np.testing.assert_allclose(tensor, direct, atol=1e-13)
+    figures = symmetric_recovery.recovery(tensor, s, q, threads=1)
+    assert figures["one_factor"] and figures["permutation"]
+    assert figures["diag_error"] <= 1e-12 and figures["factor_error"] <= 1e-10
+    assert figures["asymmetry"] <= 1e-14 and figures["reconstruction"] <= figures["bound"]
+
+
+def test_factor_matching_finds_signs_and_permutation(symmetric_recovery):
+    rng = np.random.default_rng(3)
+    q = symmetric_recovery.haar_orthogonal(5, rng)
+    pi = np.array([2, 0, 4, 1, 3])
+    sigma = np.array([1.0, -1, -1, 1, -1])
+    found_pi, found_sigma = symmetric_recovery.match_factor(q[:, pi] * sigma, q)
+    assert found_pi.tolist() == pi.tolist() and found_sigma.tolist() == sigma.tolist()
+    # Two columns near the same q_i: not a permutation.
+    twice = q.copy()
+    twice[:, 1] = q[:, 0]
+    assert symmetric_recovery.match_factor(twice, q) == (None, None)
+
+
+def test_symmetrize_and_asymmetry(symmetric_recovery):
+    rng = np.random.default_rng(4)
+    t = rng.standard_normal((3, 3, 3, 3))
+    assert symmetric_recovery.asymmetry(t) > 0.1
+    sym = symmetric_recovery.symmetrize(t)
+    assert symmetric_recovery.asymmetry(sym) < 1e-15
+    assert sym[0, 1, 2, 2] == pytest.approx(sym[2, 0, 2, 1], abs=1e-15)
+
+
+def test_cumulant_tensor_against_the_direct_formula(bss):
+    # Sample cumulant of zero-mean data, entry by entry from its definition (no whitening: R != I).
+    rng = np.random.default_rng(5)
+    z = rng.standard_normal((3, 40)) ** 3
+    z -= z.mean(axis=1, keepdims=True)
+    k = bss.cumulant_tensor(z)
+    mean = lambda *rows: float(np.mean(np.prod(rows, axis=0)))  # noqa: E731
+    for i, j, l, m in np.ndindex(3, 3, 3, 3):
+        a, b, c, d = z[i], z[j], z[l], z[m]
+        expected = mean(a, b, c, d) - mean(a, b) * mean(c, d) - mean(a, c) * mean(b, d) - mean(a, d) * mean(b, c)
+        assert k[i, j, l, m] == pytest.approx(expected, abs=1e-12)
+    assert np.max(np.abs(k - k.transpose(2, 1, 0, 3))) < 1e-12
+
+
+def test_cumulants_of_independent_sources_are_diagonal_with_their_kurtosis(bss):
+    rng = np.random.default_rng(6)
+    s = bss.make_sources(4, 400000, rng)
+    np.testing.assert_allclose(s.mean(axis=1), 0, atol=0.01)
+    np.testing.assert_allclose(s.var(axis=1), 1, atol=0.02)
+    k = bss.cumulant_tensor(s - s.mean(axis=1, keepdims=True))
+    diagonal = np.array([k[i, i, i, i] for i in range(4)])
+    np.testing.assert_allclose(diagonal, bss.SOURCE_KURTOSIS[:4], atol=0.1)
+    off = k.copy()
+    for i in range(4):
+        off[i, i, i, i] = 0
+    assert np.max(np.abs(off)) < 0.05
+    np.testing.assert_allclose(bss.excess_kurtosis(s), diagonal, atol=0.02)
+
+
+def test_amari_index(bss):
+    rng = np.random.default_rng(7)
+    perm = np.eye(4)[[2, 0, 3, 1]]
+    scaled = perm * np.array([1.5, -2.0, 0.3, -7.0])
+    assert bss.amari_index(scaled) == 0
+    assert bss.amari_index(np.eye(3)) == 0
+    assert bss.amari_index(scaled + 1e-3 * rng.standard_normal((4, 4))) > 0
+    assert bss.amari_index(np.ones((4, 4))) == pytest.approx(1.0)  # the worst case
+    # 2 x 2 by hand: rows (1 + 0.5 - 1) + (1 + 0.5 - 1), columns the same: 2 / (2 * 2 * 1).
+    assert bss.amari_index(np.array([[1.0, 0.5], [0.5, 1.0]])) == pytest.approx(0.5)
+    g = rng.standard_normal((5, 5))
+    assert 0 < bss.amari_index(g) <= 1
+
+
+def test_whitening_gives_identity_covariance(bss):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, 3)) @ rng.standard_normal((3, 5000)) + 4.0
+    z, w = bss.whitening(x)
+    np.testing.assert_allclose(z @ z.T / z.shape[1], np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(w, w.T, atol=1e-12)
+
+
+def test_new_examples_run_and_fail_when_they_should(symmetric_recovery, bss, capsys):
+    assert symmetric_recovery.main(["--max-order", "4", "--sizes", "4,5", "--seeds", "2"]) == 0
+    assert "random symmetric" in capsys.readouterr().out
+    assert bss.main(["--sources", "3", "--samples", "20000"]) == 0
+    out = capsys.readouterr().out
+    assert "Amari index of Q^T W A" in out and "FastICA" in out
+    # A threshold no finite sample meets fails the run.
+    assert bss.main(["--sources", "3", "--samples", "20000", "--threshold", "1e-9"]) == 1
+    assert "FAILED: Amari index" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--sources", "1"], ["--sources", "7"], ["--samples", "5000"], ["--threshold", "0"]])
+def test_bss_example_refuses_bad_arguments(bss, argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        bss.main(argv)
+    assert exit_info.value.code == 2
+    assert "error:" in capsys.readouterr().err

@@ -8,6 +8,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/distributed/distributed_run.hpp"
 #include "runtime/distributed/host_memory.hpp"
+#include "runtime/distributed/row_exchange.hpp"
 #include "runtime/io/npy_rows.hpp"
 #include "runtime/run_plan.hpp"
 
@@ -25,17 +26,22 @@ void check_distributed_options(const Options& options) {
                      std::string(to_string(options.structure)) + " runs on one process)");
 }
 
-// The slab, and while the layout changes (row_exchange.cpp) its new copy and the rows in flight, at
-// most four slabs a rank, must fit the memory its host has available for its ranks: otherwise the
+// The slab, and while the layout changes (row_exchange.cpp) what the change needs beside it: two
+// rows where the rows swap in place (the XOR stages), else a second slab and the rows in flight, up
+// to four slabs in all. It must fit the memory its host has available for its ranks: otherwise the
 // run is refused before it allocates (Linux would grant the memory and kill the process later).
-void check_room(std::size_t slab_bytes, bool exchanges, Communicator& comm) {
-  const std::size_t need = slab_bytes * (exchanges ? 4 : 1);
+void check_room(std::size_t slab_bytes, std::size_t row_bytes, const DistributedSchedule& schedule,
+                Communicator& comm) {
+  const bool exchanges = schedule.stages.size() > 1;
+  const bool in_place = swaps_in_place(schedule);
+  const std::size_t need = !exchanges ? slab_bytes : in_place ? slab_bytes + 2 * row_bytes : 4 * slab_bytes;
   const auto available = available_host_memory();
   if (!available) return;
   const std::size_t share = *available / static_cast<std::size_t>(comm.ranks_on_this_host());
   if (need > share)
     throw user_error("the tensor does not fit the ranks' memory: a rank needs " + std::to_string(need) +
-                     " bytes (its slab of " + std::to_string(slab_bytes) + (exchanges ? " and the exchange's buffers" : "") +
+                     " bytes (its slab of " + std::to_string(slab_bytes) +
+                     (!exchanges ? "" : in_place ? " and two rows for the exchanges" : " and the exchanges' buffers") +
                      "), and its host has " + std::to_string(share) + " available for each of its " +
                      std::to_string(comm.ranks_on_this_host()) + " ranks: use more ranks or hosts");
 }
@@ -52,7 +58,7 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
   Slab<T> slab{order, size, layout, comm.rank(), schedule.stages.front().layout, {}};
   on_every_rank(comm, [&] {
     const std::size_t entries = schedule.most_rows() * slab.row_length();
-    check_room(entries * sizeof(T), schedule.stages.size() > 1, comm);
+    check_room(entries * sizeof(T), slab.row_length() * sizeof(T), schedule, comm);
     slab.values.resize(entries);
     read_rows(slab);
   });

@@ -12,6 +12,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/diagonalize_distributed.hpp"
 #include "runtime/distributed/distributed_schedule.hpp"
+#include "runtime/distributed/row_exchange.hpp"
 #include "runtime/io/npy_rows.hpp"
 
 #include <unistd.h>
@@ -157,4 +158,20 @@ TEST_CASE("distributed engine: a tensor larger than the memory is refused before
                        doctest::Contains("the tensor does not fit the ranks' memory: a rank needs 400000000000 bytes"),
                        user_error);
   std::filesystem::remove(path);
+}
+
+TEST_CASE("distributed schedule: which changes of layout swap rows in place") {
+  // Two ranks: each sends the other what it does not keep, as many rows each way, whatever N.
+  for (int size = 4; size <= 33; ++size) {
+    CAPTURE(size);
+    CHECK(runtime::swaps_in_place(runtime::distributed_schedule(size, 2, SweepSchedule::automatic)));
+    CHECK(runtime::swaps_in_place(runtime::distributed_schedule(size, 2, SweepSchedule::round_robin)));
+  }
+  // More ranks: as the layouts fall. The XOR stages of 16 and 32 on 4 ranks trade evenly; on 8
+  // ranks a rank may send a partner two rows and get none back (all-to-all then).
+  CHECK(runtime::swaps_in_place(runtime::distributed_schedule(16, 4, SweepSchedule::xor_subspaces)));
+  CHECK(runtime::swaps_in_place(runtime::distributed_schedule(32, 4, SweepSchedule::xor_subspaces)));
+  CHECK_FALSE(runtime::swaps_in_place(runtime::distributed_schedule(16, 8, SweepSchedule::xor_subspaces)));
+  // 3 ranks: not a power of two, no XOR partners.
+  CHECK_FALSE(runtime::swaps_in_place(runtime::distributed_schedule(12, 3, SweepSchedule::round_robin)));
 }

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "runtime/core/errors.hpp"
+
 namespace tensordiag::runtime {
 
 namespace {
@@ -16,6 +18,9 @@ public:
   void exchange_rows(const void* send, const std::vector<std::size_t>& send_rows, void* receive,
                      const std::vector<std::size_t>&, std::size_t row_bytes) override {
     if (send_rows.at(0) > 0) std::memcpy(receive, send, send_rows[0] * row_bytes);
+  }
+  void swap_rows(const std::vector<void*>&, std::size_t, int) override {
+    throw internal_error("swap_rows: one rank has no partner");
   }
   int ranks_on_this_host() const override { return 1; }
   std::string description() const override { return "one process"; }

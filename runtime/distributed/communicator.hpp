@@ -27,6 +27,10 @@ public:
   // after rank; `receive` gets receive_rows[r] rows from rank r, rank after rank.
   virtual void exchange_rows(const void* send, const std::vector<std::size_t>& send_rows, void* receive,
                              const std::vector<std::size_t>& receive_rows, std::size_t row_bytes) = 0;
+  // Swaps rows with rank `partner` in place: the rows at `rows` (each `row_bytes`, in this rank's
+  // slab) go to the partner, and the partner's, in its order, arrive in their places. Both ranks
+  // call it with as many rows, each naming the other.
+  virtual void swap_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) = 0;
   // How many ranks (this one included) share this rank's host, and so its memory.
   virtual int ranks_on_this_host() const = 0;
   // Where the ranks run, for reports: "one process", "MPI (Open MPI 4.1.4), 4 processes".

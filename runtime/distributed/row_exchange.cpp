@@ -1,13 +1,87 @@
 #include "runtime/distributed/row_exchange.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <vector>
 
+#include "runtime/core/errors.hpp"
+
 namespace tensordiag::runtime {
+
+namespace {
+
+// Rows that go from rank r (now) to rank s (next), for every r and s.
+std::vector<std::vector<std::size_t>> moving_rows(const SlabLayout& now, const SlabLayout& next) {
+  const auto ranks = static_cast<std::size_t>(now.ranks());
+  std::vector<std::vector<std::size_t>> counts(ranks, std::vector<std::size_t>(ranks, 0));
+  for (std::size_t r = 0; r < ranks; ++r)
+    for (const int index : now.rows[r]) ++counts[r][static_cast<std::size_t>(next.owner(index))];
+  return counts;
+}
+
+// The in-place change: pairwise swaps, then the rows put in next's order by following the
+// permutation's cycles with one row of scratch.
+template <class T>
+std::size_t swap_rows_in_place(Slab<T>& slab, const SlabLayout& next, Communicator& comm) {
+  const int me = slab.rank;
+  const std::size_t length = slab.row_length();
+  std::vector<int> holds = slab.rows();  // the index each position holds, updated as rows arrive
+  std::size_t sent = 0;
+  for (int k = 1; k < comm.size(); ++k) {
+    const int partner = me ^ k;
+    std::vector<void*> outgoing;
+    std::vector<std::size_t> positions;
+    for (std::size_t t = 0; t < holds.size(); ++t)
+      if (next.owner(holds[t]) == partner) {
+        outgoing.push_back(slab.row(t));
+        positions.push_back(t);
+      }
+    std::vector<int> incoming;  // the partner's rows for me, in its (ascending) order
+    for (const int index : slab.held.rows[static_cast<std::size_t>(partner)])
+      if (next.owner(index) == me) incoming.push_back(index);
+    if (incoming.size() != outgoing.size()) throw internal_error("swap_rows_in_place: an unbalanced change");
+    if (outgoing.empty()) continue;
+    comm.swap_rows(outgoing, length * sizeof(T), partner);
+    for (std::size_t j = 0; j < positions.size(); ++j) holds[positions[j]] = incoming[j];
+    sent += outgoing.size() * length * sizeof(T);
+  }
+  // Position t must hold next's t-th row: swap each row into its place until every cycle closes.
+  const std::vector<int>& wanted = next.rows[static_cast<std::size_t>(me)];
+  std::vector<T> scratch(length);
+  for (std::size_t t = 0; t < holds.size(); ++t)
+    while (holds[t] != wanted[t]) {
+      const auto place = static_cast<std::size_t>(std::lower_bound(wanted.begin(), wanted.end(), holds[t]) - wanted.begin());
+      std::memcpy(scratch.data(), slab.row(place), length * sizeof(T));
+      std::memcpy(slab.row(place), slab.row(t), length * sizeof(T));
+      std::memcpy(slab.row(t), scratch.data(), length * sizeof(T));
+      std::swap(holds[t], holds[place]);
+    }
+  slab.held = next;
+  return sent;
+}
+
+}  // namespace
+
+bool swaps_in_place(const SlabLayout& now, const SlabLayout& next) {
+  const auto ranks = static_cast<std::size_t>(now.ranks());
+  if (!std::has_single_bit(ranks)) return false;
+  const auto counts = moving_rows(now, next);
+  for (std::size_t r = 0; r < ranks; ++r)
+    for (std::size_t s = 0; s < ranks; ++s)
+      if (counts[r][s] != counts[s][r]) return false;
+  return true;
+}
+
+bool swaps_in_place(const DistributedSchedule& schedule) {
+  for (std::size_t s = 0; s < schedule.stages.size(); ++s)
+    if (!swaps_in_place(schedule.stages[s].layout, schedule.stages[(s + 1) % schedule.stages.size()].layout)) return false;
+  return true;
+}
 
 template <class T>
 std::size_t exchange_rows(Slab<T>& slab, const SlabLayout& next, Communicator& comm) {
+  if (swaps_in_place(slab.held, next)) return swap_rows_in_place(slab, next, comm);
   const int ranks = comm.size();
   const int me = slab.rank;
   const std::size_t length = slab.row_length();

@@ -116,6 +116,18 @@ public:
     check(code, "MPI_Alltoallv");
   }
 
+  void swap_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) override {
+    MPI_Datatype row = contiguous_bytes(row_bytes);
+    MPI_Type_commit(&row);
+    int code = MPI_SUCCESS;
+    for (void* data : rows) {
+      code = MPI_Sendrecv_replace(data, 1, row, partner, 0, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (code != MPI_SUCCESS) break;
+    }
+    MPI_Type_free(&row);
+    check(code, "MPI_Sendrecv_replace");
+  }
+
   std::string description() const override {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int length = 0;

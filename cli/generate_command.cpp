@@ -9,6 +9,7 @@
 #include "cli/tensor_options.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/io/npy.hpp"
+#include "runtime/io/npy_rows.hpp"
 
 namespace tensordiag::cli {
 
@@ -40,6 +41,25 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
   return command;
 }
 
+namespace {
+
+// A general tensor is written a chunk at a time as it is made (memory: a few MB, not the tensor), so
+// tensors larger than memory can be set up for distributed runs; a symmetric one, whose noise is
+// symmetrized over the whole tensor, is made whole first.
+template <class T>
+void write_generated(const std::filesystem::path& staged, const runtime::GeneratorOptions& options) {
+  if (options.structure == runtime::Structure::symmetric) {
+    runtime::write_tensor(staged, runtime::generate_diagonalizable<T>(options).tensor);
+    return;
+  }
+  runtime::NpyRowWriter<T> writer(staged, options.order, options.size, options.layout);
+  runtime::generate_diagonalizable_rows<T>(options,
+                                           [&writer](const T* chunk, std::size_t length) { writer.append(chunk, length); });
+  writer.finish();
+}
+
+}  // namespace
+
 int run_generate(const GenerateArguments& arguments) {
   const std::filesystem::path path = arguments.output;
   if (!path.has_filename() || std::filesystem::is_directory(path))
@@ -54,9 +74,9 @@ int run_generate(const GenerateArguments& arguments) {
   AtomicOutput output(path.parent_path());
   const std::filesystem::path staged = output.stage(path.filename().string());
   if (runtime::parse_dtype(arguments.dtype) == runtime::Dtype::float32)
-    runtime::write_tensor(staged, runtime::generate_diagonalizable<float>(options).tensor);
+    write_generated<float>(staged, options);
   else
-    runtime::write_tensor(staged, runtime::generate_diagonalizable<double>(options).tensor);
+    write_generated<double>(staged, options);
   output.commit();
   return 0;
 }

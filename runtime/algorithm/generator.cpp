@@ -44,6 +44,44 @@ void add_rank_one(std::vector<double>& t, const std::vector<std::ptrdiff_t>& str
                  offset + i * strides[static_cast<std::size_t>(mode)]);
 }
 
+// The same terms for one chunk of the file: the entries whose indices in the `fixed` modes (the
+// slowest in memory) are `index[mode]`; offsets within the chunk (the fixed modes add none), the
+// product in the same mode order, so each entry sums the same numbers in the same order as the
+// whole tensor's.
+void add_rank_one_chunk(std::vector<double>& t, const std::vector<std::ptrdiff_t>& strides,
+                        const std::vector<Matrix<double>>& q, int l, int mode, double prefix, std::ptrdiff_t offset,
+                        const std::vector<bool>& fixed, const std::vector<int>& index) {
+  const int n = q[0].n;
+  if (mode == static_cast<int>(q.size())) {
+    t[static_cast<std::size_t>(offset)] += prefix;
+    return;
+  }
+  const auto m = static_cast<std::size_t>(mode);
+  if (fixed[m]) {
+    add_rank_one_chunk(t, strides, q, l, mode + 1, prefix * q[m](index[m], l), offset, fixed, index);
+    return;
+  }
+  for (int i = 0; i < n; ++i)
+    add_rank_one_chunk(t, strides, q, l, mode + 1, prefix * q[m](i, l), offset + i * strides[m], fixed, index);
+}
+
+void check_generator_options(const GeneratorOptions& options) {
+  const bool symmetric = options.structure == Structure::symmetric;
+  if (options.order < min_order(options.structure))
+    throw user_error(symmetric ? "generate needs order >= 2"
+                               : "generate needs order >= 3 (order 2 is a matrix: use an SVD)");
+  if (options.size < 2) throw user_error("generate needs size >= 2");
+  if (!(options.noise >= 0) || !std::isfinite(options.noise)) throw user_error("noise must be a finite number >= 0");
+}
+
+// A huge noise (1e300, or 1e40 in float32) overflows to Inf, which no run accepts.
+template <class T>
+void check_finite(T value, double noise) {
+  if (!std::isfinite(value))
+    throw user_error("noise " + (std::ostringstream() << noise).str() + " is too large: the tensor's values overflow " +
+                     std::string(to_string(dtype_of<T>())));
+}
+
 // g[i] <- g[i sorted]: the same value under every permutation of the indices. The sorted index
 // is its own representative, so one pass in any order leaves each orbit with its sorted entry's
 // value.
@@ -67,18 +105,85 @@ void symmetrize_by_sorted_index(std::vector<double>& g, int order, int size, con
 }  // namespace
 
 template <class T>
+GeneratedTensor<T> generate_diagonalizable_rows(const GeneratorOptions& options,
+                                               const std::function<void(const T* row, std::size_t length)>& sink) {
+  check_generator_options(options);
+  if (options.structure != Structure::general)
+    throw internal_error("generate_diagonalizable_rows: structure general only (symmetric noise is symmetrized whole)");
+  RandomStream random(options.seed);
+  GeneratedTensor<T> out;
+  for (int i = 0; i < options.size; ++i) out.diagonal.push_back(random.gaussian());
+  for (int n = 0; n < options.order; ++n) out.factors.push_back(haar_orthogonal(options.size, random));
+  const RandomStream noise_stream = random;  // the noise comes next, in file order
+
+  // Chunks of the file: the k slowest memory modes fixed, k the least that keeps a chunk within
+  // 2^20 entries (or all but the fastest mode).
+  const int order = options.order;
+  const auto strides = strides_of(order, options.size, options.layout);
+  int fixed_modes = 1;
+  while (fixed_modes < order - 1 && entry_count(order - fixed_modes, options.size) > (std::size_t{1} << 20)) ++fixed_modes;
+  std::vector<int> slowest;  // memory order, slowest first
+  for (int k = 0; k < fixed_modes; ++k) slowest.push_back(options.layout == Layout::c_order ? k : order - 1 - k);
+  std::vector<bool> fixed(static_cast<std::size_t>(order), false);
+  for (const int mode : slowest) fixed[static_cast<std::size_t>(mode)] = true;
+  const std::size_t length = entry_count(order - fixed_modes, options.size);
+  const std::size_t chunks = entry_count(fixed_modes, options.size);
+  std::vector<double> clean(length);
+  std::vector<int> index(static_cast<std::size_t>(order), 0);
+  const auto clean_chunk = [&](std::size_t chunk) {
+    stop_if_cancelled(options.cancelled);
+    for (int k = fixed_modes - 1; k >= 0; --k, chunk /= static_cast<std::size_t>(options.size))
+      index[static_cast<std::size_t>(slowest[static_cast<std::size_t>(k)])] =
+          static_cast<int>(chunk % static_cast<std::size_t>(options.size));
+    std::fill(clean.begin(), clean.end(), 0.0);
+    for (int l = 0; l < options.size; ++l)
+      add_rank_one_chunk(clean, strides, out.factors, l, 0, out.diagonal[static_cast<std::size_t>(l)], 0, fixed, index);
+  };
+  // ||T||^2 and ||G||^2, each summed in file order, before anything can be written: a first pass.
+  double scale = 0.0;
+  if (options.noise > 0) {
+    RandomStream g = noise_stream;
+    double norm_t = 0.0, norm_g = 0.0;
+    for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+      clean_chunk(chunk);
+      for (const double x : clean) {
+        const double y = g.gaussian();
+        norm_t += x * x;
+        norm_g += y * y;
+      }
+    }
+    scale = options.noise * std::sqrt(norm_t / norm_g);
+  }
+  RandomStream g = noise_stream;
+  std::vector<T> values(length);
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+    clean_chunk(chunk);
+    for (std::size_t k = 0; k < length; ++k) {
+      values[k] = static_cast<T>(options.noise > 0 ? clean[k] + scale * g.gaussian() : clean[k]);
+      check_finite(values[k], options.noise);
+    }
+    sink(values.data(), length);
+  }
+  return out;
+}
+
+template <class T>
 GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
-  const bool symmetric = options.structure == Structure::symmetric;
-  if (options.order < min_order(options.structure))
-    throw user_error(symmetric ? "generate needs order >= 2"
-                               : "generate needs order >= 3 (order 2 is a matrix: use an SVD)");
-  if (options.size < 2) throw user_error("generate needs size >= 2");
-  if (!(options.noise >= 0) || !std::isfinite(options.noise)) throw user_error("noise must be a finite number >= 0");
+  check_generator_options(options);
+  if (options.structure == Structure::general) {
+    std::vector<T> values;
+    values.reserve(entry_count(options.order, options.size));
+    GeneratedTensor<T> out = generate_diagonalizable_rows<T>(
+        options, [&values](const T* chunk, std::size_t length) { values.insert(values.end(), chunk, chunk + length); });
+    out.tensor = HostTensor<T>(options.order, options.size, options.layout, std::move(values));
+    return out;
+  }
+  // Symmetric: one Q in every mode, and noise symmetrized over the whole tensor.
   RandomStream random(options.seed);
   GeneratedTensor<T> out;
   for (int i = 0; i < options.size; ++i) out.diagonal.push_back(random.gaussian());
   for (int n = 0; n < options.order; ++n)
-    out.factors.push_back(symmetric && n > 0 ? out.factors.front() : haar_orthogonal(options.size, random));
+    out.factors.push_back(n > 0 ? out.factors.front() : haar_orthogonal(options.size, random));
 
   const auto strides = strides_of(options.order, options.size, options.layout);
   std::vector<double> t(entry_count(options.order, options.size), 0.0);
@@ -86,7 +191,6 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
     stop_if_cancelled(options.cancelled);
     add_rank_one(t, strides, out.factors, l, 0, out.diagonal[static_cast<std::size_t>(l)], 0);
   }
-
   if (options.noise > 0) {
     stop_if_cancelled(options.cancelled);
     std::vector<double> g(t.size());
@@ -95,20 +199,20 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
       g[i] = random.gaussian();
       norm_t += t[i] * t[i];
     }
-    if (symmetric) symmetrize_by_sorted_index(g, options.order, options.size, strides);
+    symmetrize_by_sorted_index(g, options.order, options.size, strides);
     for (std::size_t i = 0; i < t.size(); ++i) norm_g += g[i] * g[i];
     const double scale = options.noise * std::sqrt(norm_t / norm_g);
     for (std::size_t i = 0; i < t.size(); ++i) t[i] += scale * g[i];
   }
   out.tensor = HostTensor<T>(options.order, options.size, options.layout, std::vector<T>(t.begin(), t.end()));
-  // A huge noise (1e300, or 1e40 in float32) overflows to Inf, which no run accepts.
-  for (std::size_t i = 0; i < out.tensor.count(); ++i)
-    if (!std::isfinite(out.tensor.values()[i]))
-      throw user_error("noise " + (std::ostringstream() << options.noise).str() +
-                       " is too large: the tensor's values overflow " + std::string(to_string(dtype_of<T>())));
+  for (std::size_t i = 0; i < out.tensor.count(); ++i) check_finite(out.tensor.values()[i], options.noise);
   return out;
 }
 
+template GeneratedTensor<float> generate_diagonalizable_rows(const GeneratorOptions&,
+                                                             const std::function<void(const float*, std::size_t)>&);
+template GeneratedTensor<double> generate_diagonalizable_rows(const GeneratorOptions&,
+                                                              const std::function<void(const double*, std::size_t)>&);
 template GeneratedTensor<float> generate_diagonalizable(const GeneratorOptions&);
 template GeneratedTensor<double> generate_diagonalizable(const GeneratorOptions&);
 

@@ -3,6 +3,7 @@
 // plus optional Gaussian noise of relative Frobenius size `noise`. With structure symmetric, one
 // Q in every mode (T = sum_l S_l q_l x .. x q_l) and symmetric noise, order 2 allowed.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "runtime/algorithm/cancellation.hpp"
@@ -34,6 +35,19 @@ struct GeneratedTensor {
 template <class T>
 GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options);
 
+// The same tensor (structure general) in chunks of the file, in order: the entries with the slowest
+// memory modes' indices fixed (as few modes as keep a chunk within 2^20 entries), given to `sink`,
+// so a tensor larger than memory can be written (`tensordiag generate`) with a few MB. The noise's
+// scale needs ||T|| and ||G|| first: with noise every chunk is computed twice. The result holds the
+// diagonal and the factors, not the tensor.
+template <class T>
+GeneratedTensor<T> generate_diagonalizable_rows(const GeneratorOptions& options,
+                                               const std::function<void(const T* chunk, std::size_t length)>& sink);
+
+extern template GeneratedTensor<float> generate_diagonalizable_rows(const GeneratorOptions&,
+                                                                    const std::function<void(const float*, std::size_t)>&);
+extern template GeneratedTensor<double> generate_diagonalizable_rows(const GeneratorOptions&,
+                                                                     const std::function<void(const double*, std::size_t)>&);
 extern template GeneratedTensor<float> generate_diagonalizable(const GeneratorOptions&);
 extern template GeneratedTensor<double> generate_diagonalizable(const GeneratorOptions&);
 

@@ -109,6 +109,33 @@ void write_npy_rows(const fs::path& path, int order, int size, Layout layout, co
   if (::fsync(file.fd()) != 0) fail(path, std::string("write failed: ") + std::strerror(errno));
 }
 
+template <class T>
+NpyRowWriter<T>::NpyRowWriter(fs::path path, int order, int size, Layout layout)
+    : path_(std::move(path)), out_(path_, std::ios::binary | std::ios::trunc), entries_left_(entry_count(order, size)) {
+  if (!out_) fail(path_, std::string("cannot open for writing: ") + std::strerror(errno));
+  const std::string prefix = npy_prefix(dtype_of<T>(), layout == Layout::fortran_order, cube(order, size));
+  out_.write(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+}
+
+template <class T>
+void NpyRowWriter<T>::append(const T* row, std::size_t length) {
+  if (length > entries_left_) throw internal_error("NpyRowWriter: more entries than the tensor has");
+  entries_left_ -= length;
+  out_.write(reinterpret_cast<const char*>(row), static_cast<std::streamsize>(length * sizeof(T)));
+  if (!out_) fail(path_, std::string("write failed: ") + std::strerror(errno));
+}
+
+template <class T>
+void NpyRowWriter<T>::finish() {
+  if (entries_left_ != 0) throw internal_error("NpyRowWriter: " + std::to_string(entries_left_) + " entries missing");
+  // The last buffered bytes reach the file only at close, so a full disk may show only there.
+  out_.close();
+  if (!out_) fail(path_, std::string("write failed: ") + std::strerror(errno));
+}
+
+template class NpyRowWriter<float>;
+template class NpyRowWriter<double>;
+
 #define TENSORDIAG_INSTANTIATE(T)                                                                       \
   template void read_npy_rows(const fs::path&, const TensorShape&, const std::vector<int>&, T*);        \
   template void create_npy_tensor_file<T>(const fs::path&, int, int, Layout);                          \

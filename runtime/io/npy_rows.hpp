@@ -4,6 +4,7 @@
 // fixed (mode 1 in C order, mode D in Fortran order), contiguous in the file, so each process reads
 // and writes only its own rows and no process ever holds the whole tensor.
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "runtime/io/npy.hpp"
@@ -25,5 +26,25 @@ void create_npy_tensor_file(const std::filesystem::path& path, int order, int si
 template <class T>
 void write_npy_rows(const std::filesystem::path& path, int order, int size, Layout layout,
                     const std::vector<int>& rows, const T* values);
+
+// A tensor's .npy file written front to back (`tensordiag generate`, which makes tensors larger
+// than memory): the header at construction, then append() the data in file order, in chunks of
+// any length, then finish(), which checks that all N^D entries came and reached the file.
+template <class T>
+class NpyRowWriter {
+public:
+  // Throws user_error naming the file when it cannot be created.
+  NpyRowWriter(std::filesystem::path path, int order, int size, Layout layout);
+  void append(const T* row, std::size_t length);
+  void finish();
+
+private:
+  std::filesystem::path path_;
+  std::ofstream out_;
+  std::size_t entries_left_;
+};
+
+extern template class NpyRowWriter<float>;
+extern template class NpyRowWriter<double>;
 
 }  // namespace tensordiag::runtime

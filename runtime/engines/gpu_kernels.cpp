@@ -1,5 +1,8 @@
 #include "runtime/engines/gpu_kernels.hpp"
 
+#include <atomic>
+#include <thread>
+
 #include <variant>
 
 #include "codegen/codegen_error.hpp"
@@ -10,6 +13,31 @@
 #include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::runtime {
+
+namespace {
+
+// Every kind's cubin at once, a thread each: NVRTC compiles separate programs in parallel and the
+// kernel cache takes concurrent requests, so the loads that follow find them in its memory layer
+// (issue 15: a cold shape was 1.0 s of compiles one after the other, 0.53 s on two threads).
+// Returns how many were compiled rather than found in a cache. A kind that fails here fails again
+// in its load, which reports it.
+int compile_in_parallel(const std::vector<codegen::KernelSpec>& specs, const std::string& arch) {
+  std::atomic<int> compiled = 0;
+  std::vector<std::thread> threads;
+  for (const codegen::KernelSpec& spec : specs)
+    threads.emplace_back([&compiled, &spec, &arch] {
+      try {
+        const CompiledKernel kernel =
+            default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
+        if (kernel.origin == KernelOrigin::compiled) ++compiled;
+      } catch (...) {
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  return compiled;
+}
+
+}  // namespace
 
 namespace {
 
@@ -84,38 +112,49 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
     off_norm_plan = std::get<codegen::OffNormPlan>(
         load_kind(KernelKind::off_norm, {&off_norm_partial, &off_norm_final, &residual_partial}));
   };
-  if (set == KernelSet::one_block) {
-    load_kind(KernelKind::small_tensor, {&small_tensor});
-  } else if (set == KernelSet::subspace) {
-    load_off_norm();
-  } else if (set == KernelSet::qubit) {
-    qubit_plan = std::get<codegen::QubitSweepPlan>(
-        load_kind(KernelKind::qubit_sweep, {&qubit_reduce_low, &qubit_reduce_high, &qubit_settle, &qubit_angles}));
-    chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
-    load_off_norm();
-  } else {
-    const GeneralKinds kinds = general_kinds(base, set);
-    if (!kinds.refusal.empty()) throw user_error("the CUDA backend cannot take this tensor: " + kinds.refusal);
-    if (kinds.angles == KernelKind::pivot_angles)
-      load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
-    else
-      split_plan = std::get<codegen::PivotAnglesSplitPlan>(
-          load_kind(KernelKind::pivot_angles_split, {&pivot_head, &pivot_contract, &pivot_tail}));
-    if (kinds.pass == KernelKind::group_pass)
-      group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
-    else
+  // Which kinds this set loads, walked twice: first only recording each kind's spec (load() does
+  // nothing else while planned_ is set), so that they compile at once on several threads; then
+  // loading them, from the cache.
+  const auto select = [&] {
+    if (set == KernelSet::one_block) {
+      load_kind(KernelKind::small_tensor, {&small_tensor});
+    } else if (set == KernelSet::subspace) {
+      load_off_norm();
+    } else if (set == KernelSet::qubit) {
+      qubit_plan = std::get<codegen::QubitSweepPlan>(
+          load_kind(KernelKind::qubit_sweep, {&qubit_reduce_low, &qubit_reduce_high, &qubit_settle, &qubit_angles}));
       chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
-    load_off_norm();
-    if (set == KernelSet::general_with_pivot_check) {
-      load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather});
-      // Refused above N = 1024: the engine takes cuSOLVER's norm.
-      const codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
-      if (const codegen::PlanAttempt attempt = codegen::try_plan(norm); attempt.plan) {
-        load(norm, *attempt.plan, arch, {&lambda_norm});
-        lambda_norm_plan = std::get<codegen::LambdaNormPlan>(attempt.plan->kind_plan);
+      load_off_norm();
+    } else {
+      const GeneralKinds kinds = general_kinds(base, set);
+      if (!kinds.refusal.empty()) throw user_error("the CUDA backend cannot take this tensor: " + kinds.refusal);
+      if (kinds.angles == KernelKind::pivot_angles)
+        load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
+      else
+        split_plan = std::get<codegen::PivotAnglesSplitPlan>(
+            load_kind(KernelKind::pivot_angles_split, {&pivot_head, &pivot_contract, &pivot_tail}));
+      if (kinds.pass == KernelKind::group_pass)
+        group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
+      else
+        chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
+      load_off_norm();
+      if (set == KernelSet::general_with_pivot_check) {
+        load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather});
+        // Refused above N = 1024: the engine takes cuSOLVER's norm.
+        const codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
+        if (const codegen::PlanAttempt attempt = codegen::try_plan(norm); attempt.plan) {
+          load(norm, *attempt.plan, arch, {&lambda_norm});
+          lambda_norm_plan = std::get<codegen::LambdaNormPlan>(attempt.plan->kind_plan);
+        }
       }
     }
-  }
+  };
+  std::vector<codegen::KernelSpec> planned;
+  planned_ = &planned;
+  select();
+  planned_ = nullptr;
+  report_.compiled += compile_in_parallel(planned, arch);
+  select();
   report_.cache_warnings = default_kernel_cache().warnings();
   report_.seconds = stopwatch.seconds();
 }
@@ -154,6 +193,10 @@ void GpuKernels<T>::load_verification(const std::string& arch) {
 template <class T>
 void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelPlan& plan, const std::string& arch,
                          std::initializer_list<LoadedKernel*> kernels) {
+  if (planned_) {
+    planned_->push_back(spec);
+    return;
+  }
   const std::string kind(codegen::to_string(spec.kind));
   const CompiledKernel compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
   if (compiled.origin == KernelOrigin::compiled) ++report_.compiled;

@@ -128,6 +128,8 @@ private:
             std::initializer_list<LoadedKernel*> kernels);
 
   std::vector<std::unique_ptr<CudaLibrary>> libraries_;
+  // While set, load() only records the spec (the constructor's first walk over its kinds).
+  std::vector<codegen::KernelSpec>* planned_ = nullptr;
   KernelLoadReport report_;
 };
 

@@ -27,8 +27,8 @@ void check_distributed_options(const Options& options) {
 }
 
 // The slab, and while the layout changes (row_exchange.cpp) what the change needs beside it: two
-// rows where the rows swap in place (the XOR stages), else a second slab and the rows in flight, up
-// to four slabs in all. It must fit the memory its host has available for its ranks: otherwise the
+// rows where every change of the schedule swaps rows in place (swaps_in_place: two ranks always,
+// more ranks as the layouts fall), else a second slab and the rows in flight, up to four slabs. It must fit the memory its host has available for its ranks: otherwise the
 // run is refused before it allocates (Linux would grant the memory and kill the process later).
 void check_room(std::size_t slab_bytes, std::size_t row_bytes, const DistributedSchedule& schedule,
                 Communicator& comm) {

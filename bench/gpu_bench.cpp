@@ -104,7 +104,7 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
   std::vector<double> times;
   for (int k = 0; k < 12; ++k) {
     start.record(stream.get());
-    kernels.group_pass(stream.get(), d_tensor.data(), d_pairs.data(), d_rotations.data(), d_factors.data(), nullptr);
+    kernels.group_pass(stream.get(), d_tensor.data(), d_pairs.data(), d_rotations.data(), d_factors.data(), nullptr, nullptr);
     stop.record(stream.get());
     stream.synchronize();
     if (k > 1) times.push_back(stop.seconds_since(start));

@@ -134,10 +134,15 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                     "On the GPU, small tensors run together, one block each");
   command->add_flag("--distributed", arguments.distributed,
                     "Spread the tensor over the ranks of `mpirun -np P tensordiag ...`\n"
-                    "(one process a rank, CPU ranks; alone: one rank): each reads and\n"
+                    "(one process a rank: CPU ranks, or GPU ranks with --backend\n"
+                    "cuda, one a GPU; alone: one rank): each reads and\n"
                     "writes only its rows of mode 1 (mode D in Fortran order). DIR\n"
                     "must be seen by every rank. The verification checks the factors'\n"
                     "orthogonality only");
+  command->add_option("--devices", arguments.devices,
+                      "Spread the tensor over these GPUs of this machine, one rank a\n"
+                      "GPU in this process (NCCL): a list of CUDA indices (0,1) or\n"
+                      "all. Implies --distributed and --backend cuda");
   command->add_flag("--no-verify", arguments.no_verify,
                     "Skip the check of the result against the input (the\n"
                     "reconstruction and orthogonality errors, which cost about one\n"
@@ -149,7 +154,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
 }
 
 int run_diagonalize(const DiagonalizeArguments& arguments) {
-  if (arguments.distributed) return run_diagonalize_distributed(arguments);
+  if (arguments.distributed || !arguments.devices.empty()) return run_diagonalize_distributed(arguments);
   if (arguments.batch) return run_diagonalize_batch(arguments);
   // A tensor the device cannot hold is refused from its header, before gigabytes are read.
   const runtime::Structure structure = runtime::parse_structure(arguments.structure);

@@ -23,6 +23,7 @@ struct DiagonalizeArguments {
   bool no_verify = false;  // skip the check of the result against the input
   bool batch = false;  // IN.npy is (B, N, .., N)
   bool distributed = false;  // one tensor over the ranks of mpirun (cli/diagonalize_distributed.hpp)
+  std::string devices;       // GPU ranks in this process: "0,1" or "all" (implies distributed)
   runtime::Options options;  // everything but backend, on_sweep and cancelled, which run_diagonalize sets
 };
 

@@ -1,8 +1,13 @@
 #include "cli/diagonalize_distributed.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <optional>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "cli/atomic_output.hpp"
 #include "cli/lost_rank_watchdog.hpp"
@@ -13,7 +18,9 @@
 #include "runtime/diagonalize_distributed.hpp"
 #include "runtime/io/npy.hpp"
 #include "runtime/io/npy_rows.hpp"
+#include "runtime/cuda/cuda_device.hpp"
 #include "runtime/distributed/launcher_communicator.hpp"
+#include "runtime/distributed/nccl_communicator.hpp"
 
 namespace tensordiag::cli {
 
@@ -30,18 +37,22 @@ nlohmann::ordered_json distribution_report(const runtime::DistributionFigures& f
   return report;
 }
 
+// One rank's run. `watch_for_lost_ranks`: the process's rank 0 watches for the signal a launcher
+// sends when another process died (one watchdog a process).
 template <class T>
 std::string run_typed(const DiagonalizeArguments& arguments, const runtime::TensorShape& shape,
-                      runtime::Communicator& comm) {
+                      runtime::Communicator& comm, bool watch_for_lost_ranks) {
   const bool leader = comm.rank() == 0;
   runtime::Options options = run_options(arguments);
   options.on_sweep = sweep_progress(arguments.quiet || !leader, options.max_sweeps);
   // Rank 0 makes the output directory and the staged core file's name; the others write into it.
   std::optional<AtomicOutput> output;
   std::string core_path;
-  const LostRankWatchdog watchdog(comm.rank(), [&output] {
-    if (output) output->discard_now();
-  });
+  std::optional<LostRankWatchdog> watchdog;
+  if (watch_for_lost_ranks)
+    watchdog.emplace(comm.rank(), [&output] {
+      if (output) output->discard_now();
+    });
   runtime::on_every_rank(comm, [&] {
     if (!leader) return;
     output.emplace(arguments.out);
@@ -76,19 +87,84 @@ std::string run_typed(const DiagonalizeArguments& arguments, const runtime::Tens
   return summary + "; " + std::to_string(comm.size()) + (comm.size() == 1 ? " rank" : " ranks");
 }
 
+// The rank's whole run: the shape, then the run in the dtype asked. Returns rank 0's summary.
+std::string run_rank(const DiagonalizeArguments& arguments, runtime::Communicator& comm, bool watch_for_lost_ranks,
+                     int& order) {
+  runtime::TensorShape shape;
+  runtime::on_every_rank(comm, [&] { shape = runtime::read_tensor_shape(arguments.input); });
+  order = shape.order;
+  const runtime::Dtype dtype = arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype);
+  return dtype == runtime::Dtype::float32 ? run_typed<float>(arguments, shape, comm, watch_for_lost_ranks)
+                                          : run_typed<double>(arguments, shape, comm, watch_for_lost_ranks);
+}
+
+// --devices: "all", or CUDA indices separated by commas.
+std::vector<int> device_list(const std::string& text) {
+  std::vector<int> devices;
+  if (text == "all") {
+    for (int index = 0; runtime::cuda_device(index); ++index) devices.push_back(index);
+    if (devices.empty()) throw user_error("--devices all: " + runtime::cuda_unavailable_reason());
+    return devices;
+  }
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 4)
+      throw user_error("--devices takes CUDA device indices separated by commas (0,1) or all, not '" + text + "'");
+    devices.push_back(std::stoi(item));
+    at = comma + 1;
+  }
+  return devices;
+}
+
+// GPU ranks in this process, a thread each; every rank agrees on errors, so the first one thrown is
+// every rank's.
+std::string run_on_devices(const DiagonalizeArguments& arguments, int& order) {
+  if (runtime::started_by_mpi_launcher())
+    throw user_error("--devices runs every rank in this process; under mpirun use --distributed --backend cuda "
+                     "(one GPU a process)");
+  if (arguments.backend == "cpu") throw user_error("--devices runs GPU ranks: --backend cpu contradicts it");
+  std::vector<std::unique_ptr<runtime::DeviceCommunicator>> ranks =
+      runtime::nccl_ranks_in_process(device_list(arguments.devices));
+  std::vector<std::string> summaries(ranks.size());
+  std::vector<std::exception_ptr> errors(ranks.size());
+  std::vector<std::thread> threads;
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    threads.emplace_back([&, r] {
+      try {
+        int rank_order = 0;
+        summaries[r] = run_rank(arguments, *ranks[r], r == 0, rank_order);
+        if (r == 0) order = rank_order;
+      } catch (...) {
+        errors[r] = std::current_exception();
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+  return summaries.front();
+}
+
 }  // namespace
 
 int run_diagonalize_distributed(const DiagonalizeArguments& arguments) {
   if (arguments.batch) throw user_error("--distributed takes one tensor, not a --batch");
-  std::unique_ptr<runtime::Communicator> comm = runtime::launcher_communicator();
-  runtime::TensorShape shape;
-  runtime::on_every_rank(*comm, [&] { shape = runtime::read_tensor_shape(arguments.input); });
-  const runtime::Dtype dtype = arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype);
-  const std::string summary = dtype == runtime::Dtype::float32 ? run_typed<float>(arguments, shape, *comm)
-                                                               : run_typed<double>(arguments, shape, *comm);
-  if (comm->rank() == 0 && !arguments.quiet)
-    std::printf("%s\nwrote core.npy, factor_1.npy .. factor_%d.npy and report.json in %s\n", summary.c_str(),
-                shape.order, arguments.out.c_str());
+  int order = 0;
+  std::string summary;
+  bool leader = true;
+  if (!arguments.devices.empty()) {
+    summary = run_on_devices(arguments, order);
+  } else {
+    std::unique_ptr<runtime::Communicator> comm = runtime::launcher_communicator();
+    // --backend cuda: one GPU rank a process, NCCL joined through the launcher's ranks.
+    if (arguments.backend == "cuda") comm = runtime::nccl_rank_over(std::move(comm));
+    leader = comm->rank() == 0;
+    summary = run_rank(arguments, *comm, true, order);
+  }
+  if (leader && !arguments.quiet)
+    std::printf("%s\nwrote core.npy, factor_1.npy .. factor_%d.npy and report.json in %s\n", summary.c_str(), order,
+                arguments.out.c_str());
   return 0;
 }
 

@@ -44,6 +44,7 @@ inline constexpr Parameter pivot_angles[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
     {"rotations", rotation_pointer},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter pivot_head[] = {
     {"tensor", const_scalar_pointer},
@@ -83,6 +84,7 @@ inline constexpr Parameter group_pass[] = {
     {"rotations", const_rotation_pointer},
     {"factors", scalar_pointer},
     {"partials", double_pointer},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter chunk_pass[] = {
     {"tensor", scalar_pointer},

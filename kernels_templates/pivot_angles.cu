@@ -7,6 +7,8 @@
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group (see above)
 //   rotations  out: (c, s) of every pair in every mode
+//   rows       (pivot_angles) null, or for a slab of a distributed run (pivot_subtensor.cuh) the row
+//              of each index of the slowest memory mode, -1 where another rank holds it
 // and launch as grid = PAIR_BLOCKS, block = THREADS: pair k = blockIdx.x * WARPS + warp.
 
 inline constexpr int WARPS = ${warps};
@@ -21,7 +23,14 @@ pivot_angles(${pivot_angles_parameters}) {
   const int lane = threadIdx.x % 32;
   const int k = blockIdx.x * WARPS + warp;
   if (k >= PAIRS) return;
-  pair_rotations(tensor, pairs[2 * k], pairs[2 * k + 1], subtensors[warp], lane, rotations + k);
+  const int p = pairs[2 * k];
+  if (rows != nullptr && rows[p] < 0) {
+    // Another rank's pair: (0, 0), so that the sum across ranks is its owner's (c, s) exactly.
+    if (lane == 0)
+      for (int mode = 0; mode < D; ++mode) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
+    return;
+  }
+  pair_rotations(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows);
 }
 
 // With the pivot check (eta > 0, DESIGN.md section 2): one launch per mode n = 0..D-1, in order.

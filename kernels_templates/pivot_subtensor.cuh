@@ -7,12 +7,20 @@
 // their plans refuse the orders where it would not fit (well below D = 31, where 1 << D overflows).
 inline constexpr int SUBTENSOR = 1 << D;
 
-// Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`.
-__device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane) {
+// Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`. `rows` null:
+// `tensor` is the whole tensor. Else it is a slab of a distributed run (runtime/distributed/slab.hpp):
+// index i of the slowest memory mode lives in row rows[i], and the slab holds rows p and q.
+__device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
+                                        const int* rows = nullptr) {
+  const int sliced = MODE_OF_MEMORY_MODE[0];
+  const long long row_p = rows ? rows[p] : p, row_q = rows ? rows[q] : q;
   for (int bits = lane; bits < SUBTENSOR; bits += 32) {
     long long offset = 0;
 #pragma unroll
-    for (int n = 0; n < D; ++n) offset += ((bits >> n) & 1 ? q : p) * STRIDE[n];
+    for (int n = 0; n < D; ++n) {
+      const bool at_q = (bits >> n) & 1;
+      offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
+    }
     sub[bits] = tensor[offset];
   }
   __syncwarp();
@@ -42,8 +50,9 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
 
 // The D micro-iterations of pair (p, q) without the pivot check: the rotation of mode n goes to
 // out[n * PAIRS] (the layout of `rotations`, offset to the pair).
-__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out) {
-  gather_subtensor(tensor, p, q, sub, lane);
+__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
+                                      const int* rows = nullptr) {
+  gather_subtensor(tensor, p, q, sub, lane, rows);
   for (int mode = 0; mode < D; ++mode) {
     const Rotation g = micro_iteration(sub, mode, lane);
     if (lane == 0) out[mode * PAIRS] = g;

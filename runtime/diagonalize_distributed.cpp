@@ -1,12 +1,15 @@
 #include "runtime/diagonalize_distributed.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <string>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/distributed/device_communicator.hpp"
 #include "runtime/distributed/distributed_run.hpp"
+#include "runtime/distributed/gpu_slab_engine.hpp"
 #include "runtime/distributed/host_memory.hpp"
 #include "runtime/distributed/row_exchange.hpp"
 #include "runtime/io/npy_rows.hpp"
@@ -16,11 +19,14 @@ namespace tensordiag::runtime {
 
 namespace {
 
-// What the engines of one process offer that a distributed run does not (yet): said before
-// anything is read.
-void check_distributed_options(const Options& options) {
-  if (options.backend == Backend::cuda)
-    throw user_error("a distributed run uses CPU ranks: GPU ranks (NCCL) are not built yet; use --backend cpu or auto");
+// What the engines of one process offer that a distributed run does not (yet), and a backend that
+// contradicts the ranks (GPU ranks come with a DeviceCommunicator): said before anything is read.
+void check_distributed_options(const Options& options, bool gpu_ranks) {
+  if (gpu_ranks && options.backend == Backend::cpu)
+    throw user_error("GPU ranks (--devices, or --backend cuda under mpirun) run on the GPU, not backend cpu");
+  if (!gpu_ranks && options.backend == Backend::cuda)
+    throw user_error("backend cuda in a distributed run takes GPU ranks: --devices 0,1 (one process), or --backend "
+                     "cuda under mpirun");
   if (options.structure != Structure::general)
     throw user_error("a distributed run takes structure general only (structure " +
                      std::string(to_string(options.structure)) + " runs on one process)");
@@ -50,9 +56,10 @@ void check_room(std::size_t slab_bytes, std::size_t row_bytes, const Distributed
 template <class T>
 DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Options& asked, Communicator& comm,
                                   const std::function<void(Slab<T>&)>& read_rows) {
-  check_distributed_options(asked);
+  auto* const gpu = dynamic_cast<DeviceCommunicator*>(&comm);
+  check_distributed_options(asked, gpu != nullptr);
   Options options = asked;
-  options.backend = Backend::cpu;
+  options.backend = Backend::cpu;  // plan_run's checks of the options; the ranks decide the backend
   const RunPlan plan = plan_run<T>(options);
   const DistributedSchedule schedule = distributed_schedule(size, comm.size(), options.schedule);
   Slab<T> slab{order, size, layout, comm.rank(), schedule.stages.front().layout, {}};
@@ -63,9 +70,12 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
     read_rows(slab);
   });
   stop_if_cancelled(options.cancelled);
-  DistributedResult<T> out = run_distributed_rule(std::move(slab), schedule, plan.run.rule.name, plan.run.settings, comm);
-  describe_run(out.run, options, plan, "cpu_distributed");
-  out.run.device = "CPU ranks: " + comm.description();
+  DistributedResult<T> out =
+      gpu ? run_gpu_slab_engine(std::move(slab), schedule, plan.run.rule, plan.run.settings, *gpu)
+          : run_distributed_rule(std::move(slab), schedule, plan.run.rule.name, plan.run.settings, comm);
+  describe_run(out.run, options, plan, gpu ? "cuda_distributed" : "cpu_distributed");
+  out.run.device = gpu ? "GPU ranks (" + out.run.device + " and the others): " + comm.description()
+                       : "CPU ranks: " + comm.description();
   out.distribution.layout = "rows of mode " + std::to_string(out.core.sliced_mode() + 1) +
                             " (the slowest in memory), whole index pairs per rank";
   if (options.verify) out.distribution.orthogonality_error = orthogonality_error(out.run.factors);
@@ -92,10 +102,14 @@ DistributedResult<T> diagonalize_distributed(const HostTensor<T>& tensor, const 
     const std::vector<int>& rows = slab.rows();
     for (std::size_t t = 0; t < rows.size(); ++t) {
       const T* from = tensor.data() + static_cast<std::size_t>(rows[t]) * length;
+      // The first non-finite entry of the row, found by all threads (rows reach gigabytes).
+      std::size_t first_bad = length;
+#pragma omp parallel for reduction(min : first_bad) schedule(static)
       for (std::size_t k = 0; k < length; ++k)
-        if (!std::isfinite(from[k]))
-          throw user_error("the tensor contains NaN or Inf at flat index " +
-                           std::to_string(static_cast<std::size_t>(rows[t]) * length + k));
+        if (!std::isfinite(from[k])) first_bad = std::min(first_bad, k);
+      if (first_bad < length)
+        throw user_error("the tensor contains NaN or Inf at flat index " +
+                         std::to_string(static_cast<std::size_t>(rows[t]) * length + first_bad));
       std::memcpy(slab.row(t), from, length * sizeof(T));
     }
   });

@@ -33,6 +33,7 @@ SKIPPED = [
     (r"^cmake -S \. -B build", "a full build: this test runs in the build it would make"),
     (r"python3 -m venv|venv/bin/pip|pip install", "a second full build, by pip into a venv (setup.py)"),
     (r"--backend cuda", "needs a GPU"),
+    (r"--devices", "needs GPUs"),
     (r"scripts/gpu-", "a device-machine script"),
 ]
 

@@ -132,13 +132,13 @@ TEST_CASE("distributed engine, one rank: the CPU engine's sweeps over the same g
   }
 }
 
-TEST_CASE("distributed engine: a NaN in the tensor, GPU ranks or a symmetric structure are user errors") {
+TEST_CASE("distributed engine: a NaN in the tensor, backend cuda on CPU ranks or a symmetric structure are user errors") {
   const auto comm = runtime::one_rank_communicator();
   auto tensor = testing::random_tensor<double>(3, 4, 7);
   runtime::Options options;
   options.backend = runtime::Backend::cuda;
   CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed(tensor, options, *comm),
-                       doctest::Contains("GPU ranks (NCCL) are not built yet"), user_error);
+                       doctest::Contains("backend cuda in a distributed run takes GPU ranks"), user_error);
   options.backend = runtime::Backend::cpu;
   options.structure = runtime::Structure::symmetric;
   CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed(tensor, options, *comm),

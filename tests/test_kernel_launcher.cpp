@@ -20,19 +20,22 @@ template <class T>
 using OffNormFinal = const KernelLauncher<T, signatures::off_norm_final>&;
 
 static_assert(std::is_invocable_v<GroupPass<double>, cudaStream_t, double*, const int*, const Givens<double>*,
-                                  double*, double*>);
+                                  double*, double*, const int*>);
 static_assert(std::is_invocable_v<GroupPass<float>, cudaStream_t, float*, int*, Givens<float>*, float*,
-                                  std::nullptr_t>);
+                                  std::nullptr_t, std::nullptr_t>);
 // Another engine's scalar type, a rotation of another precision, figures in the scalar type.
 static_assert(!std::is_invocable_v<GroupPass<double>, cudaStream_t, float*, const int*, const Givens<double>*,
-                                   double*, double*>);
+                                   double*, double*, const int*>);
 static_assert(!std::is_invocable_v<GroupPass<float>, cudaStream_t, float*, const int*, const Givens<double>*,
-                                   float*, double*>);
+                                   float*, double*, const int*>);
 static_assert(!std::is_invocable_v<GroupPass<float>, cudaStream_t, float*, const int*, const Givens<float>*,
-                                   float*, float*>);
+                                   float*, float*, const int*>);
+// The slab's row table is a table of ints.
+static_assert(!std::is_invocable_v<GroupPass<float>, cudaStream_t, float*, const int*, const Givens<float>*,
+                                   float*, double*, const double*>);
 // The angles are written: a read-only rotation buffer is refused, as is a missing argument.
 static_assert(!std::is_invocable_v<PivotAngles<double>, cudaStream_t, const double*, const int*,
-                                   const Givens<double>*>);
+                                   const Givens<double>*, const int*>);
 static_assert(!std::is_invocable_v<PivotAngles<double>, cudaStream_t, const double*, const int*>);
 static_assert(std::is_invocable_v<OffNormFinal<float>, cudaStream_t, double*, int, double*>);
 static_assert(!std::is_invocable_v<OffNormFinal<float>, cudaStream_t, const float*, int, double*>);

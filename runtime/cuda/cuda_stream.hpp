@@ -29,6 +29,7 @@ public:
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;
   void record(cudaStream_t stream) { check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord"); }
+  cudaEvent_t get() const { return event_; }
   // Seconds from `start` to this event; both must have completed.
   double seconds_since(const CudaEvent& start) const {
     float ms = 0;

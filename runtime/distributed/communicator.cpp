@@ -23,6 +23,7 @@ public:
     throw internal_error("swap_rows: one rank has no partner");
   }
   int ranks_on_this_host() const override { return 1; }
+  int rank_on_this_host() const override { return 0; }
   std::string description() const override { return "one process"; }
 };
 

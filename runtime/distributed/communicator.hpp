@@ -31,8 +31,10 @@ public:
   // slab) go to the partner, and the partner's, in its order, arrive in their places. Both ranks
   // call it with as many rows, each naming the other.
   virtual void swap_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) = 0;
-  // How many ranks (this one included) share this rank's host, and so its memory.
+  // How many ranks (this one included) share this rank's host, and so its memory; and this rank's
+  // place among them (0-based): GPU ranks take that device of the host.
   virtual int ranks_on_this_host() const = 0;
+  virtual int rank_on_this_host() const = 0;
   // Where the ranks run, for reports: "one process", "MPI (Open MPI 4.1.4), 4 processes".
   virtual std::string description() const = 0;
 };

@@ -16,19 +16,13 @@
 #include "runtime/distributed/communicator.hpp"
 #include "runtime/distributed/distributed_result.hpp"
 #include "runtime/distributed/distributed_schedule.hpp"
+#include "runtime/distributed/rank_agreement.hpp"
 #include "runtime/distributed/row_exchange.hpp"
 #include "runtime/distributed/slab_figures.hpp"
 #include "runtime/distributed/slab_pass.hpp"
 #include "runtime/engines/group_step.hpp"
 
 namespace tensordiag::runtime {
-
-// Whether any rank says yes: a stop that one rank alone decided would leave the others waiting.
-inline bool on_any_rank(Communicator& comm, bool yes) {
-  for (const double vote : comm.gather_all(yes ? 1.0 : 0.0))
-    if (vote != 0.0) return true;
-  return false;
-}
 
 // One group on the slab: its angles, shared, then its rotations on the rows and the factors.
 template <class T, class Rule>
@@ -59,13 +53,7 @@ DistributedResult<T> run_distributed_engine(Slab<T> slab, const DistributedSched
   std::optional<PivotCheckCount> checks;
   if (settings.eta > 0) checks.emplace();
 
-  // The cancel check and the callback decide for every rank at once.
-  const CancelCheck cancelled = settings.cancelled;
-  settings.cancelled = [&comm, cancelled] { return on_any_rank(comm, cancelled && cancelled()); };
-  const auto on_sweep = settings.on_sweep;
-  settings.on_sweep = [&comm, on_sweep](const SweepRecord& record) {
-    return on_any_rank(comm, on_sweep && on_sweep(record));
-  };
+  decide_stops_together(settings, comm);
 
   const SlabFigures input = slab_figures(slab, comm);
   const double off_input = std::sqrt(input.off_norm2);

@@ -226,7 +226,7 @@ public:
       else if (kernels_.split_plan)
         enqueue_split_angles(stream, pairs, rotations);
       else
-        kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations);
+        kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations, nullptr);
       if (kernels_.chunk_plan) {
         for (const auto& [first, count] : kernels_.chunk_plan->chunks)
           kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count);
@@ -234,7 +234,7 @@ public:
       } else {
         // The sweep's last pass also sums the convergence figures.
         double* partials = g + 1 < state_.groups ? nullptr : state_.partials.data();
-        kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials);
+        kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials, nullptr);
       }
     }
     if (kernels_.chunk_plan) {

@@ -51,7 +51,13 @@ constexpr codegen::ScalarType scalar_type_of() {
 template <class T>
 codegen::KernelSpec kernel_spec_for(const TensorView<T>& tensor, const codegen::LoweredRule& rule,
                                     codegen::KernelKind kind) {
-  codegen::KernelSpec spec{kind, tensor.order(), tensor.size(), scalar_type_of<T>(), tensor.layout(), rule, {}};
+  return kernel_spec_for<T>(tensor.order(), tensor.size(), tensor.layout(), rule, kind);
+}
+
+template <class T>
+codegen::KernelSpec kernel_spec_for(int order, int size, Layout layout, const codegen::LoweredRule& rule,
+                                    codegen::KernelKind kind) {
+  codegen::KernelSpec spec{kind, order, size, scalar_type_of<T>(), layout, rule, {}};
   try {
     codegen::validate(spec);
   } catch (const codegen::codegen_error& error) {
@@ -62,6 +68,8 @@ codegen::KernelSpec kernel_spec_for(const TensorView<T>& tensor, const codegen::
 
 template codegen::KernelSpec kernel_spec_for(const TensorView<float>&, const codegen::LoweredRule&, codegen::KernelKind);
 template codegen::KernelSpec kernel_spec_for(const TensorView<double>&, const codegen::LoweredRule&, codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for<float>(int, int, Layout, const codegen::LoweredRule&, codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for<double>(int, int, Layout, const codegen::LoweredRule&, codegen::KernelKind);
 
 GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   using codegen::KernelKind;

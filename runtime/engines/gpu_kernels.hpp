@@ -31,6 +31,10 @@ struct KernelLoadReport {
 template <class T>
 codegen::KernelSpec kernel_spec_for(const TensorView<T>& tensor, const codegen::LoweredRule& rule,
                                     codegen::KernelKind kind);
+// The same for a tensor of that shape held elsewhere (a distributed run's slabs).
+template <class T>
+codegen::KernelSpec kernel_spec_for(int order, int size, Layout layout, const codegen::LoweredRule& rule,
+                                    codegen::KernelKind kind);
 template <class T>
 codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::LoweredRule& rule,
                                     codegen::KernelKind kind) {

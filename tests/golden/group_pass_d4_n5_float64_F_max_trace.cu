@@ -190,6 +190,10 @@ __device__ inline double2 block_sum(double2 v) {
 //   partials   null, or (a sweep's last group) out: partials[2b], partials[2b + 1] = (off^2, diag^2)
 //              of the entries block b wrote, in double (figures.cuh), b < PASS_BLOCKS. One kernel
 //              serves both: two instantiations doubled the compile time at D = 9 (about 1 s).
+//   rows       null: `tensor` is the whole tensor. Else it is a slab of a distributed run
+//              (runtime/distributed/slab.hpp): index i of the outermost memory mode lives in row
+//              rows[i] (-1: another rank's), the slab holds whole pairs of the group, and only the
+//              tiles of its rows are visited; the partials are then the slab's.
 // Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS.
 
 inline constexpr int THREADS = 512;
@@ -206,7 +210,6 @@ inline constexpr int SLOT_ENTRIES = N << T;                     // one register'
 // Representatives per outer mode: the p of each pair, then the unpaired index of an odd N.
 inline constexpr int REPRESENTATIVES = (N + 1) / 2;
 inline constexpr long long TILES = power(REPRESENTATIVES, OUTER);
-inline constexpr long long TILE_GROUPS = (TILES + TILES_PER_BLOCK - 1) / TILES_PER_BLOCK;
 inline constexpr long long PASS_BLOCKS = 1;
 inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * PAIRS * N;
 
@@ -227,7 +230,7 @@ __device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
-           Scalar* __restrict__ factors, double* __restrict__ partials) {
+           Scalar* __restrict__ factors, double* __restrict__ partials, const int* __restrict__ rows) {
   const bool figures = partials != nullptr;  // the same in every thread of the grid
   if (blockIdx.x >= PASS_BLOCKS) {
     // M_n <- M_n R_n: thread (mode, pair, row).
@@ -246,6 +249,8 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
   __shared__ int group[2 * REPRESENTATIVES];  // the pairs, then (unpaired index, -1) for an odd N
   __shared__ int partner_of[N];               // the other index of l's pair, -1 if unpaired
   __shared__ int pair_of[N];
+  __shared__ int held_representatives[REPRESENTATIVES];  // outermost memory mode: those the slab holds
+  __shared__ int held_count;
 
   for (int i = threadIdx.x; i < N; i += THREADS) partner_of[i] = -1;
   __syncthreads();
@@ -265,6 +270,17 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
       if (partner_of[l] < 0) group[2 * PAIRS] = l;
     group[2 * PAIRS + 1] = -1;
   }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int count = 0;
+    for (int r = 0; r < REPRESENTATIVES; ++r)
+      if (rows == nullptr || rows[group[2 * r]] >= 0) held_representatives[count++] = r;
+    held_count = count;
+  }
+  __syncthreads();
+  // The tiles of the held representatives of the outermost memory mode (all of them for a whole tensor).
+  const long long tiles = held_count * (TILES / REPRESENTATIVES);
+  const long long tile_groups = (tiles + TILES_PER_BLOCK - 1) / TILES_PER_BLOCK;
 
   // Threads past TILES_PER_BLOCK * TILE_THREADS (the block is a whole number of warps) hold no tile.
   const int tile_in_block = threadIdx.x / TILE_THREADS;
@@ -275,9 +291,9 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
   Scalar (*const buffer)[SLOT_ENTRIES] = exchange[has_tile ? tile_in_block : 0];
   double off = 0.0, diag = 0.0;
 
-  for (Offset tile_group = blockIdx.x; tile_group < TILE_GROUPS; tile_group += PASS_BLOCKS) {
+  for (Offset tile_group = blockIdx.x; tile_group < tile_groups; tile_group += PASS_BLOCKS) {
     const Offset tile = tile_group * TILES_PER_BLOCK + tile_in_block;
-    const bool in_range = has_tile && tile < TILES;
+    const bool in_range = has_tile && tile < tiles;
     __syncthreads();  // group is filled; the previous tile's last exchange is read
 
     // Each outer memory mode's two indices: lo (the representative) and hi (its partner, -1 if none).
@@ -286,9 +302,22 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
 #pragma unroll
     for (int k = OUTER - 1; k >= 0; --k) {
       rep[k] = static_cast<int>(rest % REPRESENTATIVES);
+      if (k == 0) rep[k] = held_representatives[rep[k]];
       rest /= REPRESENTATIVES;
       lo[k] = group[2 * rep[k]];
       hi[k] = group[2 * rep[k] + 1];
+    }
+    // Where each outer memory mode's two indices live: the indices, or in a slab the rows of the
+    // outermost one (lo and hi stay the indices: the figures' diagonal is one of indices).
+    int at_lo[OUTER > 0 ? OUTER : 1], at_hi[OUTER > 0 ? OUTER : 1];
+#pragma unroll
+    for (int k = 0; k < OUTER; ++k) {
+      at_lo[k] = lo[k];
+      at_hi[k] = hi[k];
+    }
+    if (rows != nullptr && OUTER > 0) {
+      at_lo[0] = rows[lo[0]];
+      at_hi[0] = hi[0] < 0 ? -1 : rows[hi[0]];
     }
     // The thread's entries exist where no chosen partner is missing: thread modes decide for the
     // thread, register modes (bits of `missing`) for its registers.
@@ -298,16 +327,16 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
     for (int k = R; k < OUTER; ++k) {
       const bool bit = (t >> (k - R)) & 1;
       if (UNPAIRED && bit && hi[k] < 0) thread_valid = false;
-      thread_base += (bit ? hi[k] : lo[k]) * memory_stride(k);
+      thread_base += (bit ? at_hi[k] : at_lo[k]) * memory_stride(k);
     }
     unsigned missing = 0;
     // Register j's entry is step[k] further than register 0's for each bit k of j.
     Offset step[R];
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-      thread_base += lo[k] * memory_stride(k);
+      thread_base += at_lo[k] * memory_stride(k);
       if (UNPAIRED && hi[k] < 0) missing |= 1u << k;
-      step[k] = (hi[k] - lo[k]) * memory_stride(k);
+      step[k] = (at_hi[k] - at_lo[k]) * memory_stride(k);
     }
     const auto reg_offset = [&](int j) {
       Offset o = 0;

@@ -131,12 +131,20 @@ TENSORDIAG_HOST_DEVICE inline tensordiag::dsl::Givens<float> rule_rotation(float
 // their plans refuse the orders where it would not fit (well below D = 31, where 1 << D overflows).
 inline constexpr int SUBTENSOR = 1 << D;
 
-// Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`.
-__device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane) {
+// Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`. `rows` null:
+// `tensor` is the whole tensor. Else it is a slab of a distributed run (runtime/distributed/slab.hpp):
+// index i of the slowest memory mode lives in row rows[i], and the slab holds rows p and q.
+__device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
+                                        const int* rows = nullptr) {
+  const int sliced = MODE_OF_MEMORY_MODE[0];
+  const long long row_p = rows ? rows[p] : p, row_q = rows ? rows[q] : q;
   for (int bits = lane; bits < SUBTENSOR; bits += 32) {
     long long offset = 0;
 #pragma unroll
-    for (int n = 0; n < D; ++n) offset += ((bits >> n) & 1 ? q : p) * STRIDE[n];
+    for (int n = 0; n < D; ++n) {
+      const bool at_q = (bits >> n) & 1;
+      offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
+    }
     sub[bits] = tensor[offset];
   }
   __syncwarp();
@@ -166,8 +174,9 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
 
 // The D micro-iterations of pair (p, q) without the pivot check: the rotation of mode n goes to
 // out[n * PAIRS] (the layout of `rotations`, offset to the pair).
-__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out) {
-  gather_subtensor(tensor, p, q, sub, lane);
+__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
+                                      const int* rows = nullptr) {
+  gather_subtensor(tensor, p, q, sub, lane, rows);
   for (int mode = 0; mode < D; ++mode) {
     const Rotation g = micro_iteration(sub, mode, lane);
     if (lane == 0) out[mode * PAIRS] = g;
@@ -184,6 +193,8 @@ __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group (see above)
 //   rotations  out: (c, s) of every pair in every mode
+//   rows       (pivot_angles) null, or for a slab of a distributed run (pivot_subtensor.cuh) the row
+//              of each index of the slowest memory mode, -1 where another rank holds it
 // and launch as grid = PAIR_BLOCKS, block = THREADS: pair k = blockIdx.x * WARPS + warp.
 
 inline constexpr int WARPS = 2;
@@ -192,13 +203,21 @@ inline constexpr int PAIR_BLOCKS = (PAIRS + WARPS - 1) / WARPS;
 
 // Without the pivot check (eta = 0): all D modes of the group in one launch.
 extern "C" __global__ void __launch_bounds__(THREADS)
-pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations) {
+pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations,
+             const int* __restrict__ rows) {
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   const int k = blockIdx.x * WARPS + warp;
   if (k >= PAIRS) return;
-  pair_rotations(tensor, pairs[2 * k], pairs[2 * k + 1], subtensors[warp], lane, rotations + k);
+  const int p = pairs[2 * k];
+  if (rows != nullptr && rows[p] < 0) {
+    // Another rank's pair: (0, 0), so that the sum across ranks is its owner's (c, s) exactly.
+    if (lane == 0)
+      for (int mode = 0; mode < D; ++mode) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
+    return;
+  }
+  pair_rotations(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows);
 }
 
 // With the pivot check (eta > 0, DESIGN.md section 2): one launch per mode n = 0..D-1, in order.

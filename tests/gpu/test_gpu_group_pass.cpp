@@ -78,7 +78,7 @@ void check_pass(const PassCase& c, unsigned seed) {
 
   CudaStream stream;
   kernels.group_pass(stream.get(), d_tensor.data(), d_pairs.data(), d_rotations.data(), d_factors.data(),
-                     partials.data());
+                     partials.data(), nullptr);
   kernels.off_norm_final(stream.get(), partials.data(), static_cast<int>(kernels.group_pass_plan.pass_blocks),
                          figures.data());
   const auto gpu_tensor = d_tensor.download(stream.get());

@@ -79,11 +79,13 @@ public:
     MPI_Comm host;
     check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
     MPI_Comm_size(host, &on_host_);
+    MPI_Comm_rank(host, &host_rank_);
     MPI_Comm_free(&host);
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int ranks_on_this_host() const override { return on_host_; }
+  int rank_on_this_host() const override { return host_rank_; }
 
   void sum_parts(std::vector<double>& values) override {
     check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM,
@@ -141,6 +143,7 @@ private:
   int rank_ = 0;
   int size_ = 1;
   int on_host_ = 1;
+  int host_rank_ = 0;
 };
 
 }  // namespace

@@ -1,0 +1,30 @@
+#pragma once
+// What GPU ranks ask of the transport beyond Communicator (issue 14): collectives on device memory,
+// enqueued in order on the rank's stream, and a wait that cannot hang on a lost rank. NCCL is the
+// transport (nccl_communicator.hpp); the host collectives of Communicator go through it too.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "runtime/distributed/communicator.hpp"
+
+namespace tensordiag::runtime {
+
+class DeviceCommunicator : public Communicator {
+public:
+  // The CUDA device this rank runs on, and the stream its kernels and collectives go to.
+  virtual int device() const = 0;
+  virtual cudaStream_t stream() const = 0;
+  // Sums `count` device values over the ranks, in place, on stream(). Exact where each value is
+  // nonzero on one rank at most (a group's rotations: each pair's from the rank holding it).
+  virtual void sum_on_device(float* values, std::size_t count) = 0;
+  virtual void sum_on_device(double* values, std::size_t count) = 0;
+  // Communicator::swap_rows for rows in device memory, enqueued on stream().
+  virtual void swap_device_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) = 0;
+  // Waits for stream(). Throws user_error when the transport failed, or when the stream has not
+  // finished within the collective time-out (a rank lost or stopped: its partners would wait forever).
+  virtual void wait() = 0;
+};
+
+}  // namespace tensordiag::runtime

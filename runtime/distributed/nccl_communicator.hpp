@@ -1,0 +1,23 @@
+#pragma once
+// GPU ranks joined by NCCL (issue 14), one rank a device: several in one process (`--devices 0,1`:
+// ncclCommInitAll, a thread a rank), or one a process under an MPI launcher, which only hands out
+// NCCL's unique id (`mpirun ... --distributed --backend cuda`). Every collective, the host ones of
+// Communicator included, goes through NCCL on the rank's stream; waits time out after
+// TENSORDIAG_COLLECTIVE_TIMEOUT seconds (default 300), then abort the communicator.
+#include <memory>
+#include <vector>
+
+#include "runtime/distributed/device_communicator.hpp"
+
+namespace tensordiag::runtime {
+
+// One rank a device of `devices` (CUDA indices, distinct), all in this process: rank r runs on
+// devices[r] and must be driven by a thread of its own. Throws user_error for a device that does
+// not exist, or when NCCL cannot be loaded or joined.
+std::vector<std::unique_ptr<DeviceCommunicator>> nccl_ranks_in_process(const std::vector<int>& devices);
+
+// This process's rank of `launcher` (MPI), on device (its place on its host) modulo the host's
+// devices; the launcher stays for the host's rank count. Every rank must call it.
+std::unique_ptr<DeviceCommunicator> nccl_rank_over(std::unique_ptr<Communicator> launcher);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,204 @@
+// GPU ranks (issue 14): one tensor over NCCL ranks of this process, a thread a rank, each slab in
+// its device's memory. Against the CPU's one-rank run of the same group order (float64, 1e-10: the
+// GPU pass applies the modes in another order), and against one GPU rank running the same groups
+// in one stage: bit for bit, since each entry goes through the same kernels' arithmetic. Skipped
+// without a device (or without two, for the two-rank cases).
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "distributed_reference.hpp"
+#include "random_tensor.hpp"
+#include "relative_difference.hpp"
+#include "codegen/builtin_rules.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/diagonalize_distributed.hpp"
+#include "runtime/distributed/gpu_slab_engine.hpp"
+#include "runtime/distributed/nccl_communicator.hpp"
+#include "runtime/distributed/row_exchange.hpp"
+
+using namespace tensordiag;
+using namespace tensordiag::runtime;
+using tensordiag::testing::random_tensor;
+using tensordiag::testing::relative_difference;
+
+namespace {
+
+int device_count() {
+  int count = 0;
+  while (cuda_device(count)) ++count;
+  return count;
+}
+
+// Every rank's result of `run` (called as run(rank's communicator)), a thread a rank on devices
+// 0..ranks-1; a rank's error is that rank's message.
+template <class T, class Run>
+std::vector<DistributedResult<T>> on_gpu_ranks(int ranks, Run&& run, std::string* error = nullptr) {
+  std::vector<int> devices(static_cast<std::size_t>(ranks));
+  std::iota(devices.begin(), devices.end(), 0);
+  auto comms = nccl_ranks_in_process(devices);
+  std::vector<std::optional<DistributedResult<T>>> results(devices.size());
+  std::vector<std::string> errors(devices.size());
+  std::vector<std::thread> threads;
+  for (std::size_t r = 0; r < devices.size(); ++r)
+    threads.emplace_back([&, r] {
+      try {
+        results[r] = run(*comms[r]);
+      } catch (const std::exception& e) {
+        errors[r] = e.what();
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  std::vector<DistributedResult<T>> out;
+  for (std::size_t r = 0; r < devices.size(); ++r) {
+    if (error) {
+      if (!errors[r].empty()) *error = errors[r];
+      continue;
+    }
+    CAPTURE(errors[r]);
+    REQUIRE(errors[r].empty());
+    out.push_back(std::move(*results[r]));
+  }
+  return out;
+}
+
+// The whole core from the ranks' slabs.
+template <class T>
+HostTensor<T> assembled(const std::vector<DistributedResult<T>>& parts, int order, int size, Layout layout) {
+  HostTensor<T> core(order, size, layout);
+  for (const auto& part : parts) {
+    const Slab<T>& slab = part.core;
+    for (std::size_t t = 0; t < slab.rows().size(); ++t)
+      std::copy(slab.row(t), slab.row(t) + slab.row_length(),
+                core.data() + static_cast<std::size_t>(slab.rows()[t]) * slab.row_length());
+  }
+  return core;
+}
+
+Options exact_sweeps(const std::string& rule, int sweeps) {
+  Options options;
+  options.rule = rule;
+  options.max_sweeps = sweeps;
+  options.tol = 0;
+  options.stall_tol = 0;
+  return options;
+}
+
+struct Case {
+  int order, size;
+  Layout layout;
+  const char* rule;
+};
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("one GPU rank equals the CPU's one-rank run of the same groups (float64, 1e-10)") {
+    if (device_count() < 1) {
+      MESSAGE("skipped: no CUDA device");
+      return;
+    }
+    for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 6, Layout::fortran_order, "max_trace"},
+                          Case{5, 4, Layout::c_order, "max_diag"}, Case{6, 8, Layout::fortran_order, "max_diag"},
+                          Case{3, 7, Layout::c_order, "max_diag"}}) {
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      const auto tensor = random_tensor<double>(c.order, c.size, 5100u + static_cast<unsigned>(c.order * 31 + c.size), c.layout);
+      const Options options = exact_sweeps(c.rule, 3);
+      const auto parts = on_gpu_ranks<double>(1, [&](DeviceCommunicator& comm) {
+        return diagonalize_distributed(tensor, options, comm);
+      });
+      REQUIRE(parts.size() == 1);
+      CHECK(parts[0].run.engine == "cuda_distributed");
+      CHECK(parts[0].run.backend == Backend::cuda);
+      const auto groups = distributed_schedule(c.size, 1, options.schedule).groups();
+      const Result<double> reference = testing::one_rank_reference(tensor, groups, c.rule, 0.0, 3);
+      const HostTensor<double> core = assembled(parts, c.order, c.size, c.layout);
+      CHECK(relative_difference(core.values(), reference.core.values()) <= 1e-10);
+      for (std::size_t n = 0; n < reference.factors.size(); ++n)
+        CHECK(relative_difference(parts[0].run.factors[n].data, reference.factors[n].data) <= 1e-10);
+      REQUIRE(parts[0].run.history.size() == reference.history.size());
+      for (std::size_t s = 0; s < reference.history.size(); ++s)
+        CHECK(parts[0].run.history[s].off_rel == doctest::Approx(reference.history[s].off_rel).epsilon(1e-10));
+      // Real work was compared: three sweeps moved the core far from the input.
+      CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+    }
+  }
+
+  TEST_CASE_TEMPLATE("two GPU ranks equal one GPU rank running the same groups, bit for bit", T, float, double) {
+    if (device_count() < 2) {
+      MESSAGE("skipped: fewer than two CUDA devices");
+      return;
+    }
+    for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 8, Layout::fortran_order, "max_trace"},
+                          Case{5, 4, Layout::c_order, "max_diag"}, Case{3, 16, Layout::fortran_order, "max_diag"},
+                          Case{7, 4, Layout::c_order, "max_trace"}, Case{4, 6, Layout::c_order, "max_diag"}}) {
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      const auto tensor = random_tensor<T>(c.order, c.size, 5200u + static_cast<unsigned>(c.order * 37 + c.size), c.layout);
+      const Options options = exact_sweeps(c.rule, 3);
+      const DistributedSchedule two = distributed_schedule(c.size, 2, options.schedule);
+      if (two.stages.size() > 1 && !swaps_in_place(two)) {
+        std::string error;
+        on_gpu_ranks<T>(2, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
+                        &error);
+        CHECK(error.find("GPU ranks swap rows in place") != std::string::npos);
+        continue;
+      }
+      const auto parts = on_gpu_ranks<T>(2, [&](DeviceCommunicator& comm) {
+        return diagonalize_distributed(tensor, options, comm);
+      });
+      REQUIRE(parts.size() == 2);
+      CHECK(parts[0].distribution.ranks == 2);
+      CHECK(parts[0].distribution.bytes_sent > 0);
+      // One rank, one stage: the two-rank schedule's groups in their order.
+      DistributedSchedule one;
+      one.size = c.size;
+      one.ranks = 1;
+      one.kind = two.kind;
+      std::vector<int> all(static_cast<std::size_t>(c.size));
+      std::iota(all.begin(), all.end(), 0);
+      one.stages.push_back(DistributedStage{SlabLayout{{all}}, two.groups()});
+      const auto single = on_gpu_ranks<T>(1, [&](DeviceCommunicator& comm) {
+        Slab<T> slab{c.order, c.size, c.layout, 0, one.stages.front().layout, tensor.values()};
+        RunSettings settings;
+        settings.stop = StopCriteria{3, 0.0, 0.0};
+        return run_gpu_slab_engine(std::move(slab), one, codegen::lower_builtin_rule(c.rule), settings, comm);
+      });
+      const HostTensor<T> core = assembled(parts, c.order, c.size, c.layout);
+      const HostTensor<T> expected = assembled(single, c.order, c.size, c.layout);
+      std::size_t differing = 0;
+      for (std::size_t k = 0; k < core.count(); ++k) differing += core.data()[k] == expected.data()[k] ? 0 : 1;
+      CHECK(differing == 0);
+      for (const auto& part : parts)
+        for (std::size_t n = 0; n < part.run.factors.size(); ++n)
+          CHECK(part.run.factors[n].data == single[0].run.factors[n].data);
+      CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+    }
+  }
+
+  TEST_CASE("GPU ranks refuse what they cannot run, with the same line on every rank") {
+    if (device_count() < 1) {
+      MESSAGE("skipped: no CUDA device");
+      return;
+    }
+    const auto tensor = random_tensor<double>(3, 8, 5300u, Layout::c_order);
+    Options options = exact_sweeps("max_diag", 2);
+    options.eta = 0.01;
+    std::string error;
+    on_gpu_ranks<double>(1, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
+                         &error);
+    CHECK(error.find("pivot check (eta > 0) is not built for GPU ranks") != std::string::npos);
+    options.eta = 0;
+    options.backend = Backend::cpu;
+    error.clear();
+    on_gpu_ranks<double>(1, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
+                         &error);
+    CHECK(error.find("not backend cpu") != std::string::npos);
+  }
+}

@@ -10,31 +10,14 @@
 #include <cstdlib>
 #include <string>
 
-#include "runtime/algorithm/random_stream.hpp"
+#include "gaussian_tensor.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize.hpp"
 
 using namespace tensordiag::runtime;
 
-namespace {
-
-// Gaussian entries, 2^20 a chunk, each chunk its own seeded stream: the same tensor at any thread count.
-HostTensor<float> gaussian_tensor(int order, int size) {
-  HostTensor<float> tensor(order, size, Layout::c_order);
-  constexpr std::size_t chunk = std::size_t{1} << 20;
-  const std::size_t chunks = (tensor.count() + chunk - 1) / chunk;
-  float* data = tensor.data();
-  const std::size_t count = tensor.count();
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < chunks; ++c) {
-    RandomStream random(1 + c);
-    for (std::size_t i = c * chunk; i < std::min(count, (c + 1) * chunk); ++i) data[i] = static_cast<float>(random.gaussian());
-  }
-  return tensor;
-}
-
-}  // namespace
+using tensordiag::bench::gaussian_tensor;
 
 int main(int argc, char** argv) {
   if (argc < 3) {

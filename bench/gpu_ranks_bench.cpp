@@ -9,9 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gaussian_tensor.hpp"
@@ -20,6 +18,7 @@
 #include "runtime/diagonalize.hpp"
 #include "runtime/diagonalize_distributed.hpp"
 #include "runtime/distributed/nccl_communicator.hpp"
+#include "runtime/distributed/rank_threads.hpp"
 
 using namespace tensordiag::runtime;
 
@@ -44,22 +43,9 @@ double gpu_seconds(const std::vector<SweepRecord>& history) {
 DistributedResult<float> on_ranks(const HostTensor<float>& tensor, int ranks) {
   std::vector<int> devices(static_cast<std::size_t>(ranks));
   std::iota(devices.begin(), devices.end(), 0);
-  auto comms = nccl_ranks_in_process(devices);
-  std::vector<std::optional<DistributedResult<float>>> results(devices.size());
-  std::vector<std::string> errors(devices.size());
-  std::vector<std::thread> threads;
-  for (std::size_t r = 0; r < devices.size(); ++r)
-    threads.emplace_back([&, r] {
-      try {
-        results[r] = diagonalize_distributed(tensor, ten_sweeps(), *comms[r]);
-      } catch (const std::exception& e) {
-        errors[r] = e.what();
-      }
-    });
-  for (auto& thread : threads) thread.join();
-  for (const auto& error : errors)
-    if (!error.empty()) throw std::runtime_error(error);
-  return std::move(*results[0]);
+  auto results = on_rank_threads(nccl_ranks_in_process(devices),
+                                 [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, ten_sweeps(), comm); });
+  return std::move(results.front());
 }
 
 }  // namespace

@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cli/atomic_output.hpp"
@@ -21,6 +19,7 @@
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/distributed/launcher_communicator.hpp"
 #include "runtime/distributed/nccl_communicator.hpp"
+#include "runtime/distributed/rank_threads.hpp"
 
 namespace tensordiag::cli {
 
@@ -118,31 +117,19 @@ std::vector<int> device_list(const std::string& text) {
   return devices;
 }
 
-// GPU ranks in this process, a thread each; every rank agrees on errors, so the first one thrown is
-// every rank's.
+// GPU ranks in this process, a thread each (rank 0's watches for lost ranks).
 std::string run_on_devices(const DiagonalizeArguments& arguments, int& order) {
   if (runtime::started_by_mpi_launcher())
     throw user_error("--devices runs every rank in this process; under mpirun use --distributed --backend cuda "
                      "(one GPU a process)");
   if (arguments.backend == "cpu") throw user_error("--devices runs GPU ranks: --backend cpu contradicts it");
-  std::vector<std::unique_ptr<runtime::DeviceCommunicator>> ranks =
-      runtime::nccl_ranks_in_process(device_list(arguments.devices));
-  std::vector<std::string> summaries(ranks.size());
-  std::vector<std::exception_ptr> errors(ranks.size());
-  std::vector<std::thread> threads;
-  for (std::size_t r = 0; r < ranks.size(); ++r)
-    threads.emplace_back([&, r] {
-      try {
-        int rank_order = 0;
-        summaries[r] = run_rank(arguments, *ranks[r], r == 0, rank_order);
-        if (r == 0) order = rank_order;
-      } catch (...) {
-        errors[r] = std::current_exception();
-      }
-    });
-  for (std::thread& thread : threads) thread.join();
-  for (const std::exception_ptr& error : errors)
-    if (error) std::rethrow_exception(error);
+  const auto ranks = runtime::nccl_ranks_in_process(device_list(arguments.devices));
+  std::vector<int> orders(ranks.size());
+  const std::vector<std::string> summaries = runtime::on_rank_threads(ranks, [&](runtime::DeviceCommunicator& comm) {
+    const bool leader = comm.rank() == 0;
+    return run_rank(arguments, comm, leader, orders[static_cast<std::size_t>(comm.rank())]);
+  });
+  order = orders.front();
   return summaries.front();
 }
 

@@ -16,6 +16,7 @@
 #include "python/src/device_array.hpp"
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
+#include "runtime/diagonalize_on_devices.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/stop_summary.hpp"
@@ -84,13 +85,15 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
   return out;
 }
 
+// `devices` empty: one process's engines; else the tensor spread over those GPUs (GPU ranks).
 template <class T>
-py::dict run(const py::array& array, const runtime::Options& options) {
+py::dict run(const py::array& array, const runtime::Options& options, const std::vector<int>& devices) {
   const runtime::HostTensor<T> tensor = to_host_tensor<T>(array, options.structure);
   runtime::Result<T> result;
   {
     const py::gil_scoped_release release;
-    result = runtime::diagonalize(tensor, options);
+    result = devices.empty() ? runtime::diagonalize(tensor, options)
+                             : runtime::diagonalize_on_devices(tensor, options, devices);
   }
   py::list factors;
   for (auto& factor : result.factors) factors.append(to_numpy(std::move(factor)));
@@ -158,11 +161,11 @@ runtime::Options make_options(int max_sweeps, std::optional<double> tol, double 
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
                      int threads, bool verify, const std::string& schedule, const std::string& structure,
-                     const py::object& on_sweep) {
+                     const py::object& on_sweep, const std::vector<int>& devices) {
   const runtime::Options options =
       make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, structure, on_sweep);
-  if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options);
-  if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options);
+  if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options, devices);
+  if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options, devices);
   throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");
 }
 
@@ -265,7 +268,7 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"));
+        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"), py::arg("devices") = std::vector<int>{});
   m.def("diagonalize_cuda", &diagonalize_cuda, py::arg("source"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
         py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"));

@@ -166,6 +166,21 @@ _DLPACK_CUDA_DEVICES = (2, 13)
 _DLPACK_HOST_DEVICES = (1, 3, 11)
 
 
+def _device_list(devices: Optional[Sequence[int]], tensor: Any, backend: str) -> list:
+    """``devices=`` checked: [] for one process's engines, else the CUDA indices of the GPU ranks."""
+    if devices is None:
+        return []
+    device_list = [operator.index(d) for d in devices]
+    if not device_list:
+        raise ValueError("devices= names at least one CUDA device, e.g. devices=[0, 1]")
+    if backend == "cpu":
+        raise ValueError("devices= runs GPU ranks: backend='cpu' contradicts it")
+    if hasattr(tensor, "__dlpack__") or hasattr(tensor, "__cuda_array_interface__"):
+        if not isinstance(tensor, np.ndarray):
+            raise ValueError("devices= takes a host (NumPy) array: the ranks read their rows from host memory")
+    return device_list
+
+
 def _cuda_source(tensor: Any, backend: str):
     """What _tensordiag.diagonalize_cuda reads for a CUDA array, or None for anything else.
 
@@ -239,7 +254,8 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
                      rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
                      threads: int = 0, verbose: bool = False,
                      callback: Optional[Callable[[dict], Any]] = None, verify: bool = True,
-                     schedule: str = "auto", structure: str = "general") -> Result:
+                     schedule: str = "auto", structure: str = "general",
+                     devices: Optional[Sequence[int]] = None) -> Result:
     """Diagonalize ``tensor`` and return a :class:`Result` (core, factors, history, stop reason, ...).
 
     Arguments are those of :func:`diagonalize` (but ``return_history``), and
@@ -253,9 +269,10 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
     on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
     options = (max_sweeps, _optional_float(tol), float(eta), str(rule), str(backend), _optional_float(stall_tol),
                threads, bool(verify), str(schedule), str(structure), on_sweep)
-    source = _cuda_source(tensor, str(backend))
+    device_list = _device_list(devices, tensor, str(backend))
+    source = None if device_list else _cuda_source(tensor, str(backend))
     if source is None:
-        out = _tensordiag.diagonalize(_tensor_array(tensor), *options)
+        out = _tensordiag.diagonalize(_tensor_array(tensor), *options, device_list)
     else:
         out = _tensordiag.diagonalize_cuda(source, *options)
         convert = _from_dlpack_for(tensor)
@@ -271,7 +288,8 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
 def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = None, eta: float = 0.0,
                 rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
                 threads: int = 0, verbose: bool = False, callback: Optional[Callable[[dict], Any]] = None,
-                return_history: bool = False, schedule: str = "auto", structure: str = "general"):
+                return_history: bool = False, schedule: str = "auto", structure: str = "general",
+                devices: Optional[Sequence[int]] = None):
     """Orthogonal factors and a core as diagonal as possible: T = C x_1 M_1 ... x_D M_D.
 
     Parameters
@@ -331,6 +349,13 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         the CPU's group steps) with KeyboardInterrupt; the module stays usable.
     return_history : bool
         Also return the history: a list of records, ``history[0]`` being the input (sweep 0).
+    devices : sequence of int, optional
+        Spread the tensor over these GPUs of this machine (CUDA indices, e.g. ``[0, 1]``): one GPU
+        rank a device, joined by NCCL, each holding only its rows while the sweeps run (the
+        README's Distributed runs: N and the number of devices powers of two with N >= 2 x
+        devices, eta = 0, structure general). The tensor is a host (NumPy) array; the core comes
+        back gathered in host memory. ``Result.engine`` is ``"cuda_distributed"``. Ctrl-C is seen
+        between sweeps only through ``callback``.
 
     Returns
     -------
@@ -344,7 +369,7 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     """
     result = diagonalize_full(tensor, max_sweeps=max_sweeps, tol=tol, eta=eta, rule=rule, backend=backend,
                               stall_tol=stall_tol, threads=threads, verbose=verbose, callback=callback,
-                              verify=False, schedule=schedule, structure=structure)
+                              verify=False, schedule=schedule, structure=structure, devices=devices)
     if return_history:
         return result.core, result.factors, result.history
     return result.core, result.factors

@@ -20,6 +20,7 @@
 #include "runtime/diagonalize_distributed.hpp"
 #include "runtime/distributed/gpu_slab_engine.hpp"
 #include "runtime/distributed/nccl_communicator.hpp"
+#include "runtime/distributed/rank_threads.hpp"
 #include "runtime/distributed/row_exchange.hpp"
 
 using namespace tensordiag;
@@ -41,30 +42,13 @@ template <class T, class Run>
 std::vector<DistributedResult<T>> on_gpu_ranks(int ranks, Run&& run, std::string* error = nullptr) {
   std::vector<int> devices(static_cast<std::size_t>(ranks));
   std::iota(devices.begin(), devices.end(), 0);
-  auto comms = nccl_ranks_in_process(devices);
-  std::vector<std::optional<DistributedResult<T>>> results(devices.size());
-  std::vector<std::string> errors(devices.size());
-  std::vector<std::thread> threads;
-  for (std::size_t r = 0; r < devices.size(); ++r)
-    threads.emplace_back([&, r] {
-      try {
-        results[r] = run(*comms[r]);
-      } catch (const std::exception& e) {
-        errors[r] = e.what();
-      }
-    });
-  for (auto& thread : threads) thread.join();
-  std::vector<DistributedResult<T>> out;
-  for (std::size_t r = 0; r < devices.size(); ++r) {
-    if (error) {
-      if (!errors[r].empty()) *error = errors[r];
-      continue;
-    }
-    CAPTURE(errors[r]);
-    REQUIRE(errors[r].empty());
-    out.push_back(std::move(*results[r]));
+  try {
+    return on_rank_threads(nccl_ranks_in_process(devices), run);
+  } catch (const std::exception& e) {
+    if (error != nullptr) error->assign(e.what());
+    else FAIL(e.what());
+    return {};
   }
-  return out;
 }
 
 // The whole core from the ranks' slabs.

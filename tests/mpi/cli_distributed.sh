@@ -37,3 +37,16 @@ count=$(grep -c "more ranks (4) than the distributed mode of size N = 7 can take
 [ "$count" -eq 4 ] || { echo "FAIL: expected the error from 4 ranks, got $count:" >&2; cat err.txt >&2; exit 1; }
 [ ! -e bad ] || { echo "FAIL: bad/ was left behind" >&2; ls -la bad >&2; exit 1; }
 echo "more ranks than pairs: one line from each of the 4 ranks, no output"
+
+# GPU ranks under mpirun (--backend cuda: NCCL, MPI hands out its id). Without a GPU every rank says
+# so on one line and nothing is written; with GPUs the run completes on two of them.
+if "$mpirun" -np 2 --oversubscribe "$tensordiag" diagonalize f.npy --out gpu --distributed --backend cuda \
+  --max-sweeps 2 -q 2> err.txt; then
+  grep -q '"engine": "cuda_distributed"' gpu/report.json
+  echo "--backend cuda under mpirun: ran on GPU ranks"
+else
+  count=$(grep -c "GPU ranks need CUDA devices" err.txt || true)
+  [ "$count" -eq 2 ] || { echo "FAIL: expected the no-GPU line from 2 ranks, got $count:" >&2; cat err.txt >&2; exit 1; }
+  [ ! -e gpu ] || { echo "FAIL: gpu/ was left behind" >&2; exit 1; }
+  echo "--backend cuda under mpirun without a GPU: one line from each of the 2 ranks, no output"
+fi

@@ -49,6 +49,7 @@ runtime::Options run_options(const DiagonalizeArguments& arguments) {
   options.backend = runtime::parse_backend(arguments.backend);
   options.pivot_norm = runtime::parse_pivot_norm(arguments.pivot_norm);
   options.schedule = runtime::parse_schedule(arguments.schedule);
+  options.init = runtime::parse_init(arguments.init);
   options.structure = runtime::parse_structure(arguments.structure);
   options.verify = !arguments.no_verify;
   options.cancelled = cancel_on_interrupt_signal();
@@ -112,6 +113,12 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "a pass; N a power of two), round-robin (one group a pass), or\n"
                       "auto (the engine's faster one for the shape)")
       ->check(CLI::IsMember({"auto", "xor", "round-robin"}))
+      ->capture_default_str();
+  command->add_option("--init", arguments.init,
+                      "Where the factors start: identity, or hosvd (the left singular\n"
+                      "vectors of the mode unfoldings, computed on the host; the sweeps\n"
+                      "then run on T x_n Q_n^T and report.json's \"init\" says so)")
+      ->check(CLI::IsMember({"identity", "hosvd"}))
       ->capture_default_str();
   command->add_option("--backend", arguments.backend,
                       "cuda runs on the GPU (an error without one), cpu on the\n"

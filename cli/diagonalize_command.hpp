@@ -18,6 +18,7 @@ struct DiagonalizeArguments {
   std::string backend = "auto";
   std::string pivot_norm = "auto";
   std::string schedule = "auto";
+  std::string init = "identity";
   std::string structure = "general";
   bool quiet = false;
   bool no_verify = false;  // skip the check of the result against the input

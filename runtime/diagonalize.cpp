@@ -5,7 +5,9 @@
 #include <string>
 
 #include "codegen/builtin_rules.hpp"
+#include "runtime/algorithm/hosvd_start.hpp"
 #include "runtime/algorithm/symmetry_check.hpp"
+#include "runtime/algorithm/verification.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -52,6 +54,36 @@ const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, Ru
   throw internal_error("no " + std::string(to_string(plan.backend)) + " engine takes the run: " + reason);
 }
 
+// One tensor from the HOSVD start (hosvd_start.hpp): the engine runs on T' = T x_n Q_n^T with the
+// tolerance rescaled so that it still means off(C) <= tol off(T); its history and callback records
+// are brought to T's scale (sweep 0 shows off(T') / off(T), what the start gained), its factors
+// composed with the Q_n, and the verification made against T itself.
+template <class T>
+Result<T> run_from_hosvd(const HostTensor<T>& tensor, const Engine<T>& engine, const RunPlan& plan) {
+  const HosvdStart<T> start = hosvd_start(tensor, plan.run.settings.threads);
+  const double off_input = std::sqrt(off_norm2(tensor));
+  const double off_start = std::sqrt(off_norm2(start.rotated));
+  const double scale = off_input > 0 ? off_start / off_input : 0.0;  // T's off_rel of T''s 1
+  EngineRun run = plan.run;
+  if (scale > 0) run.settings.stop.tol = plan.run.settings.stop.tol / scale;
+  if (plan.run.settings.on_sweep)
+    run.settings.on_sweep = [&plan, scale](const SweepRecord& record) {
+      SweepRecord rescaled = record;
+      rescaled.off_rel *= scale;
+      return plan.run.settings.on_sweep(rescaled);
+    };
+  run.settings.verify = false;
+  Result<T> result = std::move(engine.run(std::span<const HostTensor<T>>(&start.rotated, 1), run).front());
+  for (SweepRecord& record : result.history) record.off_rel *= scale;
+  if (off_input > 0 && off_start == 0) result.history.front().off_rel = 0;
+  compose_with_bases(result.factors, start.bases);
+  result.hosvd_start = true;
+  result.timings.init_seconds = start.seconds;
+  result.timings.setup_seconds += start.seconds;
+  result.timings.total_seconds += start.seconds;
+  return result;
+}
+
 // diagonalize() and diagonalize_batch(), without copying a single tensor into a batch.
 template <class T>
 std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const Options& options) {
@@ -68,7 +100,11 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
                      "): use --schedule round-robin or auto");
   const Engine<T>& engine = choose_engine(tensors.front(), tensors.size(), plan);
   stop_if_cancelled(options.cancelled);
-  std::vector<Result<T>> results = engine.run(tensors, plan.run);
+  std::vector<Result<T>> results;
+  if (options.init == Init::hosvd)
+    for (const HostTensor<T>& tensor : tensors) results.push_back(run_from_hosvd(tensor, engine, plan));
+  else
+    results = engine.run(tensors, plan.run);
   for (std::size_t b = 0; b < results.size(); ++b) {
     describe_run(results[b], options, plan, engine.name);
     // Options::verify holds whichever engine ran: the general GPU engine verifies on the device,
@@ -99,6 +135,8 @@ DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options
                      "cuda or auto, or copy it to the host first");
   check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
                                               static_cast<std::size_t>(tensor.size())));
+  if (options.init == Init::hosvd)
+    throw user_error("the HOSVD start (init hosvd) is computed on the host: it takes a tensor in host memory");
   Options on_gpu = options;
   on_gpu.backend = Backend::cuda;
   const RunPlan plan = plan_run<T>(on_gpu);

@@ -27,6 +27,9 @@ void check_distributed_options(const Options& options, bool gpu_ranks) {
   if (!gpu_ranks && options.backend == Backend::cuda)
     throw user_error("backend cuda in a distributed run takes GPU ranks: --devices 0,1 (one process), or --backend "
                      "cuda under mpirun");
+  if (options.init == Init::hosvd)
+    throw user_error("the HOSVD start (init hosvd) needs the whole tensor in one process: not available in a "
+                     "distributed run");
   if (options.structure != Structure::general)
     throw user_error("a distributed run takes structure general only (structure " +
                      std::string(to_string(options.structure)) + " runs on one process)");

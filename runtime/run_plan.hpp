@@ -33,6 +33,8 @@ inline void check_options(const Options& options) {
                      "' is not available for it");
   if (options.structure == Structure::symmetric && options.eta != 0)
     throw user_error("the pivot check (eta > 0) is not available with structure symmetric");
+  if (options.structure == Structure::symmetric && options.init == Init::hosvd)
+    throw user_error("the HOSVD start (init hosvd) takes structure general; structure symmetric starts from the identity");
   if (options.structure == Structure::symmetric && options.schedule == SweepSchedule::xor_subspaces)
     throw user_error("structure symmetric runs the round robin; the xor schedule is not available for it");
 }

@@ -82,6 +82,14 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
     pivot_checks = checks;
   }
   out["pivot_checks"] = pivot_checks;
+  py::object init = py::none();
+  if (result.hosvd_start) {
+    py::dict start;
+    start["method"] = "hosvd";
+    start["seconds"] = result.timings.init_seconds;
+    init = start;
+  }
+  out["init"] = init;
   return out;
 }
 
@@ -133,8 +141,9 @@ bool python_signal_raised() {
 runtime::Options make_options(int max_sweeps, std::optional<double> tol, double eta, const std::string& rule,
                               const std::string& backend, std::optional<double> stall_tol, int threads, bool verify,
                               const std::string& schedule, const std::string& structure,
-                              const py::object& on_sweep) {
+                              const py::object& on_sweep, const std::string& init = "identity") {
   runtime::Options options;
+  options.init = runtime::parse_init(init);
   options.backend = runtime::parse_backend(backend);
   options.schedule = runtime::parse_schedule(schedule);
   options.structure = runtime::parse_structure(structure);
@@ -161,9 +170,9 @@ runtime::Options make_options(int max_sweeps, std::optional<double> tol, double 
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
                      int threads, bool verify, const std::string& schedule, const std::string& structure,
-                     const py::object& on_sweep, const std::vector<int>& devices) {
-  const runtime::Options options =
-      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, structure, on_sweep);
+                     const py::object& on_sweep, const std::vector<int>& devices, const std::string& init) {
+  const runtime::Options options = make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify,
+                                                schedule, structure, on_sweep, init);
   if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options, devices);
   if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options, devices);
   throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");
@@ -268,7 +277,8 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.attr("kernel_kinds") = py::tuple(py::cast(tensordiag::codegen::kernel_kinds()));
   m.def("diagonalize", &diagonalize, py::arg("array"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"), py::arg("devices") = std::vector<int>{});
+        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"), py::arg("devices") = std::vector<int>{},
+        py::arg("init") = "identity");
   m.def("diagonalize_cuda", &diagonalize_cuda, py::arg("source"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
         py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"));

@@ -60,7 +60,8 @@ class Result:
     diagonalizable, or rounding has taken over), ``"max_sweeps"`` or ``"callback"``.
     ``pivot_checks`` (with ``eta > 0``) is ``{"mode_checks", "exact_norms"}``: the mode checks
     made and how many needed the exact ||Lambda||_2 (the rest were decided by its bounds); None
-    without the check. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
+    without the check. ``init`` is ``{"method": "hosvd", "seconds"}`` for a run started from the
+    HOSVD (``init="svd"``), else None. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
     ``timings["verification_seconds"]``), or None when the run was not verified (``verify=False``).
     ``core`` and ``factors`` are NumPy arrays for a host input, and arrays on the GPU for a CUDA input
@@ -88,6 +89,7 @@ class Result:
     dtype: str
     layout: str
     pivot_checks: Optional[dict] = None
+    init: Optional[dict] = None
 
     @property
     def sweeps(self) -> int:
@@ -134,6 +136,8 @@ class Result:
             "converged": self.converged,
             "history": [dict(record) for record in self.history],
         }
+        if self.init is not None:
+            report["init"] = dict(self.init)
         if self.pivot_checks is not None:
             report["pivot_checks"] = dict(self.pivot_checks)
         if self.verification is None:
@@ -255,7 +259,7 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
                      threads: int = 0, verbose: bool = False,
                      callback: Optional[Callable[[dict], Any]] = None, verify: bool = True,
                      schedule: str = "auto", structure: str = "general",
-                     devices: Optional[Sequence[int]] = None) -> Result:
+                     devices: Optional[Sequence[int]] = None, init: str = "identity") -> Result:
     """Diagonalize ``tensor`` and return a :class:`Result` (core, factors, history, stop reason, ...).
 
     Arguments are those of :func:`diagonalize` (but ``return_history``), and
@@ -272,8 +276,10 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
     device_list = _device_list(devices, tensor, str(backend))
     source = None if device_list else _cuda_source(tensor, str(backend))
     if source is None:
-        out = _tensordiag.diagonalize(_tensor_array(tensor), *options, device_list)
+        out = _tensordiag.diagonalize(_tensor_array(tensor), *options, device_list, str(init))
     else:
+        if str(init) != "identity":
+            raise ValueError("init='svd' is computed on the host: it takes a host (NumPy) array, not a CUDA array")
         out = _tensordiag.diagonalize_cuda(source, *options)
         convert = _from_dlpack_for(tensor)
         if convert is not None:
@@ -289,7 +295,7 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
                 rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
                 threads: int = 0, verbose: bool = False, callback: Optional[Callable[[dict], Any]] = None,
                 return_history: bool = False, schedule: str = "auto", structure: str = "general",
-                devices: Optional[Sequence[int]] = None):
+                devices: Optional[Sequence[int]] = None, init: str = "identity"):
     """Orthogonal factors and a core as diagonal as possible: T = C x_1 M_1 ... x_D M_D.
 
     Parameters
@@ -349,6 +355,11 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         the CPU's group steps) with KeyboardInterrupt; the module stays usable.
     return_history : bool
         Also return the history: a list of records, ``history[0]`` being the input (sweep 0).
+    init : str
+        Where the factors start: ``"identity"``, or ``"svd"`` (also ``"hosvd"``; TensorLy's name):
+        the left singular vectors Q_n of the mode unfoldings, computed on the host, the sweeps then
+        running on T x_n Q_n^T; the returned factors include the Q_n, and ``history[0]["off_rel"]``
+        is already off(T x_n Q_n^T) / off(T). A host array only, structure general.
     devices : sequence of int, optional
         Spread the tensor over these GPUs of this machine (CUDA indices, e.g. ``[0, 1]``): one GPU
         rank a device, joined by NCCL, each holding only its rows while the sweeps run (the
@@ -369,7 +380,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     """
     result = diagonalize_full(tensor, max_sweeps=max_sweeps, tol=tol, eta=eta, rule=rule, backend=backend,
                               stall_tol=stall_tol, threads=threads, verbose=verbose, callback=callback,
-                              verify=False, schedule=schedule, structure=structure, devices=devices)
+                              verify=False, schedule=schedule, structure=structure, devices=devices,
+                              init=init)
     if return_history:
         return result.core, result.factors, result.history
     return result.core, result.factors

@@ -38,6 +38,14 @@ std::string_view to_string(SweepSchedule schedule) {
   return "?";
 }
 
+std::string_view to_string(Init init) { return init == Init::hosvd ? "hosvd" : "identity"; }
+
+Init parse_init(std::string_view name) {
+  if (name == "identity") return Init::identity;
+  if (name == "hosvd" || name == "svd") return Init::hosvd;
+  throw user_error("unknown init '" + std::string(name) + "': use identity or hosvd");
+}
+
 SweepSchedule parse_schedule(std::string_view name) {
   if (name == "auto") return SweepSchedule::automatic;
   if (name == "xor") return SweepSchedule::xor_subspaces;

@@ -21,7 +21,13 @@ enum class PivotNorm { automatic, device, cusolver };
 // automatic, the one the engine measured faster for the shape (Result::schedule says which ran).
 enum class SweepSchedule { automatic, xor_subspaces, round_robin };
 
+// Where the factors start (issue 11 item 4): identity, or hosvd, the left singular vectors of the
+// mode unfoldings (hosvd_start.hpp), the engine then running on T x_1 Q_1^T ... x_D Q_D^T.
+enum class Init { identity, hosvd };
+
 Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda"
+std::string_view to_string(Init init);
+Init parse_init(std::string_view name);  // "identity" | "hosvd" (or "svd", TensorLy's name)
 std::string_view to_string(PivotNorm norm);
 PivotNorm parse_pivot_norm(std::string_view name);  // "auto" | "device" | "cusolver"
 std::string_view to_string(SweepSchedule schedule);
@@ -40,6 +46,7 @@ struct Options {
   double eta = 0.0;               // pivot check threshold; 0 disables the check
   PivotNorm pivot_norm = PivotNorm::automatic;
   SweepSchedule schedule = SweepSchedule::automatic;
+  Init init = Init::identity;
   int max_sweeps = 100;
   // Stop when off_rel <= tol. Unset: 1e-12 for float64, 1e-5 for float32.
   // 0 never stops by tolerance (only by stall, max_sweeps or the callback).

@@ -34,6 +34,7 @@ struct Timings {
   double sweeps_seconds = 0.0;   // all sweeps including convergence figures
   double total_seconds = 0.0;    // call to return
   double compile_seconds = 0.0;  // cuda: generating, compiling (or fetching from the cache) and loading kernels
+  double init_seconds = 0.0;     // Init::hosvd: the start's Gram matrices, eigenvectors and rotation (in setup)
 };
 
 template <class T>
@@ -51,6 +52,7 @@ struct Result {
   std::vector<std::string> notes;  // for the caller to show: e.g. auto fell back to the CPU
   std::string rule;
   Structure structure = Structure::general;  // symmetric: factors holds one Q D times
+  bool hosvd_start = false;  // the factors started from the HOSVD (Init::hosvd), not the identity
   dsl::StallFigure stalls_on = dsl::StallFigure::diag_norm2;  // the rule's, for the stop summary
   double eta = 0.0;
   double tol = 0.0;

@@ -1,0 +1,141 @@
+#include "runtime/algorithm/hosvd_start.hpp"
+
+#include <omp.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "runtime/core/stopwatch.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+using Index = Eigen::Index;
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Mode n of a cubic tensor in either layout as `count` N x `columns` matrices: entry (i, l) of
+// matrix m at m * matrix_step + i * row_step + l * column_step. With stride s of mode n and
+// A = N^D / (N s) blocks of the slower modes, entry (.., i, ..) is at a N s + i s + b (b < s): the
+// matrices run over a (N x s each) or over b (N x A each), whichever gives fewer and wider ones, so
+// that a fast mode is not N^(D-1) products of one column.
+struct ModeMatrices {
+  Index count, columns, row_step, column_step, matrix_step;
+};
+
+ModeMatrices mode_matrices(const std::vector<std::ptrdiff_t>& strides, int mode, std::size_t entries, int size) {
+  const auto s = static_cast<Index>(strides[static_cast<std::size_t>(mode)]);
+  const Index n = size, blocks = static_cast<Index>(entries) / (n * s);
+  if (s >= blocks) return {blocks, s, s, 1, n * s};
+  return {s, blocks, s, n * s, 1};
+}
+
+int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+// Columns a task takes at once: an N x 2048 double buffer per thread.
+constexpr Index task_columns = 2048;
+
+// Calls task(view, ...) for every piece of at most task_columns columns of every mode matrix,
+// in parallel; `view` is an Eigen map of the piece (N x width, strided).
+template <class T, class Task>
+void for_mode_pieces(T* data, const ModeMatrices& m, int size, int threads, Task&& task) {
+  const Index pieces = (m.columns + task_columns - 1) / task_columns;
+  using Stored = Eigen::Matrix<std::remove_const_t<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Map = Eigen::Map<std::conditional_t<std::is_const_v<T>, const Stored, Stored>, 0,
+                         Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
+#pragma omp parallel num_threads(thread_count(threads))
+  {
+    RowMajor buffer(size, task_columns);
+#pragma omp for schedule(static)
+    for (Index t = 0; t < m.count * pieces; ++t) {
+      const Index matrix = t / pieces, first = t % pieces * task_columns;
+      const Index width = std::min(task_columns, m.columns - first);
+      Map view(data + matrix * m.matrix_step + first * m.column_step, size, width,
+               Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(m.row_step, m.column_step));
+      task(view, buffer.leftCols(width));
+    }
+  }
+}
+
+// G_n = T_(n) T_(n)^T = sum over the mode matrices' pieces X of X X^T, summed in double.
+template <class T>
+Eigen::MatrixXd gram(const HostTensor<T>& tensor, int mode, int threads) {
+  const int size = tensor.size();
+  const ModeMatrices m = mode_matrices(tensor.strides(), mode, tensor.count(), size);
+  std::vector<Eigen::MatrixXd> parts(static_cast<std::size_t>(thread_count(threads)), Eigen::MatrixXd::Zero(size, size));
+  for_mode_pieces(tensor.data(), m, size, threads, [&parts](const auto& view, auto piece) {
+    piece = view.template cast<double>();
+    parts[static_cast<std::size_t>(omp_get_thread_num())].selfadjointView<Eigen::Lower>().rankUpdate(piece);
+  });
+  Eigen::MatrixXd total = Eigen::MatrixXd::Zero(size, size);
+  for (const Eigen::MatrixXd& part : parts) total += part;
+  return total.selfadjointView<Eigen::Lower>();
+}
+
+// The eigenvectors of G by decreasing eigenvalue, each signed by its largest-magnitude entry.
+Eigen::MatrixXd ordered_eigenvectors(const Eigen::MatrixXd& g) {
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(g);
+  const Eigen::MatrixXd& ascending = solver.eigenvectors();
+  const Index n = g.rows();
+  Eigen::MatrixXd q(n, n);
+  for (Index k = 0; k < n; ++k) {
+    Eigen::VectorXd column = ascending.col(n - 1 - k);
+    Index largest = 0;
+    for (Index i = 1; i < n; ++i)
+      if (std::abs(column(i)) > std::abs(column(largest))) largest = i;
+    if (column(largest) < 0) column = -column;
+    q.col(k) = column;
+  }
+  return q;
+}
+
+// tensor <- tensor x_mode M: every piece X of the mode matrices becomes M X, in double.
+template <class T>
+void mode_product_in_place(HostTensor<T>& tensor, int mode, const Eigen::MatrixXd& m, int threads) {
+  const int size = tensor.size();
+  const ModeMatrices matrices = mode_matrices(tensor.strides(), mode, tensor.count(), size);
+  for_mode_pieces(tensor.data(), matrices, size, threads, [&m](auto& view, auto piece) {
+    piece.noalias() = m * view.template cast<double>();
+    view = piece.template cast<T>();
+  });
+}
+
+}  // namespace
+
+template <class T>
+HosvdStart<T> hosvd_start(const HostTensor<T>& tensor, int threads) {
+  const Stopwatch clock;
+  HosvdStart<T> start;
+  start.rotated = tensor;
+  for (int mode = 0; mode < tensor.order(); ++mode) {
+    const Eigen::MatrixXd q = ordered_eigenvectors(gram(tensor, mode, threads));
+    Matrix<T> basis{tensor.size(), std::vector<T>(static_cast<std::size_t>(tensor.size()) * tensor.size())};
+    for (int i = 0; i < tensor.size(); ++i)
+      for (int j = 0; j < tensor.size(); ++j) basis(i, j) = static_cast<T>(q(i, j));
+    start.bases.push_back(std::move(basis));
+    mode_product_in_place(start.rotated, mode, q.transpose(), threads);
+  }
+  start.seconds = clock.seconds();
+  return start;
+}
+
+template <class T>
+void compose_with_bases(std::vector<Matrix<T>>& factors, const std::vector<Matrix<T>>& bases) {
+  using Stored = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  for (std::size_t n = 0; n < factors.size(); ++n) {
+    const int size = factors[n].n;
+    Eigen::Map<Stored> m(factors[n].data.data(), size, size);
+    const Eigen::Map<const Stored> q(bases[n].data.data(), size, size);
+    const RowMajor product = q.template cast<double>() * m.template cast<double>();
+    m = product.template cast<T>();
+  }
+}
+
+template HosvdStart<float> hosvd_start(const HostTensor<float>&, int);
+template HosvdStart<double> hosvd_start(const HostTensor<double>&, int);
+template void compose_with_bases(std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&);
+template void compose_with_bases(std::vector<Matrix<double>>&, const std::vector<Matrix<double>>&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,34 @@
+#pragma once
+// The HOSVD start (issue 11 item 4; De Lathauwer, De Moor, Vandewalle 2000; TensorLy's init="svd"):
+// Q_n = the left singular vectors of the mode-n unfolding T_(n), i.e. the eigenvectors of its Gram
+// matrix G_n = T_(n) T_(n)^T, by decreasing eigenvalue, each column signed so that its entry of
+// largest magnitude is positive (the first such entry on ties). The sweeps then run on
+//   T' = T x_1 Q_1^T ... x_D Q_D^T,
+// and a run's factors M'_n become M_n = Q_n M'_n, so that T = C x_1 M_1 ... x_D M_D still holds.
+// Computed on the host in double (Eigen's symmetric eigensolver), whichever engine runs the sweeps.
+#include <vector>
+
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+template <class T>
+struct HosvdStart {
+  std::vector<Matrix<T>> bases;  // Q_1 .. Q_D, N x N orthogonal, row-major
+  HostTensor<T> rotated;         // T x_1 Q_1^T ... x_D Q_D^T, in T's layout
+  double seconds = 0.0;
+};
+
+template <class T>
+HosvdStart<T> hosvd_start(const HostTensor<T>& tensor, int threads);
+
+// factors[n] <- bases[n] * factors[n].
+template <class T>
+void compose_with_bases(std::vector<Matrix<T>>& factors, const std::vector<Matrix<T>>& bases);
+
+extern template HosvdStart<float> hosvd_start(const HostTensor<float>&, int);
+extern template HosvdStart<double> hosvd_start(const HostTensor<double>&, int);
+extern template void compose_with_bases(std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&);
+extern template void compose_with_bases(std::vector<Matrix<double>>&, const std::vector<Matrix<double>>&);
+
+}  // namespace tensordiag::runtime

@@ -75,7 +75,6 @@ Result<T> run_from_hosvd(const HostTensor<T>& tensor, const Engine<T>& engine, c
   run.settings.verify = false;
   Result<T> result = std::move(engine.run(std::span<const HostTensor<T>>(&start.rotated, 1), run).front());
   for (SweepRecord& record : result.history) record.off_rel *= scale;
-  if (off_input > 0 && off_start == 0) result.history.front().off_rel = 0;
   compose_with_bases(result.factors, start.bases);
   result.hosvd_start = true;
   result.timings.init_seconds = start.seconds;

@@ -116,8 +116,9 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       ->capture_default_str();
   command->add_option("--init", arguments.init,
                       "Where the factors start: identity, or hosvd (the left singular\n"
-                      "vectors of the mode unfoldings, computed on the host; the sweeps\n"
-                      "then run on T x_n Q_n^T and report.json's \"init\" says so)")
+                      "vectors of the mode unfoldings, computed on the GPU by the general\n"
+                      "GPU engine, else on the host; the sweeps then run on T x_n Q_n^T\n"
+                      "and report.json's \"init\" says so)")
       ->check(CLI::IsMember({"identity", "hosvd"}))
       ->capture_default_str();
   command->add_option("--backend", arguments.backend,

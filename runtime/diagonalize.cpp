@@ -54,13 +54,14 @@ const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, Ru
   throw internal_error("no " + std::string(to_string(plan.backend)) + " engine takes the run: " + reason);
 }
 
-// One tensor from the HOSVD start (hosvd_start.hpp): the engine runs on T' = T x_n Q_n^T with the
+// One tensor from the HOSVD start computed on the host (hosvd_start.hpp), for the engines that do not
+// compute it themselves (Engine::starts_from_hosvd): the engine runs on T' = T x_n Q_n^T with the
 // tolerance rescaled so that it still means off(C) <= tol off(T); its history and callback records
 // are brought to T's scale (sweep 0 shows off(T') / off(T), what the start gained), its factors
 // composed with the Q_n, and the verification made against T itself.
 template <class T>
 Result<T> run_from_hosvd(const HostTensor<T>& tensor, const Engine<T>& engine, const RunPlan& plan) {
-  const HosvdStart<T> start = hosvd_start(tensor, plan.run.settings.threads);
+  const HosvdStart<T> start = hosvd_start(tensor, plan.run.settings.threads, plan.run.settings.structure);
   const double off_input = std::sqrt(off_norm2(tensor));
   const double off_start = std::sqrt(off_norm2(start.rotated));
   const double scale = off_input > 0 ? off_start / off_input : 0.0;  // T's off_rel of T''s 1
@@ -73,6 +74,7 @@ Result<T> run_from_hosvd(const HostTensor<T>& tensor, const Engine<T>& engine, c
       return plan.run.settings.on_sweep(rescaled);
     };
   run.settings.verify = false;
+  run.settings.init = Init::identity;
   Result<T> result = std::move(engine.run(std::span<const HostTensor<T>>(&start.rotated, 1), run).front());
   for (SweepRecord& record : result.history) record.off_rel *= scale;
   compose_with_bases(result.factors, start.bases);
@@ -100,7 +102,7 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
   const Engine<T>& engine = choose_engine(tensors.front(), tensors.size(), plan);
   stop_if_cancelled(options.cancelled);
   std::vector<Result<T>> results;
-  if (options.init == Init::hosvd)
+  if (options.init == Init::hosvd && !engine.starts_from_hosvd)
     for (const HostTensor<T>& tensor : tensors) results.push_back(run_from_hosvd(tensor, engine, plan));
   else
     results = engine.run(tensors, plan.run);
@@ -134,8 +136,6 @@ DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options
                      "cuda or auto, or copy it to the host first");
   check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
                                               static_cast<std::size_t>(tensor.size())));
-  if (options.init == Init::hosvd)
-    throw user_error("the HOSVD start (init hosvd) is computed on the host: it takes a tensor in host memory");
   Options on_gpu = options;
   on_gpu.backend = Backend::cuda;
   const RunPlan plan = plan_run<T>(on_gpu);

@@ -33,8 +33,6 @@ inline void check_options(const Options& options) {
                      "' is not available for it");
   if (options.structure == Structure::symmetric && options.eta != 0)
     throw user_error("the pivot check (eta > 0) is not available with structure symmetric");
-  if (options.structure == Structure::symmetric && options.init == Init::hosvd)
-    throw user_error("the HOSVD start (init hosvd) takes structure general; structure symmetric starts from the identity");
   if (options.structure == Structure::symmetric && options.schedule == SweepSchedule::xor_subspaces)
     throw user_error("structure symmetric runs the round robin; the xor schedule is not available for it");
 }
@@ -60,7 +58,7 @@ RunPlan plan_run(const Options& options) {
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
   const RunSettings settings{stop,          options.eta,    options.threads,  options.on_sweep,
                              options.pivot_norm, options.verify, options.cancelled, options.schedule,
-                             options.structure};
+                             options.structure, options.init};
   RunPlan plan{{settings, std::move(rule)}, options.backend, options.backend, {}};
   if (options.backend == Backend::automatic) {
     plan.backend = cuda_device() ? Backend::cuda : Backend::cpu;

@@ -3,15 +3,18 @@
 // it reconstructs T itself, with its history on T's scale and its tolerance meaning what it says.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli_workspace.hpp"
 #include "random_tensor.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/hosvd_start.hpp"
+#include "runtime/algorithm/symmetry_check.hpp"
 #include "runtime/algorithm/verification.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/diagonalize.hpp"
@@ -80,6 +83,23 @@ Matrix<double> transposed(const Matrix<double>& m) {
   return t;
 }
 
+// A seeded diagonalizable tensor S x_1 Q_1 ... x_D Q_D (symmetric: one Q) plus relative noise.
+HostTensor<double> planted(int order, int size, unsigned seed, double noise, Structure structure = Structure::general) {
+  GeneratorOptions generator;
+  generator.order = order;
+  generator.size = size;
+  generator.seed = seed;
+  generator.noise = noise;
+  generator.structure = structure;
+  return generate_diagonalizable<double>(generator).tensor;
+}
+
+double max_abs(const HostTensor<double>& tensor) {
+  double largest = 0;
+  for (std::size_t k = 0; k < tensor.count(); ++k) largest = std::max(largest, std::abs(tensor.data()[k]));
+  return largest;
+}
+
 constexpr double eps = std::numeric_limits<double>::epsilon();
 
 }  // namespace
@@ -139,13 +159,7 @@ TEST_CASE("hosvd start: a run from it reconstructs T, reports on T's scale and s
   for (const auto& [order, size, noise] : {std::tuple{6, 8, 0.1}, std::tuple{4, 16, 0.1}, std::tuple{5, 6, 0.0}}) {
     CAPTURE(order);
     CAPTURE(size);
-    GeneratorOptions generator;
-    generator.order = order;
-    generator.size = size;
-    generator.seed = 41u + static_cast<unsigned>(order);
-    generator.noise = noise;
-    const GeneratedTensor<double> generated = generate_diagonalizable<double>(generator);
-    const HostTensor<double>& tensor = generated.tensor;
+    const HostTensor<double> tensor = planted(order, size, 41u + static_cast<unsigned>(order), noise);
     Options options;
     options.backend = Backend::cpu;
     options.verify = true;
@@ -182,13 +196,45 @@ TEST_CASE("hosvd start: a run from it reconstructs T, reports on T's scale and s
   }
 }
 
+TEST_CASE("hosvd start, structure symmetric: one Q, G_1's, in every mode; C stays symmetric") {
+  // D = 2 is the symmetric eigenproblem: G_1 = T^2 has T's eigenvectors (distinct |eigenvalues|),
+  // so the start is already the answer.
+  for (const auto& [order, size, noise] : {std::tuple{2, 9, 0.0}, std::tuple{4, 6, 0.0}, std::tuple{3, 7, 0.1}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    const HostTensor<double> tensor =
+        planted(order, size, 93u + static_cast<unsigned>(order), noise, Structure::symmetric);
+    const HosvdStart<double> start = hosvd_start(tensor, 1, Structure::symmetric);
+    for (const Matrix<double>& basis : start.bases) CHECK(basis.data == start.bases.front().data);
+    CHECK(start.bases.front().data == hosvd_start(tensor, 1).bases.front().data);
+    CHECK(symmetry_deviation(start.rotated).largest <= 100 * order * size * eps * max_abs(start.rotated));
+
+    Options options;
+    options.backend = Backend::cpu;
+    options.structure = Structure::symmetric;
+    options.verify = true;
+    options.init = Init::hosvd;
+    const Result<double> result = diagonalize(tensor, options);
+    CHECK(result.hosvd_start);
+    REQUIRE(result.verification);
+    CHECK(result.verification->reconstruction_error <= 30.0 * size * order * eps);
+    CHECK(result.verification->orthogonality_error <= 30.0 * size * eps);
+    for (const Matrix<double>& factor : result.factors) CHECK(factor.data == result.factors.front().data);
+    CHECK(symmetry_deviation(result.core).largest <= 1e-14 * max_abs(result.core) * order * size);
+    CHECK(result.history.front().off_rel ==
+          doctest::Approx(std::sqrt(off_norm2(start.rotated) / off_norm2(tensor))).epsilon(1e-10));
+    if (noise == 0) CHECK(result.history.front().off_rel < 1e-10);
+    options.init = Init::identity;
+    const Result<double> plain = diagonalize(tensor, options);
+    CHECK(result.sweeps() <= plain.sweeps());
+    CHECK(result.history.back().off_rel <= plain.history.back().off_rel * 1.01 + 1e-13);
+  }
+}
+
 TEST_CASE("hosvd start: refused where it cannot run, with one line") {
   const auto tensor = random_tensor<double>(3, 4, 6200u);
   Options options;
   options.init = Init::hosvd;
-  options.structure = Structure::symmetric;
-  CHECK_THROWS_WITH_AS(diagonalize(tensor, options), doctest::Contains("takes structure general"), user_error);
-  options.structure = Structure::general;
   const auto comm = one_rank_communicator();
   CHECK_THROWS_WITH_AS(diagonalize_distributed(tensor, options, *comm), doctest::Contains("not available in a distributed run"),
                        user_error);

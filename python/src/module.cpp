@@ -184,9 +184,9 @@ py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<doubl
 py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optional<double> tol, double eta,
                           const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
                           int threads, bool verify, const std::string& schedule, const std::string& structure,
-                     const py::object& on_sweep) {
-  const runtime::Options options =
-      make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify, schedule, structure, on_sweep);
+                          const py::object& on_sweep, const std::string& init) {
+  const runtime::Options options = make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify,
+                                                schedule, structure, on_sweep, init);
   CudaArray array;
   if (py::isinstance<py::capsule>(source)) {
     array = read_dlpack(py::reinterpret_borrow<py::capsule>(source));
@@ -281,7 +281,7 @@ PYBIND11_MODULE(_tensordiag, m) {
         py::arg("init") = "identity");
   m.def("diagonalize_cuda", &diagonalize_cuda, py::arg("source"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
-        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"));
+        py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"), py::arg("init") = "identity");
   py::class_<DeviceArray>(m, "DeviceArray",
                           "A result in CUDA device memory: take it with cupy.from_dlpack, torch.from_dlpack, "
                           "numba.cuda.as_cuda_array or cupy.asarray (no copy).")

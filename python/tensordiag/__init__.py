@@ -278,9 +278,7 @@ def diagonalize_full(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float]
     if source is None:
         out = _tensordiag.diagonalize(_tensor_array(tensor), *options, device_list, str(init))
     else:
-        if str(init) != "identity":
-            raise ValueError("init='svd' is computed on the host: it takes a host (NumPy) array, not a CUDA array")
-        out = _tensordiag.diagonalize_cuda(source, *options)
+        out = _tensordiag.diagonalize_cuda(source, *options, str(init))
         convert = _from_dlpack_for(tensor)
         if convert is not None:
             out["core"] = convert(out["core"])
@@ -357,9 +355,11 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         Also return the history: a list of records, ``history[0]`` being the input (sweep 0).
     init : str
         Where the factors start: ``"identity"``, or ``"svd"`` (also ``"hosvd"``; TensorLy's name):
-        the left singular vectors Q_n of the mode unfoldings, computed on the host, the sweeps then
-        running on T x_n Q_n^T; the returned factors include the Q_n, and ``history[0]["off_rel"]``
-        is already off(T x_n Q_n^T) / off(T). A host array only, structure general.
+        the left singular vectors Q_n of the mode unfoldings (on the GPU with cuBLAS and cuSOLVER
+        when the general GPU engine runs, as for a CUDA array; on the host otherwise), the sweeps
+        then running on T x_n Q_n^T; the returned factors include the Q_n, and
+        ``history[0]["off_rel"]`` is already off(T x_n Q_n^T) / off(T). With structure="symmetric",
+        the one Q is G_1's, in every mode.
     devices : sequence of int, optional
         Spread the tensor over these GPUs of this machine (CUDA indices, e.g. ``[0, 1]``): one GPU
         rank a device, joined by NCCL, each holding only its rows while the sweeps run (the

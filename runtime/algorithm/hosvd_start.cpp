@@ -4,9 +4,9 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
-#include <cmath>
 #include <type_traits>
 
+#include "runtime/algorithm/hosvd_basis.hpp"
 #include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::runtime {
@@ -74,23 +74,6 @@ Eigen::MatrixXd gram(const HostTensor<T>& tensor, int mode, int threads) {
   return total.selfadjointView<Eigen::Lower>();
 }
 
-// The eigenvectors of G by decreasing eigenvalue, each signed by its largest-magnitude entry.
-Eigen::MatrixXd ordered_eigenvectors(const Eigen::MatrixXd& g) {
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(g);
-  const Eigen::MatrixXd& ascending = solver.eigenvectors();
-  const Index n = g.rows();
-  Eigen::MatrixXd q(n, n);
-  for (Index k = 0; k < n; ++k) {
-    Eigen::VectorXd column = ascending.col(n - 1 - k);
-    Index largest = 0;
-    for (Index i = 1; i < n; ++i)
-      if (std::abs(column(i)) > std::abs(column(largest))) largest = i;
-    if (column(largest) < 0) column = -column;
-    q.col(k) = column;
-  }
-  return q;
-}
-
 // tensor <- tensor x_mode M: every piece X of the mode matrices becomes M X, in double.
 template <class T>
 void mode_product_in_place(HostTensor<T>& tensor, int mode, const Eigen::MatrixXd& m, int threads) {
@@ -105,17 +88,19 @@ void mode_product_in_place(HostTensor<T>& tensor, int mode, const Eigen::MatrixX
 }  // namespace
 
 template <class T>
-HosvdStart<T> hosvd_start(const HostTensor<T>& tensor, int threads) {
+HosvdStart<T> hosvd_start(const HostTensor<T>& tensor, int threads, Structure structure) {
   const Stopwatch clock;
   HosvdStart<T> start;
   start.rotated = tensor;
+  Matrix<double> q;
   for (int mode = 0; mode < tensor.order(); ++mode) {
-    const Eigen::MatrixXd q = ordered_eigenvectors(gram(tensor, mode, threads));
-    Matrix<T> basis{tensor.size(), std::vector<T>(static_cast<std::size_t>(tensor.size()) * tensor.size())};
-    for (int i = 0; i < tensor.size(); ++i)
-      for (int j = 0; j < tensor.size(); ++j) basis(i, j) = static_cast<T>(q(i, j));
-    start.bases.push_back(std::move(basis));
-    mode_product_in_place(start.rotated, mode, q.transpose(), threads);
+    if (mode == 0 || structure != Structure::symmetric) {
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(gram(tensor, mode, threads));
+      q = hosvd_basis<double>(solver.eigenvectors().data(), tensor.size());
+    }
+    start.bases.push_back(Matrix<T>{q.n, std::vector<T>(q.data.begin(), q.data.end())});
+    const Eigen::Map<const RowMajor> map(q.data.data(), tensor.size(), tensor.size());
+    mode_product_in_place(start.rotated, mode, map.transpose(), threads);
   }
   start.seconds = clock.seconds();
   return start;
@@ -133,8 +118,8 @@ void compose_with_bases(std::vector<Matrix<T>>& factors, const std::vector<Matri
   }
 }
 
-template HosvdStart<float> hosvd_start(const HostTensor<float>&, int);
-template HosvdStart<double> hosvd_start(const HostTensor<double>&, int);
+template HosvdStart<float> hosvd_start(const HostTensor<float>&, int, Structure);
+template HosvdStart<double> hosvd_start(const HostTensor<double>&, int, Structure);
 template void compose_with_bases(std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&);
 template void compose_with_bases(std::vector<Matrix<double>>&, const std::vector<Matrix<double>>&);
 

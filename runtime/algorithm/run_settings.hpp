@@ -20,6 +20,9 @@ struct RunSettings {
   CancelCheck cancelled = {};  // empty: never cancelled
   SweepSchedule schedule = SweepSchedule::automatic;
   Structure structure = Structure::general;  // engines that cannot keep a structure decline it
+  // Init::hosvd reaches only an engine that starts from the HOSVD itself (Engine::starts_from_hosvd);
+  // for the others diagonalize() computes the start on the host and hands them T x_n Q_n^T.
+  Init init = Init::identity;
 };
 
 }  // namespace tensordiag::runtime

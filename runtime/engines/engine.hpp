@@ -36,6 +36,9 @@ struct Engine {
   std::optional<std::string> (*declines)(const HostTensor<T>& first, std::size_t count, const EngineRun& run);
   // One result per tensor, in order. Throws user_error (no device, too large for it) or cuda_error.
   std::vector<Result<T>> (*run)(std::span<const HostTensor<T>> tensors, const EngineRun& run);
+  // Whether it computes the HOSVD start (RunSettings::init) itself, where its data lies: its history,
+  // factors and timings then say so as diagonalize()'s host start would.
+  bool starts_from_hosvd;
 };
 
 // A table entry's run for an engine that takes the tensors of a batch one after the other.

@@ -27,11 +27,12 @@ std::optional<std::string> general_structure_only(const HostTensor<T>& first, st
 // then N = 2 with large D, two reads of the tensor a sweep (gpu_qubit_engine.hpp).
 template <class T>
 constexpr Engine<T> engine_table[] = {
-    {"cuda_one_block", Backend::cuda, general_structure_only<T, one_block_declines<T>>, run_gpu_small_batch<T>},
+    {"cuda_one_block", Backend::cuda, general_structure_only<T, one_block_declines<T>>, run_gpu_small_batch<T>, false},
     {"cuda_qubit", Backend::cuda, general_structure_only<T, qubit_engine_declines<T>>,
-     one_after_another<T, run_gpu_qubit_engine<T>>},
-    {"cuda", Backend::cuda, general_structure_only<T, gpu_engine_declines<T>>, one_after_another<T, run_gpu_engine<T>>},
-    {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>},
+     one_after_another<T, run_gpu_qubit_engine<T>>, false},
+    {"cuda", Backend::cuda, general_structure_only<T, gpu_engine_declines<T>>, one_after_another<T, run_gpu_engine<T>>,
+     true},
+    {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 
 }  // namespace

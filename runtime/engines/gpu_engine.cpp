@@ -18,6 +18,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/engines/device_memory.hpp"
+#include "runtime/engines/gpu_hosvd_start.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_subspace_passes.hpp"
 #include "runtime/engines/subspace_bits_setting.hpp"
@@ -330,6 +331,32 @@ void check_device_pointer(const void* data, int device) {
                      "tensor there first");
 }
 
+// The device bytes of a run: the engine's buffers, and the HOSVD start's while it runs.
+double run_bytes(int order, int size, std::size_t scalar_bytes, const RunSettings& settings) {
+  return device_bytes_needed(order, size, scalar_bytes) +
+         (settings.init == Init::hosvd ? gpu_hosvd_start_bytes(order, size, scalar_bytes) : 0.0);
+}
+
+// The HOSVD start on the device (gpu_hosvd_start.hpp): the tensor becomes T' = T x_n Q_n^T and the
+// factors Q_n, which the group passes turn into Q_n M'_n (they multiply the factors on the right),
+// so the run's factors need no composing afterwards. Sweep 0 is recorded again, T' against
+// `off_input` = off(T): every off_rel, and the tolerance, keep T's scale (the host start's meaning).
+template <class T>
+void start_from_hosvd(DeviceState<T>& state, SweepFigures<T>& figures, const GpuKernels<T>& kernels, Layout layout,
+                      double off_input, cudaStream_t stream, Result<T>& result) {
+  const GpuHosvdStart<T> start =
+      gpu_hosvd_start(state.tensor.data(), state.order, state.size, strides_of(state.order, state.size, layout), stream);
+  const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
+  for (std::size_t n = 0; n < start.bases.size(); ++n)
+    state.factors.upload(start.bases[n].data.data(), square, stream, n * square);
+  kernels.off_norm_partial(stream, state.tensor.data(), state.partials.data());
+  figures.enqueue(stream, kernels.off_norm_plan.partial_blocks);
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  result.history.front() = figures.record(0, off_input, 0.0);
+  result.hosvd_start = true;
+  result.timings.init_seconds = start.seconds;
+}
+
 // The general engine on a tensor in host memory (the result downloaded) or, with `kept`, in device
 // memory (the result left there, in `kept`).
 template <class T>
@@ -343,7 +370,7 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
     // interface hand no stream over here): wait for the whole device before the copy.
     check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   }
-  if (const auto refusal = device_memory_refusal(device, device_bytes_needed(tensor.order(), tensor.size(), sizeof(T))))
+  if (const auto refusal = device_memory_refusal(device, run_bytes(tensor.order(), tensor.size(), sizeof(T), settings)))
     throw user_error(*refusal);
   const codegen::KernelSpec base = kernel_spec_for(tensor, run.rule, codegen::KernelKind::group_pass);
   GpuSchedule schedule = choose_gpu_schedule(base, settings);
@@ -374,6 +401,8 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   // its sums of squares, which NaN or Inf anywhere makes non-finite.
   if (tensor.memory() == Memory::cuda && !(std::isfinite(off_input) && std::isfinite(result.history[0].diag_norm2)))
     throw user_error("the tensor contains NaN or Inf");
+  if (settings.init == Init::hosvd)
+    start_from_hosvd(state, figures, kernels, tensor.layout(), off_input, stream.get(), result);
   std::optional<CudaGraph> graph;
   if (sweep.capturable()) graph.emplace(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();
@@ -424,7 +453,8 @@ template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
   GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));
   if (!kinds.refusal.empty()) return std::move(kinds.refusal);
-  return current_device_memory_refusal(device_bytes_needed(first));  // the tensors run one at a time
+  // The tensors run one at a time.
+  return current_device_memory_refusal(run_bytes(first.order(), first.size(), sizeof(T), run.settings));
 }
 
 template <class T>

@@ -1,19 +1,8 @@
 #include "runtime/engines/lambda_norm_cusolver.hpp"
 
-#include <string>
-
 #include "runtime/cuda/cusolver_library.hpp"
 
 namespace tensordiag::runtime {
-
-namespace {
-
-void check_cusolver(cusolverStatus_t status, const char* what) {
-  if (status != CUSOLVER_STATUS_SUCCESS)
-    throw cuda_error(std::string("cuSOLVER error in ") + what + ": status " + std::to_string(static_cast<int>(status)));
-}
-
-}  // namespace
 
 LambdaNormCusolver::LambdaNormCusolver(int size)
     : size_(size), matrix_(static_cast<std::size_t>(size) * size), singular_values_(static_cast<std::size_t>(size)),

@@ -27,3 +27,14 @@ def test_an_unknown_init_is_a_value_error():
     tensor, _, _ = tensordiag.generate(3, 4, seed=2)
     with pytest.raises(ValueError, match="use identity or hosvd"):
         tensordiag.diagonalize(tensor, init="tucker")
+
+
+def test_svd_start_with_structure_symmetric_keeps_one_factor():
+    tensor, diagonal, _ = tensordiag.generate(4, 5, seed=23, structure="symmetric")
+    result = tensordiag.diagonalize_full(tensor, init="svd", structure="symmetric", backend="cpu")
+    assert result.init["method"] == "hosvd"
+    assert all(np.array_equal(factor, result.factors[0]) for factor in result.factors)
+    rebuilt = tensordiag.reconstruct(result.core, result.factors)
+    assert np.linalg.norm(rebuilt - tensor) <= 30 * 4 * 5 * np.finfo(np.float64).eps * np.linalg.norm(tensor)
+    assert np.allclose(np.sort(np.abs(tensordiag.diagonal(result.core))), np.sort(np.abs(diagonal)), rtol=0,
+                       atol=1e-10)

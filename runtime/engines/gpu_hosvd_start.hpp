@@ -1,0 +1,41 @@
+#pragma once
+// The HOSVD start on the device (issue 11 item 4), the general GPU engine's: the definition of
+// algorithm/hosvd_start.hpp (Q_n = the eigenvectors of G_n = T_(n) T_(n)^T by decreasing eigenvalue,
+// signed by hosvd_basis.hpp; the tensor becomes T x_1 Q_1^T ... x_D Q_D^T), computed where the tensor
+// lies: G_n by cuBLAS gemms on the tensor's mode-n matrices, its eigenvectors by cuSOLVER syevd,
+// ordered and signed on the host (N x N), then the mode product by one more gemm. All in the
+// tensor's dtype: for float32 the Gram sums and eigenvectors are float32, where the host's start
+// works in double.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+template <class T>
+struct GpuHosvdStart {
+  std::vector<Matrix<T>> bases;  // Q_1 .. Q_D, N x N orthogonal, row-major
+  double seconds = 0.0;
+};
+
+// The device bytes the start holds besides the tensor: a second tensor (the mode products are out of
+// place) and the Gram matrices' workspace.
+double gpu_hosvd_start_bytes(int order, int size, std::size_t scalar_bytes);
+
+// Rotates the N^D tensor at `tensor` (device memory of the current device; `strides` of its modes,
+// in entries) in place to T x_1 Q_1^T ... x_D Q_D^T, enqueued on `stream`, and returns the Q_n (the
+// stream synchronized). Throws user_error for N^D >= 2^31 (cuBLAS's int sizes), cuda_error when a
+// CUDA, cuBLAS or cuSOLVER call fails.
+template <class T>
+GpuHosvdStart<T> gpu_hosvd_start(T* tensor, int order, int size, const std::vector<std::ptrdiff_t>& strides,
+                                 cudaStream_t stream);
+
+extern template GpuHosvdStart<float> gpu_hosvd_start(float*, int, int, const std::vector<std::ptrdiff_t>&,
+                                                     cudaStream_t);
+extern template GpuHosvdStart<double> gpu_hosvd_start(double*, int, int, const std::vector<std::ptrdiff_t>&,
+                                                      cudaStream_t);
+
+}  // namespace tensordiag::runtime

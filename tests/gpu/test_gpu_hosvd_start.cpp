@@ -1,0 +1,140 @@
+// The HOSVD start on the device (issue 11 item 4; engines/gpu_hosvd_start.hpp): cuBLAS Gram matrices
+// and mode products on every kind of mode (the fastest, the slowest, a middle one through batched
+// gemms, in batches of the Gram's workspace), cuSOLVER's eigenvectors ordered and signed as on the
+// host: the same Q_n and T x_n Q_n^T as the host's start. A general GPU run from it reconstructs T,
+// reports on T's scale, and agrees with the CPU's run from the host start; a device input takes it
+// too; engines that do not compute it get the host's.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <tuple>
+#include <vector>
+
+#include "random_tensor.hpp"
+#include "relative_difference.hpp"
+#include "runtime/algorithm/generator.hpp"
+#include "runtime/algorithm/hosvd_start.hpp"
+#include "runtime/algorithm/verification.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/engines/gpu_hosvd_start.hpp"
+
+using namespace tensordiag;
+using namespace tensordiag::runtime;
+using tensordiag::testing::random_tensor;
+using tensordiag::testing::relative_difference;
+
+namespace {
+
+// The device's start against the host's (double throughout there): the bases and the rotated tensor.
+template <class T>
+void check_device_start_equals_host_start(const HostTensor<T>& tensor, double bound) {
+  const HosvdStart<T> host = hosvd_start(tensor, 0);
+  DeviceBuffer<T> data(tensor.count());
+  data.upload(tensor.data(), tensor.count());
+  const CudaStream stream;
+  const GpuHosvdStart<T> device =
+      gpu_hosvd_start(data.data(), tensor.order(), tensor.size(), tensor.strides(), stream.get());
+  REQUIRE(device.bases.size() == host.bases.size());
+  for (std::size_t n = 0; n < host.bases.size(); ++n) {
+    CAPTURE(n);
+    CHECK(relative_difference(device.bases[n].data, host.bases[n].data) <= bound);
+  }
+  CHECK(relative_difference(data.download(), host.rotated.values()) <= bound);
+  CHECK(device.seconds >= 0);
+}
+
+GeneratedTensor<double> planted(int order, int size, double noise) {
+  GeneratorOptions generator;
+  generator.order = order;
+  generator.size = size;
+  generator.seed = 77u + static_cast<unsigned>(order);
+  generator.noise = noise;
+  return generate_diagonalizable<double>(generator);
+}
+
+constexpr double eps = std::numeric_limits<double>::epsilon();
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu hosvd start: the same bases and rotated tensor as the host's, every kind of mode") {
+    // C and Fortran order put the fastest mode first or last; D = 4 has two middle modes.
+    for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
+      CAPTURE(to_string(layout));
+      check_device_start_equals_host_start(random_tensor<double>(4, 6, 11, layout), 1e-11);
+      check_device_start_equals_host_start(random_tensor<double>(3, 17, 12, layout), 1e-11);
+      check_device_start_equals_host_start(random_tensor<float>(5, 4, 13, layout), 1e-4);
+    }
+    // N = 2, D = 23: the middle modes' Gram products come in several batches of the workspace.
+    check_device_start_equals_host_start(random_tensor<double>(23, 2, 14), 1e-10);
+  }
+
+  TEST_CASE("gpu hosvd start: a general GPU run from it reconstructs T and reports on T's scale") {
+    for (const auto& [order, size, noise] : {std::tuple{6, 8, 0.1}, std::tuple{4, 16, 0.0}, std::tuple{5, 7, 0.1}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      const GeneratedTensor<double> generated = planted(order, size, noise);
+      const HostTensor<double>& tensor = generated.tensor;
+      Options options;
+      options.backend = Backend::cuda;
+      options.verify = true;
+      options.init = Init::hosvd;
+      // A callback keeps the run off the one-block engine, on the general one that starts on the device.
+      options.on_sweep = [](const SweepRecord&) { return false; };
+      const Result<double> gpu = diagonalize(tensor, options);
+      CHECK(gpu.engine == "cuda");
+      CHECK(gpu.hosvd_start);
+      CHECK(gpu.timings.init_seconds > 0);
+      REQUIRE(gpu.verification);
+      CHECK(gpu.verification->reconstruction_error <= 30.0 * size * order * eps);
+      CHECK(gpu.verification->orthogonality_error <= 30.0 * size * eps);
+      CHECK(reconstruction_error(tensor, gpu.core, gpu.factors) <= 30.0 * size * order * eps);
+      // Sweep 0 is T x_n Q_n^T against off(T); the last record is the core's own against T.
+      const HosvdStart<double> start = hosvd_start(tensor, 0);
+      CHECK(gpu.history.front().off_rel ==
+            doctest::Approx(std::sqrt(off_norm2(start.rotated) / off_norm2(tensor))).epsilon(1e-8));
+      CHECK(gpu.history.back().off_rel ==
+            doctest::Approx(std::sqrt(off_norm2(gpu.core) / off_norm2(tensor))).epsilon(1e-6));
+      if (gpu.stop_reason == StopReason::tolerance) CHECK(gpu.history.back().off_rel <= gpu.tol);
+      // The CPU's run from the host's start: the same fixed point, within a sweep (the two starts
+      // differ by rounding, which can move a stall decision by one sweep).
+      options.backend = Backend::cpu;
+      const Result<double> cpu = diagonalize(tensor, options);
+      CHECK(std::abs(gpu.sweeps() - cpu.sweeps()) <= 1);
+      CHECK(std::abs(gpu.history.back().off_rel - cpu.history.back().off_rel) <=
+            1e-4 * cpu.history.back().off_rel + 1e-13);
+    }
+  }
+
+  TEST_CASE("gpu hosvd start: a device input starts on the device and is left as it was") {
+    const HostTensor<float> tensor = random_tensor<float>(5, 6, 21);
+    DeviceBuffer<float> input(tensor.count());
+    input.upload(tensor.data(), tensor.count());
+    Options options;
+    options.init = Init::hosvd;
+    options.verify = true;
+    const DeviceResult<float> result =
+        diagonalize_on_device(TensorView<float>(input.data(), 5, 6, tensor.layout(), Memory::cuda), options);
+    CHECK(result.run.hosvd_start);
+    CHECK(result.run.history.front().off_rel < 1.0);
+    REQUIRE(result.run.verification);
+    CHECK(result.run.verification->reconstruction_error <= 30.0 * 6 * 5 * std::numeric_limits<float>::epsilon());
+    CHECK(input.download() == tensor.values());
+  }
+
+  TEST_CASE("gpu hosvd start: the one-block engine runs on the host's start") {
+    const HostTensor<double> tensor = planted(4, 4, 0.0).tensor;
+    Options options;
+    options.backend = Backend::cuda;
+    options.init = Init::hosvd;
+    options.verify = true;
+    const Result<double> result = diagonalize(tensor, options);
+    CHECK(result.engine == "cuda_one_block");
+    CHECK(result.hosvd_start);
+    REQUIRE(result.verification);
+    CHECK(result.verification->reconstruction_error <= 30.0 * 4 * 4 * eps);
+  }
+}

@@ -90,37 +90,48 @@ private:
   cublasHandle_t handle_ = nullptr;
 };
 
+class SolverHandle {
+public:
+  explicit SolverHandle(cudaStream_t stream) {
+    check_cusolver(cusolver().create(&handle_), "cusolverDnCreate");
+    const cusolverStatus_t status = cusolver().set_stream(handle_, stream);
+    if (status != CUSOLVER_STATUS_SUCCESS) cusolver().destroy(handle_);
+    check_cusolver(status, "cusolverDnSetStream");
+  }
+  ~SolverHandle() { cusolver().destroy(handle_); }
+  SolverHandle(const SolverHandle&) = delete;
+  SolverHandle& operator=(const SolverHandle&) = delete;
+  cusolverDnHandle_t get() const { return handle_; }
+
+private:
+  cusolverDnHandle_t handle_ = nullptr;
+};
+
 // cuSOLVER's syevd for one N x N symmetric matrix: its eigenvectors, column-major by ascending
 // eigenvalue (what hosvd_basis takes), overwrite it and are downloaded.
 template <class T>
 class Eigenvectors {
 public:
-  Eigenvectors(int size, T* matrix, cudaStream_t stream) : size_(size), values_(static_cast<std::size_t>(size)), info_(1) {
-    check_cusolver(cusolver().create(&handle_), "cusolverDnCreate");
-    const cusolverStatus_t status = cusolver().set_stream(handle_, stream);
-    if (status != CUSOLVER_STATUS_SUCCESS) cusolver().destroy(handle_);
-    check_cusolver(status, "cusolverDnSetStream");
+  Eigenvectors(int size, T* matrix, cudaStream_t stream)
+      : size_(size), handle_(stream), values_(static_cast<std::size_t>(size)), info_(1) {
     int work = 0;
     if constexpr (std::is_same_v<T, float>)
-      check_cusolver(cusolver().ssyevd_buffer_size(handle_, mode, fill, size, matrix, size, values_.data(), &work),
+      check_cusolver(cusolver().ssyevd_buffer_size(handle_.get(), mode, fill, size, matrix, size, values_.data(), &work),
                      "cusolverDnSsyevd_bufferSize");
     else
-      check_cusolver(cusolver().dsyevd_buffer_size(handle_, mode, fill, size, matrix, size, values_.data(), &work),
+      check_cusolver(cusolver().dsyevd_buffer_size(handle_.get(), mode, fill, size, matrix, size, values_.data(), &work),
                      "cusolverDnDsyevd_bufferSize");
     workspace_ = DeviceBuffer<T>(static_cast<std::size_t>(std::max(work, 1)));
   }
-  ~Eigenvectors() { cusolver().destroy(handle_); }
-  Eigenvectors(const Eigenvectors&) = delete;
-  Eigenvectors& operator=(const Eigenvectors&) = delete;
 
   std::vector<T> of(T* matrix, cudaStream_t stream) {
     const int work = static_cast<int>(workspace_.count());
     if constexpr (std::is_same_v<T, float>)
-      check_cusolver(cusolver().ssyevd(handle_, mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
+      check_cusolver(cusolver().ssyevd(handle_.get(), mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
                                        info_.data()),
                      "cusolverDnSsyevd");
     else
-      check_cusolver(cusolver().dsyevd(handle_, mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
+      check_cusolver(cusolver().dsyevd(handle_.get(), mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
                                        info_.data()),
                      "cusolverDnDsyevd");
     std::vector<T> vectors(static_cast<std::size_t>(size_) * size_);
@@ -138,7 +149,7 @@ private:
   static constexpr cusolverEigMode_t mode = CUSOLVER_EIG_MODE_VECTOR;
   static constexpr cublasFillMode_t fill = CUBLAS_FILL_MODE_LOWER;
   int size_;
-  cusolverDnHandle_t handle_ = nullptr;
+  SolverHandle handle_;
   DeviceBuffer<T> values_;
   DeviceBuffer<T> workspace_;
   DeviceBuffer<int> info_;

@@ -38,7 +38,10 @@ int thread_count(int threads) { return threads > 0 ? threads : omp_get_max_threa
 constexpr Index task_columns = 2048;
 
 // Calls task(view, ...) for every piece of at most task_columns columns of every mode matrix,
-// in parallel; `view` is an Eigen map of the piece (N x width, strided).
+// in parallel; `view` is an Eigen map of the piece (N x width, strided). The tasks run piece by
+// piece, the matrices of a piece one after another: when the matrices interleave (the narrow
+// branch of mode_matrices, a middle mode's b < s), a piece of every matrix lies on the same cache
+// lines, which are then read from memory once rather than once a matrix.
 template <class T, class Task>
 void for_mode_pieces(T* data, const ModeMatrices& m, int size, int threads, Task&& task) {
   const Index pieces = (m.columns + task_columns - 1) / task_columns;
@@ -50,7 +53,7 @@ void for_mode_pieces(T* data, const ModeMatrices& m, int size, int threads, Task
     RowMajor buffer(size, task_columns);
 #pragma omp for schedule(static)
     for (Index t = 0; t < m.count * pieces; ++t) {
-      const Index matrix = t / pieces, first = t % pieces * task_columns;
+      const Index matrix = t % m.count, first = t / m.count * task_columns;
       const Index width = std::min(task_columns, m.columns - first);
       Map view(data + matrix * m.matrix_step + first * m.column_step, size, width,
                Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(m.row_step, m.column_step));

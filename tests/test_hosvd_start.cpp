@@ -248,4 +248,5 @@ TEST_CASE("hosvd start: refused where it cannot run, with one line") {
   CHECK(ran.exit_code == 0);
   const std::string report = testing::read_file(workspace / "result" / "report.json");
   CHECK(report.find("\"method\": \"hosvd\"") != std::string::npos);
+  CHECK(report.find("\"computed_on\": \"host\"") != std::string::npos);
 }

@@ -87,6 +87,7 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
     py::dict start;
     start["method"] = "hosvd";
     start["seconds"] = result.timings.init_seconds;
+    start["computed_on"] = result.hosvd_on_device ? "device" : "host";
     init = start;
   }
   out["init"] = init;

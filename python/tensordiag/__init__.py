@@ -60,8 +60,9 @@ class Result:
     diagonalizable, or rounding has taken over), ``"max_sweeps"`` or ``"callback"``.
     ``pivot_checks`` (with ``eta > 0``) is ``{"mode_checks", "exact_norms"}``: the mode checks
     made and how many needed the exact ||Lambda||_2 (the rest were decided by its bounds); None
-    without the check. ``init`` is ``{"method": "hosvd", "seconds"}`` for a run started from the
-    HOSVD (``init="svd"``), else None. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
+    without the check. ``init`` is ``{"method": "hosvd", "seconds", "computed_on"}`` for a run
+    started from the HOSVD (``init="svd"``; ``computed_on`` is ``"device"`` for the general GPU
+    engine's start, else ``"host"``), else None. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
     ``timings["verification_seconds"]``), or None when the run was not verified (``verify=False``).
     ``core`` and ``factors`` are NumPy arrays for a host input, and arrays on the GPU for a CUDA input

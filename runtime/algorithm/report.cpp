@@ -45,7 +45,10 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
                                     {"sweeps_seconds", result.timings.sweeps_seconds},
                                     {"total_seconds", result.timings.total_seconds},
                                     {"compile_seconds", result.timings.compile_seconds}};
-  if (result.hosvd_start) report["init"] = {{"method", "hosvd"}, {"seconds", result.timings.init_seconds}};
+  if (result.hosvd_start)
+    report["init"] = {{"method", "hosvd"},
+                      {"seconds", result.timings.init_seconds},
+                      {"computed_on", result.hosvd_on_device ? "device" : "host"}};
   if (result.pivot_checks)
     report["pivot_checks"] = {{"mode_checks", result.pivot_checks->checks},
                               {"exact_norms", result.pivot_checks->exact_norms}};

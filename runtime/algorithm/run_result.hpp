@@ -53,6 +53,7 @@ struct Result {
   std::string rule;
   Structure structure = Structure::general;  // symmetric: factors holds one Q D times
   bool hosvd_start = false;  // the factors started from the HOSVD (Init::hosvd), not the identity
+  bool hosvd_on_device = false;  // ... computed on the GPU by the engine (gpu_hosvd_start.hpp), not on the host
   dsl::StallFigure stalls_on = dsl::StallFigure::diag_norm2;  // the rule's, for the stop summary
   double eta = 0.0;
   double tol = 0.0;

@@ -354,6 +354,7 @@ void start_from_hosvd(DeviceState<T>& state, SweepFigures<T>& figures, const Gpu
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   result.history.front() = figures.record(0, off_input, 0.0);
   result.hosvd_start = true;
+  result.hosvd_on_device = true;
   result.timings.init_seconds = start.seconds;
 }
 

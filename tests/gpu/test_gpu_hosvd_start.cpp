@@ -87,6 +87,7 @@ TEST_SUITE("gpu") {
       const Result<double> gpu = diagonalize(tensor, options);
       CHECK(gpu.engine == "cuda");
       CHECK(gpu.hosvd_start);
+      CHECK(gpu.hosvd_on_device);
       CHECK(gpu.timings.init_seconds > 0);
       REQUIRE(gpu.verification);
       CHECK(gpu.verification->reconstruction_error <= 30.0 * size * order * eps);
@@ -119,6 +120,7 @@ TEST_SUITE("gpu") {
     const DeviceResult<float> result =
         diagonalize_on_device(TensorView<float>(input.data(), 5, 6, tensor.layout(), Memory::cuda), options);
     CHECK(result.run.hosvd_start);
+    CHECK(result.run.hosvd_on_device);
     CHECK(result.run.history.front().off_rel < 1.0);
     REQUIRE(result.run.verification);
     CHECK(result.run.verification->reconstruction_error <= 30.0 * 6 * 5 * std::numeric_limits<float>::epsilon());
@@ -134,6 +136,7 @@ TEST_SUITE("gpu") {
     const Result<double> result = diagonalize(tensor, options);
     CHECK(result.engine == "cuda_one_block");
     CHECK(result.hosvd_start);
+    CHECK_FALSE(result.hosvd_on_device);
     REQUIRE(result.verification);
     CHECK(result.verification->reconstruction_error <= 30.0 * 4 * 4 * eps);
   }

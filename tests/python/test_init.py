@@ -12,6 +12,7 @@ def test_svd_start_reconstructs_the_tensor_and_reports_the_start(order, size, no
     result = tensordiag.diagonalize_full(tensor, init="svd", backend="cpu")
     plain = tensordiag.diagonalize_full(tensor, backend="cpu")
     assert result.init["method"] == "hosvd" and result.init["seconds"] >= 0
+    assert result.init["computed_on"] == "host"
     assert plain.init is None
     rebuilt = tensordiag.reconstruct(result.core, result.factors)
     assert np.linalg.norm(rebuilt - tensor) <= 30 * order * size * np.finfo(np.float64).eps * np.linalg.norm(tensor)

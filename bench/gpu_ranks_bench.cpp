@@ -4,8 +4,8 @@
 // (CUDA events, rank 0), rank 0's time in exchanges and the bytes it sent, the exchange bandwidth
 // that gives, the parallel efficiency against the one-GPU engine, and the model's time with and
 // without overlap: local = the P = 1 ranks' sweep time / P, exchange = bytes a rank sends at the
-// NCCL send/recv bandwidth measured in the run.
-//   usage: gpu_ranks_bench [--ranks P,P,..] DxN [DxN ...]      Exits 77 with fewer GPUs than asked.
+// NCCL send/recv bandwidth measured in the run. `--eta E` runs every one of them with the pivot check.
+//   usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] DxN [DxN ...]   Exits 77 with fewer GPUs than asked.
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -24,8 +24,11 @@ using namespace tensordiag::runtime;
 
 namespace {
 
+double eta = 0;  // --eta
+
 Options ten_sweeps() {
   Options options;
+  options.eta = eta;
   options.max_sweeps = 10;
   options.tol = 0;
   options.stall_tol = 0;
@@ -64,12 +67,14 @@ int main(int argc, char** argv) {
         counts.push_back(std::stoi(list.substr(at, comma - at)));
         at = comma + 1;
       }
+    } else if (arg == "--eta" && i + 1 < argc) {
+      eta = std::stod(argv[++i]);
     } else {
       shapes.push_back(arg);
     }
   }
   if (shapes.empty()) {
-    std::fprintf(stderr, "usage: gpu_ranks_bench [--ranks P,P,..] DxN [DxN ...]\n");
+    std::fprintf(stderr, "usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] DxN [DxN ...]\n");
     return 2;
   }
   int devices = 0;
@@ -78,7 +83,7 @@ int main(int argc, char** argv) {
     std::printf("gpu_ranks_bench: %d CUDA devices, fewer than the ranks asked\n", devices);
     return 77;
   }
-  std::printf("device: %s (x%d)\n", cuda_device(0)->name.c_str(), devices);
+  std::printf("device: %s (x%d), eta %g\n", cuda_device(0)->name.c_str(), devices, eta);
   std::printf("%-7s %-7s %-5s %-10s %-10s %-8s %-11s %-10s %-10s %-9s %-9s %-9s %s\n", "DxN", "GB", "P", "gpu_s_10",
               "exch_s", "stages", "GB_sent", "GB/s_exch", "eff_vs_1", "model_s", "model_ov", "of_model", "engine");
   for (const std::string& shape : shapes) {

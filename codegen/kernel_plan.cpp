@@ -88,12 +88,20 @@ PlanAttempt plan_pivot_angles_split(const KernelSpec& spec, const Sizes& z) {
                    {"pivot_tail", threads, z.pairs}}});
 }
 
-// Up to a warp per entry of Lambda's strict upper triangle (at least one block: it writes the diagonal).
+// Up to a warp per entry of Lambda's strict upper triangle (at least one block: it writes the
+// diagonal); for a slab, up to a warp per entry of the N x N lines, then a thread per entry of Lambda.
 PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   const long long upper = static_cast<long long>(z.n) * (z.n - 1) / 2;
+  const long long square = static_cast<long long>(z.n) * z.n;
   const int threads = threads_for(32 * upper, spec.tuning);
-  const PivotCheckGatherPlan plan{threads, std::max<long long>(1, ceil_div(upper * 32, threads))};
-  return planned({{"group_membership.cuh"}, false, plan, {{"pivot_check_gather", threads, plan.blocks}}});
+  const PivotCheckGatherPlan plan{threads, std::max<long long>(1, ceil_div(upper * 32, threads)),
+                                  ceil_div(square * 32, threads), ceil_div(square, threads)};
+  return planned({{"group_membership.cuh"},
+                  false,
+                  plan,
+                  {{"pivot_check_gather", threads, plan.blocks},
+                   {"pivot_check_lines", threads, plan.line_blocks},
+                   {"lambda_from_lines", threads, plan.form_blocks}}});
 }
 
 // The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.

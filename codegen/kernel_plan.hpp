@@ -42,7 +42,9 @@ struct PivotAnglesSplitPlan {
 // Up to a warp per entry of Lambda's strict upper triangle.
 struct PivotCheckGatherPlan {
   int threads;
-  long long blocks;
+  long long blocks;        // pivot_check_gather's
+  long long line_blocks;   // pivot_check_lines' (a slab's check: runtime/distributed/)
+  long long form_blocks;   // lambda_from_lines'
 };
 
 // The tile of kernels_templates/group_pass.cu (plan_group_pass in kernel_plan.cpp says how).

@@ -70,12 +70,25 @@ inline constexpr Parameter pivot_angles_mode[] = {
     {"lambda", const_double_pointer},
     {"lambda_norm", const_double_pointer},
     {"eta", double_value},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter pivot_check_gather[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
     {"rotations", const_rotation_pointer},
     {"mode", int_value},
+    {"lambda", double_pointer},
+};
+inline constexpr Parameter pivot_check_lines[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+    {"mode", int_value},
+    {"lines", double_pointer},
+    {"rows", const_int_pointer},
+};
+inline constexpr Parameter lambda_from_lines[] = {
+    {"lines", const_double_pointer},
     {"lambda", double_pointer},
 };
 inline constexpr Parameter group_pass[] = {
@@ -195,6 +208,8 @@ inline constexpr KernelSignature pivot_contract{"pivot_contract", kernel_paramet
 inline constexpr KernelSignature pivot_tail{"pivot_tail", kernel_parameters::pivot_tail};
 inline constexpr KernelSignature pivot_angles_mode{"pivot_angles_mode", kernel_parameters::pivot_angles_mode};
 inline constexpr KernelSignature pivot_check_gather{"pivot_check_gather", kernel_parameters::pivot_check_gather};
+inline constexpr KernelSignature pivot_check_lines{"pivot_check_lines", kernel_parameters::pivot_check_lines};
+inline constexpr KernelSignature lambda_from_lines{"lambda_from_lines", kernel_parameters::lambda_from_lines};
 inline constexpr KernelSignature group_pass{"group_pass", kernel_parameters::group_pass};
 inline constexpr KernelSignature chunk_pass{"chunk_pass", kernel_parameters::chunk_pass};
 inline constexpr KernelSignature group_factors{"group_factors", kernel_parameters::group_factors};
@@ -214,6 +229,7 @@ inline constexpr KernelSignature subspace_apply{"subspace_apply", kernel_paramet
 
 inline constexpr KernelSignature all[] = {
     pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
+    pivot_check_lines, lambda_from_lines,
     group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
     qubit_settle,   qubit_angles, subspace_angles, subspace_apply};

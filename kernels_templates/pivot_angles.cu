@@ -7,8 +7,9 @@
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group (see above)
 //   rotations  out: (c, s) of every pair in every mode
-//   rows       (pivot_angles) null, or for a slab of a distributed run (pivot_subtensor.cuh) the row
-//              of each index of the slowest memory mode, -1 where another rank holds it
+//   rows       null, or for a slab of a distributed run (pivot_subtensor.cuh) the row of each
+//              index of the slowest memory mode, -1 where another rank holds it: that rank's
+//              pairs get (0, 0), so that the sum across ranks is each pair's owner's (c, s)
 // and launch as grid = PAIR_BLOCKS, block = THREADS: pair k = blockIdx.x * WARPS + warp.
 
 inline constexpr int WARPS = ${warps};
@@ -25,7 +26,6 @@ pivot_angles(${pivot_angles_parameters}) {
   if (k >= PAIRS) return;
   const int p = pairs[2 * k];
   if (rows != nullptr && rows[p] < 0) {
-    // Another rank's pair: (0, 0), so that the sum across ranks is its owner's (c, s) exactly.
     if (lane == 0)
       for (int mode = 0; mode < D; ++mode) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
     return;
@@ -49,10 +49,14 @@ pivot_angles_mode(${pivot_angles_mode_parameters}) {
   if (k >= PAIRS) return;
   const int p = pairs[2 * k];
   const int q = pairs[2 * k + 1];
+  if (rows != nullptr && rows[p] < 0) {
+    if (lane == 0) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
+    return;
+  }
   Scalar* sub = subtensors[warp];
   Scalar* saved = workspace + static_cast<long long>(k) * SUBTENSOR;
   if (mode == 0) {
-    gather_subtensor(tensor, p, q, sub, lane);
+    gather_subtensor(tensor, p, q, sub, lane, rows);
   } else {
     for (int bits = lane; bits < SUBTENSOR; bits += 32) sub[bits] = saved[bits];
     __syncwarp();

@@ -22,25 +22,44 @@
 //   lambda     out: Lambda, N x N row-major (Lambda_ij = lambda[i * N + j])
 // Launch: grid = ceil(N (N - 1) / 2 * 32 / THREADS) (a warp per entry, the largest team), block =
 // THREADS; at lower modes the teams are smaller and the last blocks return at once.
+//
+// On a slab of a tensor spread over ranks (runtime/distributed/), a rank cannot form Lambda: its
+// two factors may lie on two ranks. pivot_check_lines then writes, for every (l, j), the line entry
+//   V[l, j] = C_{l->j,n}   (V[l, l] = C_{l..l}), computed by the rank that holds all its terms
+// (the row of index j of the sliced mode when n is that mode, else the row of l, which holds l's
+// partner too: the group is local) and 0 on the others, so that the sum of V over the ranks is
+// exact; lambda_from_lines then forms Lambda_ij = V[j, j] V[j, i] - V[i, i] V[i, j] on every rank.
+// Each V entry sums its 2^n terms as pivot_check_gather sums each of its four (the same lanes'
+// terms, the same butterfly: the teams there only add zeros), so Lambda is the same either way.
+//
+// pivot_check_lines takes tensor, pairs, rotations and mode as above, and
+//   lines      out: V, N x N row-major (V[l, j] = lines[l * N + j])
+//   rows       the slab's row of each index of the slowest memory mode, -1 where another rank holds it
+// Launch: grid = ceil(N^2 * 32 / THREADS) (a warp per entry, the largest team), block = THREADS.
+// lambda_from_lines(lines, lambda): grid = ceil(N^2 / THREADS), block = THREADS.
 
 inline constexpr int THREADS = ${threads};
 
 // Term `bits` of C_{l..l with index j in `mode`} after the group's rotations in modes < mode: the
 // entry with index partner(l) in the modes m < mode where bit m of `bits` is set, l in the others,
 // j in `mode` and l after it, weighted by those modes' c or +-s. An unpaired l (odd N) does not
-// mix: its only term is bits = 0, weight 1.
+// mix: its only term is bits = 0, weight 1. `rows`: null, or a slab's rows (see the top).
 __device__ inline double rotated_term(const Scalar* tensor, const Rotation* rotations, const GroupMembership& member,
-                                      int mode, int l, int j, unsigned bits) {
+                                      int mode, int l, int j, unsigned bits, const int* rows = nullptr) {
   const int partner = member.partner[l];
   if (partner < 0 && bits != 0) return 0.0;
+  // Where index i of logical mode m lies: i, or in a slab the row of i when m is the sliced mode.
+  const auto at = [rows](int m, int i) -> long long {
+    return rows != nullptr && m == MODE_OF_MEMORY_MODE[0] ? rows[i] : i;
+  };
   // The mode loops stay rolled (#pragma unroll 1): unrolled for every possible mode and inlined at
   // four call sites they made the source compile 2.5 times slower, for no measurable speed.
-  long long offset = j * STRIDE[mode];
+  long long offset = at(mode, j) * STRIDE[mode];
 #pragma unroll 1
-  for (int m = mode + 1; m < D; ++m) offset += l * STRIDE[m];
+  for (int m = mode + 1; m < D; ++m) offset += at(m, l) * STRIDE[m];
   if (partner < 0) {
 #pragma unroll 1
-    for (int m = 0; m < mode; ++m) offset += l * STRIDE[m];
+    for (int m = 0; m < mode; ++m) offset += at(m, l) * STRIDE[m];
     return static_cast<double>(tensor[offset]);
   }
   const int k = member.pair_of[l];
@@ -50,10 +69,10 @@ __device__ inline double rotated_term(const Scalar* tensor, const Rotation* rota
   for (int m = 0; m < mode; ++m) {
     const Rotation g = rotations[m * PAIRS + k];
     if ((bits >> m) & 1) {
-      offset += partner * STRIDE[m];
+      offset += at(m, partner) * STRIDE[m];
       weight *= partner_sign * static_cast<double>(g.s);
     } else {
-      offset += l * STRIDE[m];
+      offset += at(m, l) * STRIDE[m];
       weight *= static_cast<double>(g.c);
     }
   }
@@ -111,4 +130,38 @@ pivot_check_gather(${pivot_check_gather_parameters}) {
     lambda[i * N + j] = value;
     lambda[j * N + i] = -value;
   }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+pivot_check_lines(${pivot_check_lines_parameters}) {
+  __shared__ GroupMembership member;
+  build_membership(pairs, member);
+  // A team of min(32, 2^mode) lanes per entry (l, j); lane r takes terms r, r + team, ..
+  const unsigned terms = 1u << mode;
+  const int team = static_cast<int>(min(32u, terms));
+  const int lane = threadIdx.x % 32;
+  const int member_lane = lane % team;
+  const long long entry = (static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x) / team;
+  const bool active = entry < static_cast<long long>(N) * N;
+  const int l = active ? static_cast<int>(entry / N) : 0;
+  const int j = active ? static_cast<int>(entry % N) : 0;
+  // The rank that holds every term: the row of j where `mode` is the sliced mode, else of l.
+  const bool held = active && rows[mode == MODE_OF_MEMORY_MODE[0] ? j : l] >= 0;
+  double line = 0.0;
+  if (held)
+    for (unsigned bits = member_lane; bits < terms; bits += team)
+      line += rotated_term(tensor, rotations, member, mode, l, j, bits, rows);
+  line = team_total(line, team);
+  if (active && member_lane == 0) lines[entry] = held ? line : 0.0;
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+lambda_from_lines(${lambda_from_lines_parameters}) {
+  const long long entry = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x;
+  if (entry >= static_cast<long long>(N) * N) return;
+  const int i = static_cast<int>(entry / N), j = static_cast<int>(entry % N);
+  // Lambda_ij for i < j, its negative below the diagonal, 0 on it.
+  const int a = i < j ? i : j, b = i < j ? j : i;
+  const double value = lines[b * N + b] * lines[b * N + a] - lines[a * N + a] * lines[a * N + b];
+  lambda[entry] = i == j ? 0.0 : (i < j ? value : -value);
 }

@@ -15,6 +15,7 @@
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
+#include "runtime/distributed/gpu_slab_pivot_check.hpp"
 #include "runtime/distributed/rank_agreement.hpp"
 #include "runtime/distributed/row_exchange.hpp"
 #include "runtime/distributed/slab_figures.hpp"
@@ -130,8 +131,6 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
                                          DeviceCommunicator& comm) {
   const Stopwatch total;
   RunSettings settings = asked;
-  if (settings.eta > 0)
-    throw user_error("the pivot check (eta > 0) is not built for GPU ranks yet: use CPU ranks, or eta = 0");
   if (schedule.stages.size() > 1 && !swaps_in_place(schedule))
     throw user_error("GPU ranks swap rows in place, which needs a power-of-two number of ranks trading as many rows "
                      "each way at every change of layout; N = " + std::to_string(slab.size) + " on " +
@@ -142,8 +141,12 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
 
   const codegen::KernelSpec base =
       kernel_spec_for<T>(slab.order, slab.size, slab.layout, rule, codegen::KernelKind::group_pass);
-  GpuKernels<T> kernels(base, device->arch(), KernelSet::general);
+  const bool checked = settings.eta > 0;
+  GpuKernels<T> kernels(base, device->arch(), checked ? KernelSet::general_with_pivot_check : KernelSet::general);
   check_kernels_serve_slabs(kernels, base);
+  if (checked && !kernels.lambda_norm_plan)
+    throw user_error("the pivot check on GPU ranks takes ||Lambda||_2 on the device, N <= 1024; N = " +
+                     std::to_string(slab.size) + ": use CPU ranks, or eta = 0");
 
   const std::size_t capacity = schedule.most_rows();
   const double bytes = static_cast<double>(capacity * slab.row_length() * sizeof(T)) + 2.0 * 128 * (1 << 20) +
@@ -189,6 +192,8 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   }
   DeviceBuffer<double> partials(static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles));
   DeviceBuffer<double> figures(2);
+  std::optional<SlabPivotCheck<T>> check;
+  if (checked) check.emplace(kernels, slab.order, slab.size, slab.sliced_mode(), settings.eta, stream);
   const std::size_t diagonal_stride = diagonal_stride_within_row(slab.order, slab.size);
   result.timings.setup_seconds = total.seconds();
 
@@ -219,8 +224,12 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
       for (std::size_t k = 0; k < stage.groups.size(); ++k, ++g) {
         const int* group_pairs = pairs.data() + g * 2 * pairs_per_group;
         dsl::Givens<T>* group_rotations = rotations.data() + g * rotations_per_group;
-        kernels.pivot_angles(stream, device_slab.values(), group_pairs, group_rotations, device_slab.rows());
-        comm.sum_on_device(reinterpret_cast<T*>(group_rotations), 2 * rotations_per_group);
+        if (check) {
+          check->angles(device_slab.values(), device_slab.rows(), group_pairs, group_rotations, comm);
+        } else {
+          kernels.pivot_angles(stream, device_slab.values(), group_pairs, group_rotations, device_slab.rows());
+          comm.sum_on_device(reinterpret_cast<T*>(group_rotations), 2 * rotations_per_group);
+        }
         double* figure_sums = g + 1 < groups.size() ? nullptr : partials.data();  // the sweep's last pass sums the figures
         kernels.group_pass(stream, device_slab.values(), group_pairs, group_rotations, factors.data(), figure_sums,
                            device_slab.rows());
@@ -254,6 +263,12 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   for (int n = 0; n < slab.order; ++n) {
     const auto begin = all_factors.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * square);
     result.factors.push_back(Matrix<T>{slab.size, std::vector<T>(begin, begin + static_cast<std::ptrdiff_t>(square))});
+  }
+  if (check) {
+    // A check a mode of a group a sweep; the bounds decided those not counted as exact.
+    PivotCheckCount& checks = result.pivot_checks.emplace();
+    checks.checks = static_cast<long long>(result.sweeps()) * static_cast<long long>(groups.size()) * slab.order;
+    checks.exact_norms = check->exact_norms(stream);
   }
   result.timings.total_seconds = total.seconds();
   result.timings.compile_seconds = kernels.report().seconds;

@@ -269,7 +269,7 @@ private:
       norm = cusolver_norm_->norm();
     }
     kernels_.pivot_angles_mode(stream, state_.tensor.data(), pairs, rotations, state_.workspace.data(), mode, lambda,
-                               norm, eta_);
+                               norm, eta_, nullptr);
   }
 
   DeviceState<T>& state_;

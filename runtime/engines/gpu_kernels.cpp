@@ -147,7 +147,7 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
         chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
       load_off_norm();
       if (set == KernelSet::general_with_pivot_check) {
-        load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather});
+        load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather, &pivot_check_lines, &lambda_from_lines});
         // Refused above N = 1024: the engine takes cuSOLVER's norm.
         const codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
         if (const codegen::PlanAttempt attempt = codegen::try_plan(norm); attempt.plan) {

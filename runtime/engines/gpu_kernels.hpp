@@ -80,6 +80,8 @@ public:
   Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
+  Launcher<codegen::kernel_signatures::pivot_check_lines> pivot_check_lines;  // with pivot_check_gather, for slabs
+  Launcher<codegen::kernel_signatures::lambda_from_lines> lambda_from_lines;
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
   Launcher<codegen::kernel_signatures::chunk_pass> chunk_pass;        // chunk_plan set
   Launcher<codegen::kernel_signatures::group_factors> group_factors;

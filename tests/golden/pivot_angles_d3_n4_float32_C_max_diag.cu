@@ -193,8 +193,9 @@ __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group (see above)
 //   rotations  out: (c, s) of every pair in every mode
-//   rows       (pivot_angles) null, or for a slab of a distributed run (pivot_subtensor.cuh) the row
-//              of each index of the slowest memory mode, -1 where another rank holds it
+//   rows       null, or for a slab of a distributed run (pivot_subtensor.cuh) the row of each
+//              index of the slowest memory mode, -1 where another rank holds it: that rank's
+//              pairs get (0, 0), so that the sum across ranks is each pair's owner's (c, s)
 // and launch as grid = PAIR_BLOCKS, block = THREADS: pair k = blockIdx.x * WARPS + warp.
 
 inline constexpr int WARPS = 2;
@@ -212,7 +213,6 @@ pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, R
   if (k >= PAIRS) return;
   const int p = pairs[2 * k];
   if (rows != nullptr && rows[p] < 0) {
-    // Another rank's pair: (0, 0), so that the sum across ranks is its owner's (c, s) exactly.
     if (lane == 0)
       for (int mode = 0; mode < D; ++mode) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
     return;
@@ -230,7 +230,7 @@ pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, R
 extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_angles_mode(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations,
                   Scalar* __restrict__ workspace, int mode, const double* __restrict__ lambda,
-                  const double* __restrict__ lambda_norm, double eta) {
+                  const double* __restrict__ lambda_norm, double eta, const int* __restrict__ rows) {
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
@@ -238,10 +238,14 @@ pivot_angles_mode(const Scalar* __restrict__ tensor, const int* __restrict__ pai
   if (k >= PAIRS) return;
   const int p = pairs[2 * k];
   const int q = pairs[2 * k + 1];
+  if (rows != nullptr && rows[p] < 0) {
+    if (lane == 0) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
+    return;
+  }
   Scalar* sub = subtensors[warp];
   Scalar* saved = workspace + static_cast<long long>(k) * SUBTENSOR;
   if (mode == 0) {
-    gather_subtensor(tensor, p, q, sub, lane);
+    gather_subtensor(tensor, p, q, sub, lane, rows);
   } else {
     for (int bits = lane; bits < SUBTENSOR; bits += 32) sub[bits] = saved[bits];
     __syncwarp();

@@ -166,6 +166,87 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("one GPU rank with the pivot check equals the CPU's one-rank run of the same groups (float64, 1e-10)") {
+    if (device_count() < 1) {
+      MESSAGE("skipped: no CUDA device");
+      return;
+    }
+    constexpr double eta = 0.05;  // rejects a share of the pairs at every size below
+    for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 6, Layout::fortran_order, "max_trace"},
+                          Case{5, 4, Layout::fortran_order, "max_diag"}, Case{3, 16, Layout::c_order, "max_diag"},
+                          Case{3, 7, Layout::c_order, "max_diag"}}) {
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      const auto tensor = random_tensor<double>(c.order, c.size, 5400u + static_cast<unsigned>(c.order * 29 + c.size), c.layout);
+      Options options = exact_sweeps(c.rule, 3);
+      options.eta = eta;
+      const auto parts = on_gpu_ranks<double>(1, [&](DeviceCommunicator& comm) {
+        return diagonalize_distributed(tensor, options, comm);
+      });
+      REQUIRE(parts.size() == 1);
+      const auto groups = distributed_schedule(c.size, 1, options.schedule).groups();
+      const Result<double> reference = testing::one_rank_reference(tensor, groups, c.rule, eta, 3);
+      const Result<double> unchecked = testing::one_rank_reference(tensor, groups, c.rule, 0.0, 3);
+      const HostTensor<double> core = assembled(parts, c.order, c.size, c.layout);
+      CHECK(relative_difference(core.values(), reference.core.values()) <= 1e-10);
+      for (std::size_t n = 0; n < reference.factors.size(); ++n)
+        CHECK(relative_difference(parts[0].run.factors[n].data, reference.factors[n].data) <= 1e-10);
+      // The check changed the run: the same groups without it end elsewhere.
+      CHECK(relative_difference(core.values(), unchecked.core.values()) > 1e-6);
+      REQUIRE(parts[0].run.pivot_checks.has_value());
+      CHECK(parts[0].run.pivot_checks->checks == 3LL * static_cast<long long>(groups.size()) * c.order);
+    }
+  }
+
+  TEST_CASE_TEMPLATE("two GPU ranks with the pivot check equal one GPU rank running the same groups, bit for bit", T,
+                     float, double) {
+    if (device_count() < 2) {
+      MESSAGE("skipped: fewer than two CUDA devices");
+      return;
+    }
+    // Fortran order slices the last mode: its check reads the earlier modes' rotations of every pair.
+    for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 8, Layout::fortran_order, "max_trace"},
+                          Case{5, 4, Layout::fortran_order, "max_diag"}, Case{3, 16, Layout::c_order, "max_diag"}}) {
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      const auto tensor = random_tensor<T>(c.order, c.size, 5500u + static_cast<unsigned>(c.order * 41 + c.size), c.layout);
+      Options options = exact_sweeps(c.rule, 3);
+      options.eta = 0.05;
+      const DistributedSchedule two = distributed_schedule(c.size, 2, options.schedule);
+      REQUIRE((two.stages.size() == 1 || swaps_in_place(two)));
+      const auto parts = on_gpu_ranks<T>(2, [&](DeviceCommunicator& comm) {
+        return diagonalize_distributed(tensor, options, comm);
+      });
+      REQUIRE(parts.size() == 2);
+      DistributedSchedule one;
+      one.size = c.size;
+      one.ranks = 1;
+      one.kind = two.kind;
+      std::vector<int> all(static_cast<std::size_t>(c.size));
+      std::iota(all.begin(), all.end(), 0);
+      one.stages.push_back(DistributedStage{SlabLayout{{all}}, two.groups()});
+      const auto single = on_gpu_ranks<T>(1, [&](DeviceCommunicator& comm) {
+        Slab<T> slab{c.order, c.size, c.layout, 0, one.stages.front().layout, tensor.values()};
+        RunSettings settings;
+        settings.stop = StopCriteria{3, 0.0, 0.0};
+        settings.eta = options.eta;
+        return run_gpu_slab_engine(std::move(slab), one, codegen::lower_builtin_rule(c.rule), settings, comm);
+      });
+      const HostTensor<T> core = assembled(parts, c.order, c.size, c.layout);
+      const HostTensor<T> expected = assembled(single, c.order, c.size, c.layout);
+      std::size_t differing = 0;
+      for (std::size_t k = 0; k < core.count(); ++k) differing += core.data()[k] == expected.data()[k] ? 0 : 1;
+      CHECK(differing == 0);
+      for (const auto& part : parts) {
+        for (std::size_t n = 0; n < part.run.factors.size(); ++n)
+          CHECK(part.run.factors[n].data == single[0].run.factors[n].data);
+        REQUIRE(part.run.pivot_checks.has_value());
+        CHECK(part.run.pivot_checks->exact_norms == single[0].run.pivot_checks->exact_norms);
+      }
+      CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+    }
+  }
+
   TEST_CASE("GPU ranks refuse what they cannot run, with the same line on every rank") {
     if (device_count() < 1) {
       MESSAGE("skipped: no CUDA device");
@@ -173,14 +254,8 @@ TEST_SUITE("gpu") {
     }
     const auto tensor = random_tensor<double>(3, 8, 5300u, Layout::c_order);
     Options options = exact_sweeps("max_diag", 2);
-    options.eta = 0.01;
-    std::string error;
-    on_gpu_ranks<double>(1, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
-                         &error);
-    CHECK(error.find("pivot check (eta > 0) is not built for GPU ranks") != std::string::npos);
-    options.eta = 0;
     options.backend = Backend::cpu;
-    error.clear();
+    std::string error;
     on_gpu_ranks<double>(1, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
                          &error);
     CHECK(error.find("not backend cpu") != std::string::npos);

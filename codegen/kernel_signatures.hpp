@@ -160,11 +160,15 @@ inline constexpr Parameter qubit_reduce_low[] = {
     {"tensor", const_scalar_pointer},
     {"accumulated", const_double_pointer},
     {"small", double_pointer},
+    {"first_row", int_value},
+    {"row_count", int_value},
 };
 inline constexpr Parameter qubit_reduce_high[] = {
     {"tensor", const_scalar_pointer},
     {"accumulated", const_double_pointer},
     {"partials", double_pointer},
+    {"first_row", int_value},
+    {"row_count", int_value},
 };
 inline constexpr Parameter qubit_settle[] = {
     {"partials", const_double_pointer},

@@ -26,11 +26,18 @@
 // about 1e-7 of ||T|| in double (the engine reports no less): float32's rounding of the core, so
 // the engine takes this kind for float32 only. The core is written once, at the end, by chunk_pass with the rotations Q.
 //
-//   qubit_reduce_low(tensor, accumulated, small)      small[i][r] = sum_j w_r(j) T[i * ROW + j],
-//       w_r(j) = prod over the low bits k of R(Q_{MODE_OF_BIT[k]})[r][bit k of j]; a block a row
+//   qubit_reduce_low(tensor, accumulated, small, first_row, row_count)
+//       small[i][r] = sum_j w_r(j) T[i * ROW + j], w_r(j) = prod over the low bits k of
+//       R(Q_{MODE_OF_BIT[k]})[r][bit k of j], for the rows i the tensor holds; a block a row
 //       (grid-stride), REDUCE_LOW_BLOCKS blocks, block = THREADS
-//   qubit_reduce_high(tensor, accumulated, partials)  partials[s][j][r] = the same sum over the
-//       high bits, rows of share s only; TILES * SHARES blocks (tile = blockIdx % TILES), block = THREADS
+//   qubit_reduce_high(tensor, accumulated, partials, first_row, row_count)
+//       partials[s][j][r] = the same sum over the high bits, rows of share s only (and of those,
+//       the rows the tensor holds; none: zeros); TILES * SHARES blocks (tile = blockIdx % TILES),
+//       block = THREADS
+//   The tensor holds rows first_row .. first_row + row_count - 1 (`tensor` points at the first):
+//   all ROWS of them, or for a slab of a run over GPU ranks (runtime/distributed/gpu_qubit_ranks.hpp)
+//   its share, whose other rows' sums the ranks add. Each sum is over the same terms in the same
+//   order as for the whole tensor, so where the ranks' rows are whole shares the sums are exact.
 //   qubit_settle(partials, shares, small, accumulated, half, first, count): small = the sum of
 //       `shares` partials (shares = 0: small as it is), then for the bits first..first+count-1 of the half's index
 //       (half 0: the low bits, 1: the high bits) each bit's mode rotation R(Q); count <= CELL_BITS;
@@ -96,8 +103,8 @@ qubit_reduce_low(${qubit_reduce_low_parameters}) {
   double2 inner[VEC];
 #pragma unroll
   for (int k = 0; k < VEC; ++k) inner[k] = low_table[(first_column + k) & ((1 << LOW_TABLE_BITS) - 1)];
-  for (long long row = blockIdx.x; row < ROWS; row += gridDim.x) {
-    const Vector* entries = reinterpret_cast<const Vector*>(tensor + row * ROW);
+  for (long long row = first_row + blockIdx.x; row < first_row + row_count; row += gridDim.x) {
+    const Vector* entries = reinterpret_cast<const Vector*>(tensor + (row - first_row) * ROW);
     double2 sum = make_double2(0.0, 0.0);
 #pragma unroll 4
     for (long long column = first_column; column < ROW; column += TILE) {
@@ -133,12 +140,14 @@ qubit_reduce_high(${qubit_reduce_high_parameters}) {
   double2 sum[VEC];
 #pragma unroll
   for (int k = 0; k < VEC; ++k) sum[k] = make_double2(0.0, 0.0);
+  const long long begin = max(share * rows_per_share, static_cast<long long>(first_row));
+  const long long end = min((share + 1) * rows_per_share, static_cast<long long>(first_row) + row_count);
 #pragma unroll 4
-  for (long long row = share * rows_per_share; row < (share + 1) * rows_per_share; ++row) {
+  for (long long row = begin; row < end; ++row) {
     const double2 lower = lower_table[row & ((1 << HIGH_TABLE_BITS) - 1)];
     const double2 upper = upper_table[row >> HIGH_TABLE_BITS];
     const double wp = lower.x * upper.x, wq = lower.y * upper.y;
-    const Vector x = reinterpret_cast<const Vector*>(tensor + row * ROW)[column / VEC];
+    const Vector x = reinterpret_cast<const Vector*>(tensor + (row - first_row) * ROW)[column / VEC];
 #pragma unroll
     for (int k = 0; k < VEC; ++k) {
       sum[k].x += wp * static_cast<double>(x.v[k]);

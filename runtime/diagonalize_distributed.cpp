@@ -9,6 +9,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/distributed/device_communicator.hpp"
 #include "runtime/distributed/distributed_run.hpp"
+#include "runtime/distributed/gpu_qubit_ranks.hpp"
 #include "runtime/distributed/gpu_slab_engine.hpp"
 #include "runtime/distributed/host_memory.hpp"
 #include "runtime/distributed/row_exchange.hpp"
@@ -55,6 +56,17 @@ void check_room(std::size_t slab_bytes, std::size_t row_bytes, const Distributed
                      std::to_string(comm.ranks_on_this_host()) + " ranks: use more ranks or hosts");
 }
 
+// How the ranks share the tensor. GPU ranks of an N = 2 tensor (gpu_qubit_ranks.hpp) take one
+// index of the slowest mode each (two ranks at most), not whole pairs of it.
+DistributedSchedule schedule_for(int size, bool gpu_ranks, Communicator& comm, SweepSchedule asked) {
+  if (!gpu_ranks || size != 2 || comm.size() != 2) return distributed_schedule(size, comm.size(), asked);
+  DistributedSchedule schedule;
+  schedule.size = 2;
+  schedule.ranks = 2;
+  schedule.stages.push_back(DistributedStage{SlabLayout{{{0}, {1}}}, {PivotGroup{PivotPair{0, 1}}}});
+  return schedule;
+}
+
 // Reads this rank's rows of the first stage (`read_rows` fills them), then runs the sweeps.
 template <class T>
 DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Options& asked, Communicator& comm,
@@ -64,7 +76,11 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
   Options options = asked;
   options.backend = Backend::cpu;  // plan_run's checks of the options; the ranks decide the backend
   const RunPlan plan = plan_run<T>(options);
-  const DistributedSchedule schedule = distributed_schedule(size, comm.size(), options.schedule);
+  const bool qubit_ranks = gpu != nullptr && size == 2;
+  if (qubit_ranks && comm.size() > 2)
+    throw user_error("an N = 2 tensor spreads over two GPU ranks at most (one index of its slowest mode each), not " +
+                     std::to_string(comm.size()));
+  const DistributedSchedule schedule = schedule_for(size, gpu != nullptr, comm, options.schedule);
   Slab<T> slab{order, size, layout, comm.rank(), schedule.stages.front().layout, {}};
   on_every_rank(comm, [&] {
     const std::size_t entries = schedule.most_rows() * slab.row_length();
@@ -74,13 +90,14 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
   });
   stop_if_cancelled(options.cancelled);
   DistributedResult<T> out =
-      gpu ? run_gpu_slab_engine(std::move(slab), schedule, plan.run.rule, plan.run.settings, *gpu)
-          : run_distributed_rule(std::move(slab), schedule, plan.run.rule.name, plan.run.settings, comm);
+      qubit_ranks ? run_gpu_qubit_ranks(std::move(slab), plan.run.rule, plan.run.settings, *gpu)
+      : gpu       ? run_gpu_slab_engine(std::move(slab), schedule, plan.run.rule, plan.run.settings, *gpu)
+                  : run_distributed_rule(std::move(slab), schedule, plan.run.rule.name, plan.run.settings, comm);
   describe_run(out.run, options, plan, gpu ? "cuda_distributed" : "cpu_distributed");
   out.run.device = gpu ? "GPU ranks (" + out.run.device + " and the others): " + comm.description()
                        : "CPU ranks: " + comm.description();
-  out.distribution.layout = "rows of mode " + std::to_string(out.core.sliced_mode() + 1) +
-                            " (the slowest in memory), whole index pairs per rank";
+  out.distribution.layout = "rows of mode " + std::to_string(out.core.sliced_mode() + 1) + " (the slowest in memory), " +
+                            (qubit_ranks && comm.size() == 2 ? "index r on rank r" : "whole index pairs per rank");
   if (options.verify) out.distribution.orthogonality_error = orthogonality_error(out.run.factors);
   return out;
 }

@@ -128,6 +128,8 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       load_kind(KernelKind::small_tensor, {&small_tensor});
     } else if (set == KernelSet::subspace) {
       load_off_norm();
+    } else if (set == KernelSet::chunk) {
+      chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
     } else if (set == KernelSet::qubit) {
       qubit_plan = std::get<codegen::QubitSweepPlan>(
           load_kind(KernelKind::qubit_sweep, {&qubit_reduce_low, &qubit_reduce_high, &qubit_settle, &qubit_angles}));

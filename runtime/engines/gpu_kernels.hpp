@@ -50,8 +50,9 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 // fit; off_norm), with the pivot check's
 // (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, the
 // N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm), or, for the XOR
-// subspace passes, off_norm alone (load_subspace() adds their kinds).
-enum class KernelSet { general, general_with_pivot_check, one_block, qubit, subspace };
+// subspace passes, off_norm alone (load_subspace() adds their kinds), or chunk_pass alone (with
+// group_factors: a slab's core on GPU ranks of an N = 2 tensor).
+enum class KernelSet { general, general_with_pivot_check, one_block, qubit, subspace, chunk };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
 // pivot_angles_split where a pivot subtensor is over one warp's shared memory) and the pass

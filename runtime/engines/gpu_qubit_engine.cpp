@@ -14,111 +14,25 @@
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_verification.hpp"
+#include "runtime/engines/qubit_sweep.hpp"
 
 namespace tensordiag::runtime {
 
 namespace {
 
-// The halves of the memory bits (qubit_sweep.cu): 0 the low bits (a row), 1 the high bits.
-constexpr int low_half = 0, high_half = 1;
-
-// What the sweeps keep on the device: the tensor as it came (the core only after write_core), the
-// D accumulated rotations (c, s) in double, each half's small array and the reduction's partials.
-template <class T>
-struct QubitState {
-  QubitState(const HostTensor<T>& input, const GpuKernels<T>& kernels, cudaStream_t stream)
-      : order(input.order()),
-        plan(*kernels.qubit_plan),
-        values(input.count()),
-        accumulated(2 * static_cast<std::size_t>(order)),
-        small{DeviceBuffer<double>(static_cast<std::size_t>(plan.small_low_doubles)),
-              DeviceBuffer<double>(static_cast<std::size_t>(plan.small_high_doubles))},
-        partials(static_cast<std::size_t>(std::max(plan.partial_doubles, kernels.off_norm_plan.partial_doubles))),
-        figures(2) {
-    values.upload(input.data(), input.count(), stream);
-    std::vector<double> identities;
-    for (int n = 0; n < order; ++n) identities.insert(identities.end(), {1.0, 0.0});
-    accumulated.upload(identities, stream);
-  }
-
-  int order;
-  codegen::QubitSweepPlan plan;
-  DeviceBuffer<T> values;
-  DeviceBuffer<double> accumulated;
-  DeviceBuffer<double> small[2];
-  DeviceBuffer<double> partials;
-  DeviceBuffer<double> figures;
-};
-
-// One sweep (qubit_sweep.cu, steps 1-6): the late half reduced, the early half's angles, the early
-// half reduced with them, the late half's angles; then (a, d) of the new core to the host. The
-// early half is the high bits in C order, the low bits in F order.
-template <class T>
-class QubitSweep {
-public:
-  QubitSweep(QubitState<T>& state, const GpuKernels<T>& kernels, bool c_order)
-      : state_(state), kernels_(kernels), early_(c_order ? high_half : low_half), corners_(2) {}
-
-  void enqueue(cudaStream_t stream) {
-    for (const int half : {early_, 1 - early_}) {
-      // Reduce the other half: a row reduction leaves the high half's array, a column reduction
-      // the low half's partial sums.
-      if (half == high_half) {
-        kernels_.qubit_reduce_low(stream, state_.values.data(), state_.accumulated.data(), state_.small[high_half].data());
-        settle(stream, high_half, 0);
-      } else {
-        kernels_.qubit_reduce_high(stream, state_.values.data(), state_.accumulated.data(), state_.partials.data());
-        settle(stream, low_half, static_cast<int>(state_.plan.shares));
-      }
-      kernels_.qubit_angles(stream, state_.small[half].data(), state_.accumulated.data(), half, state_.figures.data());
-    }
-    check_cuda(cudaMemcpyAsync(corners_.data(), state_.figures.data(), 2 * sizeof(double), cudaMemcpyDeviceToHost,
-                               stream),
-               "cudaMemcpyAsync (corners)");
-  }
-
-  // C[p..p] and C[q..q] after the sweep enqueue() ran, once the stream has reached it.
-  double a() { return corners_[0]; }
-  double d() { return corners_[1]; }
-
-private:
-  // The half's accumulated rotations applied to its small array, CELL_BITS bits a launch; the
-  // first launch sums `shares` partials into it (0: the array is already whole).
-  void settle(cudaStream_t stream, int half, int shares) {
-    const int bits = half == high_half ? state_.order - state_.plan.low_bits : state_.plan.low_bits;
-    for (int first = 0; first < bits; first += state_.plan.cell_bits)
-      kernels_.qubit_settle(stream, state_.partials.data(), first == 0 ? shares : 0, state_.small[half].data(),
-                            state_.accumulated.data(), half, first, std::min(state_.plan.cell_bits, bits - first));
-  }
-
-  QubitState<T>& state_;
-  const GpuKernels<T>& kernels_;
-  int early_;
-  PinnedBuffer<double> corners_;
-};
-
 // The core: the tensor rotated in place by the accumulated rotations (chunk_pass, the pair (0, 1)
-// in every mode), and the factors M_n = R(Q_n)^T = [[c, -s], [s, c]] (group_factors' convention).
+// in every mode); returns the factors.
 template <class T>
 std::vector<Matrix<T>> write_core(QubitState<T>& state, const GpuKernels<T>& kernels, cudaStream_t stream) {
-  std::vector<double> accumulated(state.accumulated.count());
-  state.accumulated.download(accumulated.data(), accumulated.size(), stream);
-  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  std::vector<dsl::Givens<T>> rotations;
-  std::vector<Matrix<T>> factors;
-  for (int n = 0; n < state.order; ++n) {
-    const T c = static_cast<T>(accumulated[2 * n]), s = static_cast<T>(accumulated[2 * n + 1]);
-    rotations.push_back({c, s});
-    factors.push_back(Matrix<T>{2, {c, -s, s, c}});
-  }
-  DeviceBuffer<dsl::Givens<T>> device_rotations(rotations.size());
-  device_rotations.upload(rotations, stream);
+  const QubitRotations<T> accumulated = accumulated_rotations(state, stream);
+  DeviceBuffer<dsl::Givens<T>> device_rotations(accumulated.rotations.size());
+  device_rotations.upload(accumulated.rotations, stream);
   DeviceBuffer<int> pair(2);
   pair.upload(std::vector<int>{0, 1}, stream);
   for (const auto& [first, count] : kernels.chunk_plan->chunks)
     kernels.chunk_pass(stream, state.values.data(), pair.data(), device_rotations.data(), first, count);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return factors;
+  return accumulated.factors;
 }
 
 }  // namespace
@@ -142,7 +56,7 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
   GpuKernels<T> kernels(kernel_spec_for(tensor, run.rule, codegen::KernelKind::qubit_sweep), device.arch(),
                         KernelSet::qubit);
   const CudaStream stream;
-  QubitState<T> state(tensor, kernels, stream.get());
+  QubitState<T> state(tensor.data(), tensor.count(), tensor.order(), kernels, stream.get());
   QubitSweep<T> sweep(state, kernels, tensor.layout() == Layout::c_order);
 
   // The input's figures, summed directly; ||T||^2 = off^2 + ||diag||^2 stays the core's norm.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "distributed_reference.hpp"
+#include "gpu_rank_threads.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
 #include "codegen/builtin_rules.hpp"
@@ -25,53 +26,14 @@
 
 using namespace tensordiag;
 using namespace tensordiag::runtime;
+using tensordiag::testing::assembled;
+using tensordiag::testing::device_count;
+using tensordiag::testing::exact_sweeps;
+using tensordiag::testing::on_gpu_ranks;
 using tensordiag::testing::random_tensor;
 using tensordiag::testing::relative_difference;
 
 namespace {
-
-int device_count() {
-  int count = 0;
-  while (cuda_device(count)) ++count;
-  return count;
-}
-
-// Every rank's result of `run` (called as run(rank's communicator)), a thread a rank on devices
-// 0..ranks-1; a rank's error is that rank's message.
-template <class T, class Run>
-std::vector<DistributedResult<T>> on_gpu_ranks(int ranks, Run&& run, std::string* error = nullptr) {
-  std::vector<int> devices(static_cast<std::size_t>(ranks));
-  std::iota(devices.begin(), devices.end(), 0);
-  try {
-    return on_rank_threads(nccl_ranks_in_process(devices), run);
-  } catch (const std::exception& e) {
-    if (error != nullptr) error->assign(e.what());
-    else FAIL(e.what());
-    return {};
-  }
-}
-
-// The whole core from the ranks' slabs.
-template <class T>
-HostTensor<T> assembled(const std::vector<DistributedResult<T>>& parts, int order, int size, Layout layout) {
-  HostTensor<T> core(order, size, layout);
-  for (const auto& part : parts) {
-    const Slab<T>& slab = part.core;
-    for (std::size_t t = 0; t < slab.rows().size(); ++t)
-      std::copy(slab.row(t), slab.row(t) + slab.row_length(),
-                core.data() + static_cast<std::size_t>(slab.rows()[t]) * slab.row_length());
-  }
-  return core;
-}
-
-Options exact_sweeps(const std::string& rule, int sweeps) {
-  Options options;
-  options.rule = rule;
-  options.max_sweeps = sweeps;
-  options.tol = 0;
-  options.stall_tol = 0;
-  return options;
-}
 
 struct Case {
   int order, size;

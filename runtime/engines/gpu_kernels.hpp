@@ -50,11 +50,14 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 // fit; off_norm), with the pivot check's
 // (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, the
 // N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm), or, for the XOR
-// subspace passes, off_norm alone (load_subspace() adds their kinds).
-enum class KernelSet { general, general_with_pivot_check, one_block, qubit, subspace };
+// subspace passes, off_norm alone (load_subspace() adds their kinds). general_symmetric is the
+// general set with symmetric_angles for the angles (structure symmetric: one rotation a pair, the
+// same in every mode).
+enum class KernelSet { general, general_with_pivot_check, general_symmetric, one_block, qubit, subspace };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
-// pivot_angles_split where a pivot subtensor is over one warp's shared memory) and the pass
+// pivot_angles_split where a pivot subtensor is over one warp's shared memory; symmetric_angles
+// for general_symmetric) and the pass
 // (group_pass, or chunk_pass where its tile does not fit its registers); or why the set cannot
 // serve the shape (the first refusal among its kinds).
 struct GeneralKinds {
@@ -79,6 +82,7 @@ public:
   Launcher<codegen::kernel_signatures::pivot_head> pivot_head;          // split_plan set
   Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
+  Launcher<codegen::kernel_signatures::symmetric_angles> symmetric_angles;  // general_symmetric set
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
   Launcher<codegen::kernel_signatures::chunk_pass> chunk_pass;        // chunk_plan set

@@ -64,90 +64,137 @@ TENSORDIAG_HOST_DEVICE inline double bracketed_root(const double* p, const doubl
 
 }  // namespace symmetric_angle_detail
 
-// The maximizer of f from t_0 .. t_D (t[k]: the mean of the pivot entries with k indices q), as
-// (c, s) with phi in (-pi/4, pi/4]; the identity when no angle gains.
+// The polynomials of one pivot in t = tan phi, from t_0 .. t_D scaled to max |t_k| = 1 (f's
+// maximizer does not change with the scale, and 1 keeps F's squares in range): the gain's
+// numerator H, and g with its derivatives, derivatives[j] = g^(j) of degree 2D - j.
 template <int D>
-TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
-  static_assert(D >= 2, "a symmetric rotation needs order >= 2");
+struct SymmetricAnglePolynomials {
+  static constexpr int M = 2 * D;  // the degree of F and g
+  double h[M + 1];
+  double derivatives[M + 1][M + 1];
+};
+
+// Fills `out`; false when every t_k is 0 (f is 0 everywhere: the identity).
+template <int D>
+TENSORDIAG_HOST_DEVICE inline bool symmetric_angle_polynomials(const double* t, SymmetricAnglePolynomials<D>& out) {
   using namespace symmetric_angle_detail;
+  constexpr int M = 2 * D;
+  double scale = 0.0;
+  for (int k = 0; k <= D; ++k) {
+    const double size = t[k] < 0 ? -t[k] : t[k];
+    scale = size > scale ? size : scale;
+  }
+  if (scale == 0.0) return false;
+  double p[D + 1], q[D + 1];
+  for (int k = 0; k <= D; ++k) {
+    const double b = binomial(D, k) * (t[k] / scale);
+    p[k] = b;
+    q[D - k] = (D - k) % 2 ? -b : b;
+  }
+  double f[M + 1];
+  for (int j = 0; j <= M; ++j) f[j] = 0.0;
+  for (int i = 0; i <= D; ++i)
+    for (int k = 0; k <= D; ++k) f[i + k] += p[i] * p[k] + q[i] * q[k];
+  for (int j = 0; j <= M; ++j) out.h[j] = j % 2 ? f[j] : f[j] - f[0] * binomial(D, j / 2);
+  out.h[0] = 0.0;
+  for (int j = 0; j <= M; ++j)
+    out.derivatives[0][j] = (j + 1 <= M ? (j + 1) * f[j + 1] : 0.0) + (j >= 1 ? (j - 1 - M) * f[j - 1] : 0.0);
+  for (int level = 1; level <= M; ++level)
+    for (int j = 0; j <= M - level; ++j) out.derivatives[level][j] = (j + 1) * out.derivatives[level - 1][j + 1];
+  return true;
+}
+
+// Slot `slot` of one level of the root isolation: `critical` holds the `count` roots of g^(level+1)
+// in [-1, 1], ascending, which cut [-1, 1] into the intervals 0..count, on each of which g^(level)
+// is monotone; slot count + 1 is the end t = 1. A slot has one root of g^(level) at most: its
+// interval's left end where g^(level) is 0 there (once, where critical points repeat), or the one
+// inside its interval where the signs of the ends differ; the end slot, t = 1 where g^(level) is 0
+// and the last interval did not already take it. The slots are independent (the kernel gives
+// each its own lane) and their roots, in slot order, ascend. Returns whether the slot has one.
+template <int D>
+TENSORDIAG_HOST_DEVICE inline bool symmetric_angle_slot_root(const SymmetricAnglePolynomials<D>& polynomials,
+                                                             int level, const double* critical, int count, int slot,
+                                                             double* root) {
+  using namespace symmetric_angle_detail;
+  const double* g = polynomials.derivatives[level];
+  const int degree = 2 * D - level;
+  bool zero = true;
+  for (int j = 0; j <= degree; ++j) zero = zero && g[j] == 0.0;
+  if (zero) return false;  // a constant 0: no isolated roots
+  if (slot == count + 1) {
+    *root = 1.0;
+    return polynomial_at(g, degree, 1.0) == 0.0 && !(count > 0 && critical[count - 1] == 1.0);
+  }
+  const double lo = slot == 0 ? -1.0 : critical[slot - 1];
+  const double value_lo = polynomial_at(g, degree, lo);
+  if (value_lo == 0.0) {
+    *root = lo;
+    return !(slot > 1 && critical[slot - 2] == lo) && !(slot == 1 && lo == -1.0);
+  }
+  const double hi = slot < count ? critical[slot] : 1.0;
+  const double value_hi = polynomial_at(g, degree, hi);
+  if (value_hi == 0.0 || (value_lo < 0.0) == (value_hi < 0.0)) return false;
+  *root = bracketed_root(g, polynomials.derivatives[level + 1], degree, lo, hi, value_lo < 0.0);
+  return true;
+}
+
+// f(phi) - f(0) at a root t of g in units of the scaled t_k (a root at t = -1 is t = 1's twin and
+// is taken as t = 1: see symmetric_angle_candidate).
+template <int D>
+TENSORDIAG_HOST_DEVICE inline double symmetric_angle_gain(const SymmetricAnglePolynomials<D>& polynomials, double t) {
+  double circle = 1.0;  // (1 + t^2)^D
+  for (int k = 0; k < D; ++k) circle *= 1.0 + t * t;
+  return symmetric_angle_detail::polynomial_at(polynomials.h, 2 * D, t) / circle;
+}
+
+// The twin rule: t = -1 (phi = -pi/4) becomes t = 1 (phi = pi/4).
+TENSORDIAG_HOST_DEVICE inline double symmetric_angle_candidate(double t) { return t <= -1.0 ? 1.0 : t; }
+
+// (c, s) of t = tan phi.
+TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_rotation(double t) {
 #if !defined(__CUDACC_RTC__)
   using std::sqrt;
 #endif
+  const double c = 1.0 / sqrt(1.0 + t * t);
+  return {c, t * c};
+}
+
+// The maximizer of f from t_0 .. t_D (t[k]: the mean of the pivot entries with k indices q), as
+// (c, s) with phi in (-pi/4, pi/4]; the identity when no angle gains. The serial form of what
+// kernels_templates/symmetric_angles.cu runs a slot a lane: the levels from g^(2D-1) down to g,
+// then the first candidate of the largest positive gain among g's roots and t = 1.
+template <int D>
+TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
+  static_assert(D >= 2, "a symmetric rotation needs order >= 2");
   if constexpr (D == 2) {
     // As runtime::best_symmetric_rotation: tan 2phi = 2 t_1 / (t_0 - t_2), |phi| <= pi/4.
     const double sign = t[0] - t[2] < 0 ? -1.0 : 1.0;
     const double diff = t[0] - t[2];
     return givens_from_double_angle(diff < 0 ? -diff : diff, sign * 2 * t[1]);
   } else {
-    constexpr int M = 2 * D;  // degree of F and g
-    // f's maximizer does not change with the scale of t: 1 keeps F's squares in range.
-    double scale = 0.0;
-    for (int k = 0; k <= D; ++k) scale = t[k] < 0 ? (-t[k] > scale ? -t[k] : scale) : (t[k] > scale ? t[k] : scale);
-    if (scale == 0.0) return {1.0, 0.0};
-    double p[D + 1], q[D + 1];
-    for (int k = 0; k <= D; ++k) {
-      const double b = binomial(D, k) * (t[k] / scale);
-      p[k] = b;
-      q[D - k] = (D - k) % 2 ? -b : b;
-    }
-    double f[M + 1];
-    for (int j = 0; j <= M; ++j) f[j] = 0.0;
-    for (int i = 0; i <= D; ++i)
-      for (int k = 0; k <= D; ++k) f[i + k] += p[i] * p[k] + q[i] * q[k];
-    // H = F - F(0) (1 + t^2)^D.
-    double h[M + 1];
-    for (int j = 0; j <= M; ++j) h[j] = j % 2 ? f[j] : f[j] - f[0] * binomial(D, j / 2);
-    h[0] = 0.0;
-    // derivatives[j]: g^(j), degree M - j.
-    double derivatives[M + 1][M + 1];
-    for (int j = 0; j <= M; ++j)
-      derivatives[0][j] = (j + 1 <= M ? (j + 1) * f[j + 1] : 0.0) + (j >= 1 ? (j - 1 - M) * f[j - 1] : 0.0);
-    for (int level = 1; level <= M; ++level)
-      for (int j = 0; j <= M - level; ++j) derivatives[level][j] = (j + 1) * derivatives[level - 1][j + 1];
-
-    // The roots in [-1, 1] of each level, ascending, from the constant g^(M) (none) down to g.
-    double roots[M + 1];
+    constexpr int M = 2 * D;
+    SymmetricAnglePolynomials<D> polynomials;
+    if (!symmetric_angle_polynomials<D>(t, polynomials)) return {1.0, 0.0};
+    double roots[2][M + 2];  // the levels alternate between the two
     int count = 0;
     for (int level = M - 1; level >= 0; --level) {
-      const double* g = derivatives[level];
-      const int degree = M - level;
-      bool zero = true;
-      for (int j = 0; j <= degree; ++j) zero = zero && g[j] == 0.0;
-      double found[M + 1];
+      const double* critical = roots[level % 2 == 0];
+      double* found = roots[level % 2];
       int found_count = 0;
-      if (!zero) {
-        double lo = -1.0, value_lo = polynomial_at(g, degree, lo);
-        for (int i = 0; i <= count; ++i) {
-          const double hi = i < count ? roots[i] : 1.0;
-          const double value_hi = polynomial_at(g, degree, hi);
-          if (value_lo == 0.0) {
-            if (found_count == 0 || found[found_count - 1] != lo) found[found_count++] = lo;
-          } else if (value_hi != 0.0 && (value_lo < 0.0) != (value_hi < 0.0)) {
-            found[found_count++] = bracketed_root(g, derivatives[level + 1], degree, lo, hi, value_lo < 0.0);
-          }
-          lo = hi;
-          value_lo = value_hi;
-        }
-        if (value_lo == 0.0 && (found_count == 0 || found[found_count - 1] != 1.0)) found[found_count++] = 1.0;
-      }
-      for (int i = 0; i < found_count; ++i) roots[i] = found[i];
+      for (int slot = 0; slot <= count + 1; ++slot)
+        if (double root; symmetric_angle_slot_root<D>(polynomials, level, critical, count, slot, &root))
+          found[found_count++] = root;
       count = found_count;
     }
-
-    // The best of the identity, the roots of g and t = 1, by gain over the identity.
     double best_t = 0.0, best_gain = 0.0;
     for (int i = 0; i <= count; ++i) {
-      const double x = i < count ? (roots[i] <= -1.0 ? 1.0 : roots[i]) : 1.0;
-      double circle = 1.0;  // (1 + x^2)^D
-      for (int k = 0; k < D; ++k) circle *= 1.0 + x * x;
-      const double gain = polynomial_at(h, M, x) / circle;
-      if (gain > best_gain) {
+      const double x = i < count ? symmetric_angle_candidate(roots[0][i]) : 1.0;
+      if (const double gain = symmetric_angle_gain<D>(polynomials, x); gain > best_gain) {
         best_gain = gain;
         best_t = x;
       }
     }
-    const double c = 1.0 / sqrt(1.0 + best_t * best_t);
-    return {c, best_t * c};
+    return symmetric_angle_rotation(best_t);
   }
 }
 

@@ -115,14 +115,20 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
   return 2.0 * static_cast<double>(tensor.count() * sizeof(float)) / median(times);
 }
 
-// The median GPU time (the sum of the sweeps' CUDA-event times) of `repeats` runs of 10 sweeps,
-// after a warm-up that loads the kernels; the last run's result.
-template <class T>
-std::pair<double, Result<T>> ten_sweeps(const HostTensor<T>& tensor, Options options, int repeats) {
+// `options` on the GPU for exactly 10 sweeps, as the paper measured.
+Options ten_sweeps_on_gpu(Options options) {
   options.backend = Backend::cuda;
   options.max_sweeps = 10;
   options.tol = 1e-300;
   options.stall_tol = 0;
+  return options;
+}
+
+// The median GPU time (the sum of the sweeps' CUDA-event times) of `repeats` runs of 10 sweeps,
+// after a warm-up that loads the kernels; the last run's result.
+template <class T>
+std::pair<double, Result<T>> ten_sweeps(const HostTensor<T>& tensor, Options asked, int repeats) {
+  const Options options = ten_sweeps_on_gpu(asked);
   diagonalize(tensor, options);
   std::vector<double> times;
   Result<T> result;
@@ -248,13 +254,9 @@ int main(int argc, char** argv) {
     for (const auto& [schedule, bits] : variants) {
       if (bits > 0) setenv("TENSORDIAG_SUBSPACE_BITS", std::to_string(bits).c_str(), 1);
       else unsetenv("TENSORDIAG_SUBSPACE_BITS");
-      Options options;
-      options.backend = Backend::cuda;
-      options.max_sweeps = 10;
+      Options options = ten_sweeps_on_gpu({});
       options.eta = c.eta;
       options.schedule = schedule;
-      options.tol = 1e-300;  // all 10 sweeps, as the paper measured
-      options.stall_tol = 0;
       Result<float> first;
       try {
         first = diagonalize(tensor, options);  // warm-up: compiles or loads the kernels
@@ -335,11 +337,7 @@ int main(int argc, char** argv) {
     g.size = size;
     g.seed = 7;
     const auto tensor = generate_diagonalizable<float>(g).tensor;
-    Options options;
-    options.backend = Backend::cuda;
-    options.max_sweeps = 10;
-    options.tol = 1e-300;
-    options.stall_tol = 0;
+    const Options options = ten_sweeps_on_gpu({});
     diagonalize(tensor, options);
     std::vector<double> times;
     for (int r = 0; r < std::max(repeats, 5); ++r) times.push_back(wall_seconds([&] { diagonalize(tensor, options); }));

@@ -38,6 +38,15 @@ Options symmetric_on(Backend backend) {
   return options;
 }
 
+// Exactly `sweeps` sweeps of structure symmetric on the GPU (no tolerance or stall stop).
+Options fixed_sweeps(int sweeps) {
+  Options options = symmetric_on(Backend::cuda);
+  options.max_sweeps = sweeps;
+  options.tol = 1e-300;
+  options.stall_tol = 0;
+  return options;
+}
+
 // The tensor in another layout, entry for entry (a symmetric tensor is its own transpose, so this
 // only moves memory).
 template <class T>
@@ -120,12 +129,8 @@ TEST_SUITE("gpu") {
     for (const Shape& shape : shapes) {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
-      Options options = symmetric_on(Backend::cuda);
-      options.max_sweeps = 3;
-      options.tol = 1e-300;
-      options.stall_tol = 0;
-      check_gpu_equals_cpu(in_layout(planted<double>(shape.order, shape.size, seed++, 1.0).tensor, shape.layout), options,
-                           1e-10);
+      check_gpu_equals_cpu(in_layout(planted<double>(shape.order, shape.size, seed++, 1.0).tensor, shape.layout),
+                           fixed_sweeps(3), 1e-10);
     }
   }
 
@@ -157,11 +162,7 @@ TEST_SUITE("gpu") {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
       const auto truth = planted<float>(shape.order, shape.size, seed++);
-      Options fixed = symmetric_on(Backend::cuda);
-      fixed.max_sweeps = 6;
-      fixed.tol = 1e-300;
-      fixed.stall_tol = 0;
-      check_gpu_equals_cpu(truth.tensor, fixed, 1e-4);
+      check_gpu_equals_cpu(truth.tensor, fixed_sweeps(6), 1e-4);
       const Result<float> gpu = diagonalize(truth.tensor, symmetric_on(Backend::cuda));
       CHECK(gpu.converged());
       CHECK(gpu.history.back().off_rel <= 1e-5);

@@ -320,7 +320,7 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group
 //   rotations  out: rotations[n * PAIRS + k] = (c, s) of pair k, the same for every mode n
-// Launch: grid = PAIR_BLOCKS, block = THREADS; pair k = blockIdx.x * WARPS + warp.
+// Launch: grid = ceil(PAIRS / WARPS), block = THREADS; pair k = blockIdx.x * WARPS + warp.
 
 inline constexpr int WARPS = 3;
 inline constexpr int THREADS = 32 * WARPS;

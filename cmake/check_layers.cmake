@@ -17,7 +17,8 @@ set(allowed_codegen           codegen/ dsl/)
 set(allowed_dsl               dsl/)
 
 # dsl/ headers without Boost.Hana, which every layer may include.
-set(plain_dsl_headers dsl/layout.hpp dsl/givens.hpp dsl/rotation_form.hpp dsl/format_number.hpp dsl/rule_info.hpp)
+set(plain_dsl_headers dsl/layout.hpp dsl/givens.hpp dsl/symmetric_angle.hpp dsl/rotation_form.hpp dsl/format_number.hpp
+    dsl/rule_info.hpp)
 # The bridges from the DSL's types to plain values, which alone may include the rest of dsl/ (and
 # so Hana) outside it: lowering to the IR, the registry's lowering of the built-in rules, and the
 # CPU engine (and its group step, and the distributed engine's choice of rule), which evaluates a DSL rule on the host as it is written.

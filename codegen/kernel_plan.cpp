@@ -324,6 +324,14 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
                   {{"subspace_apply", threads, tiles + factor_blocks, false, shared}}});
 }
 
+// A warp per pair (4 a block at most: the blocks spread over the multiprocessors, and each warp's
+// angle is a serial root search on one lane); any shape the spec allows.
+PlanAttempt plan_symmetric_angles(const Sizes& z) {
+  const int warps = static_cast<int>(std::clamp<long long>(z.pairs, 1, 4));
+  const SymmetricAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
+  return planned({{}, false, plan, {{"symmetric_angles", 32 * warps, plan.blocks}}});
+}
+
 }  // namespace
 
 PlanAttempt try_plan(const KernelSpec& spec) {
@@ -343,6 +351,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
     case KernelKind::qubit_sweep: return plan_qubit_sweep(spec, z);
     case KernelKind::subspace_angles: return plan_subspace_angles(spec, z);
     case KernelKind::subspace_apply: return plan_subspace_apply(spec, z);
+    case KernelKind::symmetric_angles: return plan_symmetric_angles(z);
   }
   throw internal_codegen_error("try_plan: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
                                " has no plan");

@@ -125,10 +125,17 @@ struct SubspaceApplyPlan {
   long long dynamic_shared_bytes;
 };
 
+// The angles of a symmetric tensor's group (kernels_templates/symmetric_angles.cu): a warp per
+// pair sums its pivot subtensor by the number of indices q, no shared memory.
+struct SymmetricAnglesPlan {
+  int warps;         // per block
+  long long blocks;  // ceil(pairs / warps)
+};
+
 // The typed plan of each kind, in KernelKind's order.
 using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, ChunkPassPlan, OffNormPlan, ModeProductPlan,
                               MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan, QubitSweepPlan, SubspaceAnglesPlan,
-                              SubspaceApplyPlan>;
+                              SubspaceApplyPlan, SymmetricAnglesPlan>;
 
 struct KernelPlan {
   std::vector<std::string_view> fragments;  // embedded kernels_templates/*.cuh, in source order

@@ -46,6 +46,11 @@ inline constexpr Parameter pivot_angles[] = {
     {"rotations", rotation_pointer},
     {"rows", const_int_pointer},
 };
+inline constexpr Parameter symmetric_angles[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", rotation_pointer},
+};
 inline constexpr Parameter pivot_head[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
@@ -230,13 +235,14 @@ inline constexpr KernelSignature qubit_settle{"qubit_settle", kernel_parameters:
 inline constexpr KernelSignature qubit_angles{"qubit_angles", kernel_parameters::qubit_angles};
 inline constexpr KernelSignature subspace_angles{"subspace_angles", kernel_parameters::subspace_angles};
 inline constexpr KernelSignature subspace_apply{"subspace_apply", kernel_parameters::subspace_apply};
+inline constexpr KernelSignature symmetric_angles{"symmetric_angles", kernel_parameters::symmetric_angles};
 
 inline constexpr KernelSignature all[] = {
     pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
     pivot_check_lines, lambda_from_lines,
     group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
-    qubit_settle,   qubit_angles, subspace_angles, subspace_apply};
+    qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles};
 
 }  // namespace kernel_signatures
 

@@ -48,9 +48,10 @@ Substitutions shape_values(const KernelSpec& spec) {
 
 std::string section(std::string_view title) { return "\n// ---- " + std::string(title) + " ----\n"; }
 
-// givens.hpp is a header elsewhere but the middle of a source here: its include guard goes.
-std::string givens_text() {
-  std::string_view text = embedded_file("givens.hpp");
+// A dsl/ header NVRTC sees (givens.hpp, symmetric_angle.hpp) is a header elsewhere but the middle
+// of a source here: its include guard goes.
+std::string header_text(std::string_view name) {
+  std::string_view text = embedded_file(name);
   constexpr std::string_view guard = "#pragma once\n";
   if (text.substr(0, guard.size()) == guard) text.remove_prefix(guard.size());
   return std::string(text);
@@ -72,7 +73,9 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          "//   shape     D = " + std::to_string(spec.order) + ", N = " + std::to_string(spec.size) + ", layout " +
          std::string(to_string(spec.layout)) + "\n"
          "//   dtype     " + std::string(to_string(spec.dtype)) + " (" + std::string(cuda_type(spec.dtype)) + ")\n"
-         "//   template  kernels_templates/" + kind + ".cu, on " + join(templates, ", ") + " and dsl/givens.hpp\n"
+         "//   template  kernels_templates/" + kind + ".cu, on " + join(templates, ", ") +
+         (spec.kind == KernelKind::symmetric_angles ? ", dsl/givens.hpp and dsl/symmetric_angle.hpp" : " and dsl/givens.hpp") +
+         "\n"
          "//   tuning    block_size " + std::to_string(t.block_size) + ", pass_block_size " +
          std::to_string(t.pass_block_size) + ", pass_register_bits " + std::to_string(t.pass_register_bits) +
          ", shared_bytes " + std::to_string(t.shared_bytes) + ", partial_blocks " + std::to_string(t.partial_blocks) +
@@ -92,9 +95,12 @@ Substitutions kind_values(const KernelPlan& plan) {
 std::string source_of(const KernelSpec& spec, const KernelPlan& plan) {
   const std::string kind_template = std::string(to_string(spec.kind)) + ".cu";
   std::string source = header(spec, plan);
-  source += section("givens.hpp (dsl/givens.hpp: the closed forms the host uses too)") + givens_text();
+  source += section("givens.hpp (dsl/givens.hpp: the closed forms the host uses too)") + header_text("givens.hpp");
   source += section("prelude.cu") + fill_template("prelude.cu", embedded_file("prelude.cu"), shape_values(spec));
   if (plan.uses_rule) source += section("rule") + rule_function(spec.rule, spec.dtype);
+  if (spec.kind == KernelKind::symmetric_angles)
+    source += section("symmetric_angle.hpp (dsl/symmetric_angle.hpp: the root finder the host tests check)") +
+              header_text("symmetric_angle.hpp");
   for (const std::string_view fragment : plan.fragments)
     source += section(fragment) + fill_template(fragment, embedded_file(fragment), {});
   source += section(kind_template) + fill_template(kind_template, embedded_file(kind_template), kind_values(plan));

@@ -28,6 +28,8 @@
 //                       spec's size is the cell's, 2^k)
 //   subspace_apply      subspace_apply (an XOR subspace pass's blocks applied to every cell, and to
 //                       the factors, in one pass)
+//   symmetric_angles    symmetric_angles (a symmetric tensor's group: one angle a pair, the same in
+//                       every mode, by dsl/symmetric_angle.hpp, whose text the source holds)
 #include <string>
 #include <vector>
 

@@ -28,6 +28,7 @@ enum class KernelKind {
   qubit_sweep,
   subspace_angles,
   subspace_apply,
+  symmetric_angles,
 };
 
 std::string_view to_string(KernelKind kind);

@@ -57,6 +57,8 @@ Substitutions values_of(const QubitSweepPlan& plan) {
 
 Substitutions values_of(const SubspaceAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
 
+Substitutions values_of(const SymmetricAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
+
 Substitutions values_of(const SubspaceApplyPlan& plan) {
   return {{"threads", to_string(plan.threads)}, {"cell", to_string(1 << plan.cell_bits)}};
 }

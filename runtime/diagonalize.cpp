@@ -136,6 +136,10 @@ DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options
                      "cuda or auto, or copy it to the host first");
   check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
                                               static_cast<std::size_t>(tensor.size())));
+  // The symmetry check (symmetry_check.hpp) reads the tensor on the host.
+  if (options.structure == Structure::symmetric)
+    throw user_error("structure symmetric takes tensors in host memory (the symmetry check runs there); copy the "
+                     "tensor to the host first");
   Options on_gpu = options;
   on_gpu.backend = Backend::cuda;
   const RunPlan plan = plan_run<T>(on_gpu);

@@ -1,4 +1,4 @@
-// Golden snapshots of the generated source for two specs (tests/golden/*.cu): any change to the
+// Golden snapshots of the generated source for three specs (tests/golden/*.cu): any change to the
 // templates, the printer or the plans shows up as a diff to review.
 // To accept a change, regenerate them:  TENSORDIAG_UPDATE_GOLDEN=1 ctest -R golden
 // (or run tensordiag_tests -tc="*golden*" with the variable set), then review `git diff tests/golden`.
@@ -48,6 +48,11 @@ void check_golden(const std::string& name, const KernelSpec& spec) {
 
 TEST_CASE("golden: pivot_angles, D = 3, N = 4, float32, C order, max_diag") {
   check_golden("pivot_angles_d3_n4_float32_C_max_diag.cu", make_kernel_spec("pivot_angles", 3, 4, "float32", "C", "max_diag"));
+}
+
+TEST_CASE("golden: symmetric_angles, D = 3, N = 6, float64, C order, max_diag") {
+  check_golden("symmetric_angles_d3_n6_float64_C_max_diag.cu",
+               make_kernel_spec("symmetric_angles", 3, 6, "float64", "C", "max_diag"));
 }
 
 TEST_CASE("golden: group_pass, D = 4, N = 5, float64, Fortran order, max_trace") {

@@ -113,6 +113,14 @@ TEST_CASE("every kernel kind compiles for every listed D and N it serves") {
   check_compiles(cases);
 }
 
+// The symmetric angles' root finder keeps arrays of (2D + 1)^2 doubles a thread: the orders a
+// symmetric run on the general engine reaches with small N (the N = 2 engine declines symmetric).
+TEST_CASE("symmetric_angles compiles at large orders, both dtypes and layouts") {
+  std::vector<Case> cases;
+  for (const int order : {6, 12, 16, 24}) cases.push_back(cycled("symmetric_angles", order, order <= 12 ? 3 : 2, order));
+  check_compiles(cases);
+}
+
 TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes and layouts") {
   std::vector<Case> cases;
   for (int order = 20; order <= 36; ++order) cases.push_back(cycled("qubit_sweep", order, 2, order));

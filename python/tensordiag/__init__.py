@@ -338,7 +338,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         ``"general"``, or ``"symmetric"``: the tensor is symmetric under every permutation of its
         indices (checked to 1e-10 of max|T| in float64, 1e-5 in float32: ValueError otherwise) and
         T = C x_1 Q ... x_D Q with one orthogonal Q, returned D times; order 2 is taken (the
-        Jacobi eigenvalue method). max_diag, eta = 0 and the CPU only, for now.
+        Jacobi eigenvalue method). max_diag and eta = 0 only, for now; the general GPU engine runs
+        it for order 3 and more (order 2 on the CPU), from NumPy arrays (not CUDA arrays).
     stall_tol : float, optional
         Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
         less than this, relative: a tensor that is not diagonalizable converges to off_rel > 0.

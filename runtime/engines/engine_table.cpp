@@ -13,13 +13,13 @@ std::optional<std::string> takes_everything(const HostTensor<T>&, std::size_t, c
   return std::nullopt;
 }
 
-// The GPU engines keep one factor per mode: a symmetric run (one Q, the same rotation in every
-// mode; DESIGN.md section 7) is the CPU engine's for now.
+// The one-block and N = 2 engines have no symmetric angles: a symmetric run (one Q, the same
+// rotation in every mode; DESIGN.md section 7) is the general GPU engine's or the CPU's.
 template <class T, std::optional<std::string> (*declines)(const HostTensor<T>&, std::size_t, const EngineRun&)>
 std::optional<std::string> general_structure_only(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
   if (run.settings.structure != Structure::general)
     return "structure " + std::string(to_string(run.settings.structure)) +
-           " runs on the CPU engine only (the GPU engines keep one factor per mode)";
+           " runs on the general engines only (cuda, cpu)";
   return declines(first, count, run);
 }
 
@@ -30,8 +30,7 @@ constexpr Engine<T> engine_table[] = {
     {"cuda_one_block", Backend::cuda, general_structure_only<T, one_block_declines<T>>, run_gpu_small_batch<T>, false},
     {"cuda_qubit", Backend::cuda, general_structure_only<T, qubit_engine_declines<T>>,
      one_after_another<T, run_gpu_qubit_engine<T>>, false},
-    {"cuda", Backend::cuda, general_structure_only<T, gpu_engine_declines<T>>, one_after_another<T, run_gpu_engine<T>>,
-     true},
+    {"cuda", Backend::cuda, gpu_engine_declines<T>, one_after_another<T, run_gpu_engine<T>>, true},
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 

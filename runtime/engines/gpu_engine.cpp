@@ -40,8 +40,10 @@ NormPath choose_norm_path(bool checked, bool has_lambda_norm, PivotNorm asked) {
   return has_lambda_norm && asked != PivotNorm::cusolver ? NormPath::device : NormPath::cusolver;
 }
 
-// The general engine's kernels, with the pivot check's when it is on.
+// The general engine's kernels, with the pivot check's when it is on, or with the symmetric angles
+// for structure symmetric (which takes no pivot check: run_plan.hpp).
 KernelSet kernel_set(const EngineRun& run) {
+  if (run.settings.structure == Structure::symmetric) return KernelSet::general_symmetric;
   return run.settings.eta > 0 ? KernelSet::general_with_pivot_check : KernelSet::general;
 }
 
@@ -63,12 +65,13 @@ struct GpuSchedule {
 // so auto keeps the round robin there. They need N a power of two, cells of at least 4 a mode
 // within a block's shared memory, and no pivot check (its Lambda needs the whole tensor between
 // groups). An explicit xor takes the subspace passes wherever they fit (cells of 8, else 4, within
-// 100 KB, or TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass.
+// 100 KB, or TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass. Structure symmetric runs
+// the round robin, as on the CPU (the subspace angles are the general rule's).
 GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettings& settings) {
   const int size = base.size;
   GpuSchedule schedule;
   const bool xor_asked = settings.schedule == SweepSchedule::xor_subspaces;
-  const bool auto_takes_xor = base.order == 3 && size >= 16;
+  const bool auto_takes_xor = base.order == 3 && size >= 16 && settings.structure == Structure::general;
   if ((xor_asked || (settings.schedule == SweepSchedule::automatic && auto_takes_xor)) && has_xor_schedule(size) &&
       settings.eta == 0) {
     codegen::KernelSpec apply = base;
@@ -198,8 +201,11 @@ private:
 };
 
 // The work of one sweep, enqueued on a stream (captured once into a graph where it can be): per
-// group the angles (per mode with Lambda and its norm when checked), then the group pass, whose
-// last instance of the sweep also sums the figures.
+// group the angles (per mode with Lambda and its norm when checked; one rotation a pair for every
+// mode with structure symmetric), then the group pass, whose last instance of the sweep also sums
+// the figures. A symmetric run keeps D factors as the general one does: the same rotations reach
+// each, so they stay equal, bit for bit (D N^2 work a group where N^D is the pass's: one factor
+// and a copy at the end would save (D - 1) / N^(D-2) of the traffic).
 template <class T>
 class GpuSweep {
 public:
@@ -224,6 +230,8 @@ public:
       dsl::Givens<T>* rotations = state_.group_rotations(g);
       if (norm_ != NormPath::unchecked)
         for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
+      else if (kernels_.symmetric_angles.function)
+        kernels_.symmetric_angles(stream, state_.tensor.data(), pairs, rotations);
       else if (kernels_.split_plan)
         enqueue_split_angles(stream, pairs, rotations);
       else
@@ -343,9 +351,9 @@ double run_bytes(int order, int size, std::size_t scalar_bytes, const RunSetting
 // `off_input` = off(T): every off_rel, and the tolerance, keep T's scale (the host start's meaning).
 template <class T>
 void start_from_hosvd(DeviceState<T>& state, SweepFigures<T>& figures, const GpuKernels<T>& kernels, Layout layout,
-                      double off_input, cudaStream_t stream, Result<T>& result) {
-  const GpuHosvdStart<T> start =
-      gpu_hosvd_start(state.tensor.data(), state.order, state.size, strides_of(state.order, state.size, layout), stream);
+                      Structure structure, double off_input, cudaStream_t stream, Result<T>& result) {
+  const GpuHosvdStart<T> start = gpu_hosvd_start(state.tensor.data(), state.order, state.size,
+                                                 strides_of(state.order, state.size, layout), structure, stream);
   const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
   for (std::size_t n = 0; n < start.bases.size(); ++n)
     state.factors.upload(start.bases[n].data.data(), square, stream, n * square);
@@ -403,7 +411,7 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   if (tensor.memory() == Memory::cuda && !(std::isfinite(off_input) && std::isfinite(result.history[0].diag_norm2)))
     throw user_error("the tensor contains NaN or Inf");
   if (settings.init == Init::hosvd)
-    start_from_hosvd(state, figures, kernels, tensor.layout(), off_input, stream.get(), result);
+    start_from_hosvd(state, figures, kernels, tensor.layout(), settings.structure, off_input, stream.get(), result);
   std::optional<CudaGraph> graph;
   if (sweep.capturable()) graph.emplace(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();
@@ -452,6 +460,9 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
 
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
+  // The kernels are generated for D >= 3 (codegen::validate): a symmetric matrix is the CPU's.
+  if (first.order() == 2)
+    return "order 2 (a symmetric matrix) runs on the CPU engine only: the GPU kernels are generated for D >= 3";
   GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));
   if (!kinds.refusal.empty()) return std::move(kinds.refusal);
   // The tensors run one at a time.

@@ -200,7 +200,7 @@ double gpu_hosvd_start_bytes(int order, int size, std::size_t scalar_bytes) {
 
 template <class T>
 GpuHosvdStart<T> gpu_hosvd_start(T* tensor, int order, int size, const std::vector<std::ptrdiff_t>& strides,
-                                 cudaStream_t stream) {
+                                 Structure structure, cudaStream_t stream) {
   const Stopwatch clock;
   std::size_t entries = 1;
   for (int n = 0; n < order; ++n) entries *= static_cast<std::size_t>(size);
@@ -223,9 +223,13 @@ GpuHosvdStart<T> gpu_hosvd_start(T* tensor, int order, int size, const std::vect
     const ModeBlocks m{static_cast<int>(stride), static_cast<int>(entries / (static_cast<std::size_t>(size) * stride))};
     // G_n of the partly rotated x is T's own: rotations of the other modes multiply T_(n) on the
     // right by an orthogonal matrix.
-    gram(blas, x, m, size, products, ones, gram_matrix.data());
-    start.bases.push_back(hosvd_basis<T>(eigenvectors.of(gram_matrix.data(), stream).data(), size));
-    basis.upload(start.bases.back().data, stream);
+    if (mode == 0 || structure != Structure::symmetric) {
+      gram(blas, x, m, size, products, ones, gram_matrix.data());
+      start.bases.push_back(hosvd_basis<T>(eigenvectors.of(gram_matrix.data(), stream).data(), size));
+      basis.upload(start.bases.back().data, stream);
+    } else {
+      start.bases.push_back(start.bases.front());
+    }
     mode_product(blas, x, m, size, basis.data(), y);
     std::swap(x, y);
   }
@@ -237,7 +241,9 @@ GpuHosvdStart<T> gpu_hosvd_start(T* tensor, int order, int size, const std::vect
   return start;
 }
 
-template GpuHosvdStart<float> gpu_hosvd_start(float*, int, int, const std::vector<std::ptrdiff_t>&, cudaStream_t);
-template GpuHosvdStart<double> gpu_hosvd_start(double*, int, int, const std::vector<std::ptrdiff_t>&, cudaStream_t);
+template GpuHosvdStart<float> gpu_hosvd_start(float*, int, int, const std::vector<std::ptrdiff_t>&, Structure,
+                                              cudaStream_t);
+template GpuHosvdStart<double> gpu_hosvd_start(double*, int, int, const std::vector<std::ptrdiff_t>&, Structure,
+                                               cudaStream_t);
 
 }  // namespace tensordiag::runtime

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "runtime/core/structure.hpp"
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
@@ -27,15 +28,16 @@ double gpu_hosvd_start_bytes(int order, int size, std::size_t scalar_bytes);
 
 // Rotates the N^D tensor at `tensor` (device memory of the current device; `strides` of its modes,
 // in entries) in place to T x_1 Q_1^T ... x_D Q_D^T, enqueued on `stream`, and returns the Q_n (the
-// stream synchronized). Throws user_error for N^D >= 2^31 (cuBLAS's int sizes), cuda_error when a
+// stream synchronized). Structure symmetric: Q_1 for every mode, as the host start
+// (algorithm/hosvd_start.hpp), so that T' stays symmetric. Throws user_error for N^D >= 2^31 (cuBLAS's int sizes), cuda_error when a
 // CUDA, cuBLAS or cuSOLVER call fails.
 template <class T>
 GpuHosvdStart<T> gpu_hosvd_start(T* tensor, int order, int size, const std::vector<std::ptrdiff_t>& strides,
-                                 cudaStream_t stream);
+                                 Structure structure, cudaStream_t stream);
 
-extern template GpuHosvdStart<float> gpu_hosvd_start(float*, int, int, const std::vector<std::ptrdiff_t>&,
+extern template GpuHosvdStart<float> gpu_hosvd_start(float*, int, int, const std::vector<std::ptrdiff_t>&, Structure,
                                                      cudaStream_t);
-extern template GpuHosvdStart<double> gpu_hosvd_start(double*, int, int, const std::vector<std::ptrdiff_t>&,
+extern template GpuHosvdStart<double> gpu_hosvd_start(double*, int, int, const std::vector<std::ptrdiff_t>&, Structure,
                                                       cudaStream_t);
 
 }  // namespace tensordiag::runtime

@@ -80,7 +80,9 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
     return codegen::try_plan(spec);
   };
   GeneralKinds kinds;
-  if (codegen::PlanAttempt angles = attempt(KernelKind::pivot_angles); !angles.plan) {
+  if (set == KernelSet::general_symmetric) {
+    kinds.angles = KernelKind::symmetric_angles;
+  } else if (codegen::PlanAttempt angles = attempt(KernelKind::pivot_angles); !angles.plan) {
     // The checked path keeps each pair's subtensor in shared memory between modes: no split path.
     if (checked) {
       kinds.refusal = angles.refusal + "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
@@ -140,6 +142,8 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       if (!kinds.refusal.empty()) throw user_error("the CUDA backend cannot take this tensor: " + kinds.refusal);
       if (kinds.angles == KernelKind::pivot_angles)
         load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
+      else if (kinds.angles == KernelKind::symmetric_angles)
+        load_kind(KernelKind::symmetric_angles, {&symmetric_angles});
       else
         split_plan = std::get<codegen::PivotAnglesSplitPlan>(
             load_kind(KernelKind::pivot_angles_split, {&pivot_head, &pivot_contract, &pivot_tail}));

@@ -51,11 +51,14 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 // (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, the
 // N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm), or, for the XOR
 // subspace passes, off_norm alone (load_subspace() adds their kinds), or chunk_pass alone (with
-// group_factors: a slab's core on GPU ranks of an N = 2 tensor).
-enum class KernelSet { general, general_with_pivot_check, one_block, qubit, subspace, chunk };
+// group_factors: a slab's core on GPU ranks of an N = 2 tensor). general_symmetric is the general
+// set with symmetric_angles for the angles (structure symmetric: one rotation a pair, the same in
+// every mode).
+enum class KernelSet { general, general_with_pivot_check, general_symmetric, one_block, qubit, subspace, chunk };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
-// pivot_angles_split where a pivot subtensor is over one warp's shared memory) and the pass
+// pivot_angles_split where a pivot subtensor is over one warp's shared memory; symmetric_angles
+// for general_symmetric) and the pass
 // (group_pass, or chunk_pass where its tile does not fit its registers); or why the set cannot
 // serve the shape (the first refusal among its kinds).
 struct GeneralKinds {
@@ -80,6 +83,7 @@ public:
   Launcher<codegen::kernel_signatures::pivot_head> pivot_head;          // split_plan set
   Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
+  Launcher<codegen::kernel_signatures::symmetric_angles> symmetric_angles;  // general_symmetric set
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
   Launcher<codegen::kernel_signatures::pivot_check_lines> pivot_check_lines;  // with pivot_check_gather, for slabs
   Launcher<codegen::kernel_signatures::lambda_from_lines> lambda_from_lines;

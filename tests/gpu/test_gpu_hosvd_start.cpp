@@ -36,7 +36,7 @@ void check_device_start_equals_host_start(const HostTensor<T>& tensor, double bo
   data.upload(tensor.data(), tensor.count());
   const CudaStream stream;
   const GpuHosvdStart<T> device =
-      gpu_hosvd_start(data.data(), tensor.order(), tensor.size(), tensor.strides(), stream.get());
+      gpu_hosvd_start(data.data(), tensor.order(), tensor.size(), tensor.strides(), Structure::general, stream.get());
   REQUIRE(device.bases.size() == host.bases.size());
   for (std::size_t n = 0; n < host.bases.size(); ++n) {
     CAPTURE(n);

@@ -1,0 +1,225 @@
+// Structure symmetric on the general GPU engine (symmetric_angles, then the group pass with the same
+// rotation in every mode; DESIGN.md section 7) against the CPU symmetric engine and against the
+// mathematics: the same core and Q (float64 to 1e-10 relative, same sweeps), C symmetric to 1e-14,
+// Q orthogonal and the same in every factor slot, planted diagonals recovered to 1e-12; float32 to
+// its own tolerance; D = 2 and device arrays declined with their reasons.
+#include <doctest/doctest.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "planted_symmetric.hpp"
+#include "random_tensor.hpp"
+#include "relative_difference.hpp"
+#include "runtime/algorithm/symmetry_check.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/diagonalize.hpp"
+
+using namespace tensordiag;
+using namespace tensordiag::runtime;
+using namespace tensordiag::testing;
+
+namespace {
+
+struct Shape {
+  int order, size;
+  Layout layout = Layout::c_order;
+};
+
+Options symmetric_on(Backend backend) {
+  Options options;
+  options.structure = Structure::symmetric;
+  options.backend = backend;
+  return options;
+}
+
+// Exactly `sweeps` sweeps of structure symmetric on the GPU (no tolerance or stall stop).
+Options fixed_sweeps(int sweeps) {
+  Options options = symmetric_on(Backend::cuda);
+  options.max_sweeps = sweeps;
+  options.tol = 1e-300;
+  options.stall_tol = 0;
+  return options;
+}
+
+// The tensor in another layout, entry for entry (a symmetric tensor is its own transpose, so this
+// only moves memory).
+template <class T>
+HostTensor<T> in_layout(const HostTensor<T>& tensor, Layout layout) {
+  if (layout == tensor.layout()) return tensor;
+  HostTensor<T> out(tensor.order(), tensor.size(), layout);
+  for (std::size_t i = 0; i < tensor.count(); ++i) out.data()[i] = tensor.data()[i];
+  return out;
+}
+
+// The GPU run of `options` (backend cuda) against the CPU run of the same options: the same
+// sweeps, core and Q to `bound` relative, off_rel to 10 bound; the GPU's D factors equal bit for
+// bit, its core symmetric to 1e-14 (float64) relative to its largest entry, ||diag C||^2 never
+// down from a sweep to the next. Returns the GPU result.
+template <class T>
+Result<T> check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {
+  options.backend = Backend::cpu;
+  const Result<T> cpu = diagonalize(tensor, options);
+  options.backend = Backend::cuda;
+  const Result<T> gpu = diagonalize(tensor, options);
+  REQUIRE(gpu.backend == Backend::cuda);
+  CHECK(gpu.engine == "cuda");
+  CHECK(gpu.structure == Structure::symmetric);
+  CHECK(gpu.schedule == "round-robin");
+  REQUIRE(gpu.sweeps() == cpu.sweeps());
+  CHECK(relative_difference(gpu.core.values(), cpu.core.values()) <= bound);
+  REQUIRE(gpu.factors.size() == static_cast<std::size_t>(tensor.order()));
+  CHECK(relative_difference(gpu.factors.front().data, cpu.factors.front().data) <= bound);
+  for (const auto& factor : gpu.factors) CHECK(factor.data == gpu.factors.front().data);
+  for (std::size_t k = 0; k < cpu.history.size(); ++k)
+    CHECK(std::abs(gpu.history[k].off_rel - cpu.history[k].off_rel) <= 10 * bound);
+  for (std::size_t k = 1; k < gpu.history.size(); ++k)
+    CHECK(gpu.history[k].diag_norm2 >= gpu.history[k - 1].diag_norm2 * (1 - 10 * bound));
+  const double symmetric_bound = sizeof(T) == 8 ? 1e-14 : 1e-5;
+  CHECK(symmetry_deviation(gpu.core).largest <= symmetric_bound * max_abs(gpu.core));
+  return gpu;
+}
+
+// max |Q^T Q - I|.
+template <class T>
+double orthogonality_error(const Matrix<T>& q) {
+  double worst = 0;
+  for (int i = 0; i < q.n; ++i)
+    for (int j = 0; j < q.n; ++j) {
+      double dot = 0;
+      for (int r = 0; r < q.n; ++r) dot += static_cast<double>(q(r, i)) * static_cast<double>(q(r, j));
+      worst = std::max(worst, std::abs(dot - (i == j ? 1.0 : 0.0)));
+    }
+  return worst;
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("symmetric planted tensors, D = 3..6, float64: the GPU equals the CPU symmetric engine and recovers S and Q") {
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    const Shape shapes[] = {{3, 8},  {3, 7}, {3, 16}, {3, 33}, {3, 64}, {4, 6},
+                            {4, 5, Layout::fortran_order}, {5, 4},  {5, 5}, {6, 3}, {6, 4, Layout::fortran_order}};
+    unsigned seed = 700;
+    for (const Shape& shape : shapes) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      const auto truth = planted<double>(shape.order, shape.size, seed++);
+      Options options = symmetric_on(Backend::cuda);
+      options.verify = true;
+      const HostTensor<double> tensor = in_layout(truth.tensor, shape.layout);
+      const Result<double> gpu = check_gpu_equals_cpu(tensor, options, 1e-10);
+      CHECK(gpu.converged());
+      CHECK(gpu.history.back().off_rel <= 1e-12);
+      check_recovered(truth, gpu, 1e-12);
+      CHECK(orthogonality_error(gpu.factors.front()) <= 50.0 * shape.size * eps);
+      REQUIRE(gpu.verification);
+      CHECK(gpu.verification->reconstruction_error <= 30.0 * shape.size * shape.order * eps);
+    }
+  }
+
+  TEST_CASE("symmetric tensors far from diagonalizable (noise as large as S): 3 sweeps equal the CPU's (float64, 1e-10)") {
+    const Shape shapes[] = {{3, 9}, {3, 20}, {4, 5}, {5, 4, Layout::fortran_order}, {6, 3}};
+    unsigned seed = 800;
+    for (const Shape& shape : shapes) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      check_gpu_equals_cpu(in_layout(planted<double>(shape.order, shape.size, seed++, 1.0).tensor, shape.layout),
+                           fixed_sweeps(3), 1e-10);
+    }
+  }
+
+  TEST_CASE("symmetric, small N with large D (the chunked pass from D = 16 at N = 2): the GPU equals the CPU (float64, 1e-10)") {
+    const Shape shapes[] = {{9, 3}, {12, 2}, {16, 2}, {17, 2, Layout::fortran_order}};
+    unsigned seed = 850;
+    for (const Shape& shape : shapes) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      const auto truth = planted<double>(shape.order, shape.size, seed++);
+      const Result<double> gpu =
+          check_gpu_equals_cpu(in_layout(truth.tensor, shape.layout), symmetric_on(Backend::cuda), 1e-10);
+      CHECK(gpu.converged());
+      check_recovered(truth, gpu, 1e-12);
+    }
+    // The path each took (report.json's "kernels"): the symmetric angles, then either pass.
+    Options one_sweep = symmetric_on(Backend::cuda);
+    one_sweep.max_sweeps = 1;
+    CHECK(diagonalize(planted<double>(16, 2, 5).tensor, one_sweep).kernels ==
+          std::vector<std::string>{"symmetric_angles", "chunk_pass", "off_norm"});
+    CHECK(diagonalize(planted<double>(5, 4, 5).tensor, one_sweep).kernels ==
+          std::vector<std::string>{"symmetric_angles", "group_pass", "off_norm"});
+  }
+
+  TEST_CASE("symmetric planted tensors, float32: the GPU equals the CPU to 1e-4 and converges to the float32 tolerance") {
+    const Shape shapes[] = {{3, 6}, {3, 32}, {4, 4}, {5, 3}, {6, 4}};
+    unsigned seed = 900;
+    for (const Shape& shape : shapes) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      const auto truth = planted<float>(shape.order, shape.size, seed++);
+      check_gpu_equals_cpu(truth.tensor, fixed_sweeps(6), 1e-4);
+      const Result<float> gpu = diagonalize(truth.tensor, symmetric_on(Backend::cuda));
+      CHECK(gpu.converged());
+      CHECK(gpu.history.back().off_rel <= 1e-5);
+      CHECK(orthogonality_error(gpu.factors.front()) <= 1e-5);
+    }
+  }
+
+  TEST_CASE("symmetric with the HOSVD start on the device: one basis for every mode, C symmetric, S and Q recovered") {
+    for (const Shape& shape : {Shape{3, 12}, Shape{4, 6}, Shape{5, 4}}) {
+      CAPTURE(shape.order);
+      const auto truth = planted<double>(shape.order, shape.size, 950u + static_cast<unsigned>(shape.order), 1e-3);
+      Options options = symmetric_on(Backend::cuda);
+      options.init = Init::hosvd;
+      const Result<double> gpu = diagonalize(truth.tensor, options);
+      REQUIRE(gpu.backend == Backend::cuda);
+      CHECK(gpu.hosvd_start);
+      CHECK(gpu.hosvd_on_device);
+      for (const auto& factor : gpu.factors) CHECK(factor.data == gpu.factors.front().data);
+      CHECK(symmetry_deviation(gpu.core).largest <= 1e-14 * max_abs(gpu.core));
+      CHECK(orthogonality_error(gpu.factors.front()) <= 1e-13);
+      // The host start (CPU engine) reaches the same fixed point of the noisy tensor.
+      options.backend = Backend::cpu;
+      const Result<double> cpu = diagonalize(truth.tensor, options);
+      std::vector<double> gpu_diagonal = diagonal_of(gpu.core), cpu_diagonal = diagonal_of(cpu.core);
+      std::sort(gpu_diagonal.begin(), gpu_diagonal.end());
+      std::sort(cpu_diagonal.begin(), cpu_diagonal.end());
+      CHECK(relative_difference(gpu_diagonal, cpu_diagonal) <= 1e-10);
+    }
+  }
+
+  TEST_CASE("symmetric D = 2 is declined by the GPU engines: cuda fails with the reason, auto runs the CPU's Jacobi") {
+    const int size = 12;
+    const auto g = random_tensor<double>(2, size, 61);
+    HostTensor<double> a(2, size);
+    Eigen::MatrixXd m(size, size);
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j) m(i, j) = a.at({i, j}) = (g.at({i, j}) + g.at({j, i})) / 2;
+    CHECK_THROWS_WITH_AS(diagonalize(a, symmetric_on(Backend::cuda)),
+                         doctest::Contains("order 2 (a symmetric matrix) runs on the CPU engine only"), user_error);
+    const Result<double> result = diagonalize(a, symmetric_on(Backend::automatic));
+    CHECK(result.backend == Backend::cpu);
+    REQUIRE(result.notes.size() == 1);
+    CHECK(result.notes.front().find("order 2") != std::string::npos);
+    std::vector<double> found = diagonal_of(result.core);
+    std::sort(found.begin(), found.end());
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(m);
+    const double scale = eigen.eigenvalues().cwiseAbs().maxCoeff();
+    for (int i = 0; i < size; ++i)
+      CHECK(std::abs(found[static_cast<std::size_t>(i)] - eigen.eigenvalues()(i)) <= 1e-10 * scale);
+  }
+
+  TEST_CASE("symmetric takes host arrays only: a device array is refused in one line") {
+    const auto truth = planted<double>(3, 4, 990);
+    DeviceBuffer<double> input(truth.tensor.count());
+    input.upload(truth.tensor.data(), truth.tensor.count());
+    const TensorView<double> view(input.data(), 3, 4, Layout::c_order, Memory::cuda);
+    CHECK_THROWS_WITH_AS(diagonalize_on_device(view, symmetric_on(Backend::cuda)),
+                         doctest::Contains("structure symmetric takes tensors in host memory"), user_error);
+  }
+}

@@ -139,3 +139,21 @@ TEST_CASE("Options::verify: nullopt unless asked, and when asked the errors veri
     CHECK(each.verification->reconstruction_error < 1e-12);  // the random tensor: 100 sweeps of rounding
   }
 }
+
+// Eigen's products are instantiated in this test binary (test_pivot_check.cpp) and in the library;
+// the linker keeps one copy of each, so both must be built for the same vector width (the build
+// gives every target TENSORDIAG_NATIVE's -march): with the test built for SSE2 and the library for
+// AVX2, this run's verification at N = 64 crashed.
+TEST_CASE("a CPU run's verification at N = 64 inside the test binary: the errors of a correct run") {
+  const auto tensor = random_tensor<double>(3, 64, 8101u, Layout::c_order);
+  Options options;
+  options.backend = Backend::cpu;
+  options.max_sweeps = 2;
+  options.verify = true;
+  const Result<double> result = diagonalize(tensor, options);
+  REQUIRE(result.verification.has_value());
+  constexpr double eps = 0x1p-52;
+  CHECK(result.verification->reconstruction_error <= 30.0 * 64 * 3 * eps);
+  CHECK(result.verification->orthogonality_error <= 30.0 * 64 * eps);
+  CHECK(result.history.back().off_rel < 1.0);
+}

@@ -366,7 +366,7 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         Spread the tensor over these GPUs of this machine (CUDA indices, e.g. ``[0, 1]``): one GPU
         rank a device, joined by NCCL, each holding only its rows while the sweeps run (the
         README's Distributed runs: N and the number of devices powers of two with N >= 2 x
-        devices, structure general). The tensor is a host (NumPy) array; the core comes
+        devices, or N = 2 on two devices; structure general). The tensor is a host (NumPy) array; the core comes
         back gathered in host memory. ``Result.engine`` is ``"cuda_distributed"``. Ctrl-C is seen
         between sweeps only through ``callback``.
 

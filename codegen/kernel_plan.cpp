@@ -326,8 +326,12 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
 
 // A warp per pair (4 a block at most: the blocks spread over the multiprocessors, and each warp's
 // angle is a serial root search on one lane); any shape the spec allows.
+// Up to 4 warps, a pair each; from D = 4 on each warp's polynomials (h and the 2D + 1 derivatives
+// of g, (2D + 1)(2D + 2) doubles) in shared memory, within 40 KB a block (fewer warps for large D).
 PlanAttempt plan_symmetric_angles(const Sizes& z) {
-  const int warps = static_cast<int>(std::clamp<long long>(z.pairs, 1, 4));
+  const long long polynomial_bytes = (2LL * z.d + 1) * (2LL * z.d + 2) * 8;
+  const long long fit = std::max<long long>(1, 40 * 1024 / polynomial_bytes);
+  const int warps = static_cast<int>(std::clamp<long long>(std::min(z.pairs, fit), 1, 4));
   const SymmetricAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
   return planned({{}, false, plan, {{"symmetric_angles", 32 * warps, plan.blocks}}});
 }

@@ -66,7 +66,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       "writes nothing.");
   command->add_option("input", arguments.input,
                       "The tensor T: a .npy file, float32 or float64, C or Fortran order,\n"
-                      "order >= 3 (>= 2 with --structure symmetric), the same size N in\n"
+                      "order >= 3 (>= 2 with --structure symmetric or skew), the same size N in\n"
                       "every mode, finite values")
       ->required()
       ->type_name("IN.npy");
@@ -92,8 +92,12 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "symmetric: T is symmetric under every index permutation (checked,\n"
                       "relative tolerance 1e-10 float64, 1e-5 float32; order 2 allowed:\n"
                       "the Jacobi eigenvalue method) and T = C x_1 Q ... x_D Q with one\n"
-                      "Q, written to every factor_n.npy. max_diag, no pivot check, CPU")
-      ->check(CLI::IsMember({"general", "symmetric"}))
+                      "Q, written to every factor_n.npy. max_diag, no pivot check.\n"
+                      "skew: T changes sign under every swap of two indices (checked\n"
+                      "alike; order 2 allowed, N >= D), one Q, C skew and as close to\n"
+                      "the block form as max_diag on the blocks C[kD, .., kD+D-1] gets it\n"
+                      "(D = 2: the Murnaghan form). CPU only")
+      ->check(CLI::IsMember({"general", "symmetric", "skew"}))
       ->capture_default_str();
   add_rule_option(*command, options.rule);
   command->add_option("--eta", options.eta,

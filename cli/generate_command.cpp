@@ -24,8 +24,10 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
   command->add_option("--structure", arguments.structure,
                       "symmetric: one Q in every mode (T = sum_l S_l q_l x .. x q_l,\n"
                       "symmetric under every index permutation; order 2 allowed) and\n"
-                      "symmetric noise")
-      ->check(CLI::IsMember({"general", "symmetric"}))
+                      "symmetric noise. skew: T = S x_1 Q ... x_D Q with S in the block\n"
+                      "form (S[pi(kD, .., kD+D-1)] = sign(pi) S_k), skew-symmetric noise;\n"
+                      "order 2 allowed, size >= order")
+      ->check(CLI::IsMember({"general", "symmetric", "skew"}))
       ->capture_default_str();
   command->add_option("--seed", options.seed, "Seed of the random stream: same seed, same tensor")
       ->required()
@@ -44,11 +46,11 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
 namespace {
 
 // A general tensor is written a chunk at a time as it is made (memory: a few MB, not the tensor), so
-// tensors larger than memory can be set up for distributed runs; a symmetric one, whose noise is
-// symmetrized over the whole tensor, is made whole first.
+// tensors larger than memory can be set up for distributed runs; a symmetric or skew one, whose
+// noise is (anti)symmetrized over the whole tensor, is made whole first.
 template <class T>
 void write_generated(const std::filesystem::path& staged, const runtime::GeneratorOptions& options) {
-  if (options.structure == runtime::Structure::symmetric) {
+  if (options.structure != runtime::Structure::general) {
     runtime::write_tensor(staged, runtime::generate_diagonalizable<T>(options).tensor);
     return;
   }
@@ -66,8 +68,9 @@ int run_generate(const GenerateArguments& arguments) {
     throw user_error("'" + arguments.output + "' is a directory: name the .npy file to write");
   runtime::GeneratorOptions options = arguments.options;
   options.structure = runtime::parse_structure(arguments.structure);
-  if (options.order == 2 && options.structure != runtime::Structure::symmetric)
-    throw user_error(std::string("--order: ") + order_2_message + " (or --structure symmetric for a symmetric matrix)");
+  if (options.order == 2 && options.structure == runtime::Structure::general)
+    throw user_error(std::string("--order: ") + order_2_message +
+                     " (or --structure symmetric or skew for a symmetric or skew-symmetric matrix)");
   options.layout =
       arguments.layout == "F" ? runtime::Layout::fortran_order : runtime::Layout::c_order;
   options.cancelled = cancel_on_interrupt_signal();

@@ -21,11 +21,11 @@ set(plain_dsl_headers dsl/layout.hpp dsl/givens.hpp dsl/symmetric_angle.hpp dsl/
     dsl/rule_info.hpp)
 # The bridges from the DSL's types to plain values, which alone may include the rest of dsl/ (and
 # so Hana) outside it: lowering to the IR, the registry's lowering of the built-in rules, and the
-# CPU engine (and its group step, and the distributed engine's choice of rule), which evaluates a DSL rule on the host as it is written.
+# CPU engines (the general one, its group step, the skew one, and the distributed engine's choice of rule), which evaluate a DSL rule on the host as it is written.
 set(hana_bridges
     codegen/lower.hpp codegen/lower_rule.hpp codegen/builtin_rules.cpp
     runtime/engines/cpu_engine.hpp runtime/engines/cpu_engine.cpp runtime/engines/pivot_subtensor.hpp
-    runtime/engines/group_step.hpp runtime/distributed/distributed_run.cpp)
+    runtime/engines/group_step.hpp runtime/engines/cpu_skew_engine.cpp runtime/distributed/distributed_run.cpp)
 
 set(offences "")
 foreach(folder dsl codegen runtime)

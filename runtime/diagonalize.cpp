@@ -5,6 +5,7 @@
 #include <string>
 
 #include "codegen/builtin_rules.hpp"
+#include "runtime/algorithm/core_figures.hpp"
 #include "runtime/algorithm/hosvd_start.hpp"
 #include "runtime/algorithm/symmetry_check.hpp"
 #include "runtime/algorithm/verification.hpp"
@@ -30,7 +31,7 @@ void check_input(const HostTensor<T>& tensor, Structure structure) {
   for (std::size_t i = 0; i < tensor.count(); ++i)
     if (!std::isfinite(tensor.data()[i]))
       throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
-  if (structure == Structure::symmetric) check_symmetric(tensor);
+  check_structure(tensor, structure);
 }
 
 // The first engine of the plan's backend, in table order, that takes these tensors. When every GPU
@@ -62,8 +63,9 @@ const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, Ru
 template <class T>
 Result<T> run_from_hosvd(const HostTensor<T>& tensor, const Engine<T>& engine, const RunPlan& plan) {
   const HosvdStart<T> start = hosvd_start(tensor, plan.run.settings.threads, plan.run.settings.structure);
-  const double off_input = std::sqrt(off_norm2(tensor));
-  const double off_start = std::sqrt(off_norm2(start.rotated));
+  const Structure structure = plan.run.settings.structure;
+  const double off_input = std::sqrt(core_figures(tensor, structure).off_norm2);
+  const double off_start = std::sqrt(core_figures(start.rotated, structure).off_norm2);
   const double scale = off_input > 0 ? off_start / off_input : 0.0;  // T's off_rel of T''s 1
   EngineRun run = plan.run;
   if (scale > 0) run.settings.stop.tol = plan.run.settings.stop.tol / scale;
@@ -136,10 +138,11 @@ DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options
                      "cuda or auto, or copy it to the host first");
   check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
                                               static_cast<std::size_t>(tensor.size())));
-  // The symmetry check (symmetry_check.hpp) reads the tensor on the host.
-  if (options.structure == Structure::symmetric)
-    throw user_error("structure symmetric takes tensors in host memory (the symmetry check runs there); copy the "
-                     "tensor to the host first");
+  // The symmetry check (symmetry_check.hpp) reads the tensor on the host; skew runs on the CPU.
+  if (options.structure != Structure::general)
+    throw user_error("structure " + std::string(to_string(options.structure)) +
+                     " takes tensors in host memory (the structure check runs there); copy the tensor to the host "
+                     "first");
   Options on_gpu = options;
   on_gpu.backend = Backend::cuda;
   const RunPlan plan = plan_run<T>(on_gpu);

@@ -26,15 +26,20 @@ inline void check_options(const Options& options) {
     throw user_error("stall_tol must be a finite number >= 0");
   if (options.threads < 0 || options.threads > max_threads)
     throw user_error("threads must be >= 0 and <= " + std::to_string(max_threads));
-  // The symmetric engine maximizes ||diag C||^2 over one shared rotation; the trace rule and the
-  // pivot check (whose Lambda is the general engine's, one factor per mode) are not derived for it.
-  if (options.structure == Structure::symmetric && options.rule != "max_diag")
-    throw user_error("structure symmetric maximizes ||diag C||^2 (rule max_diag); rule '" + options.rule +
-                     "' is not available for it");
-  if (options.structure == Structure::symmetric && options.eta != 0)
-    throw user_error("the pivot check (eta > 0) is not available with structure symmetric");
-  if (options.structure == Structure::symmetric && options.schedule == SweepSchedule::xor_subspaces)
-    throw user_error("structure symmetric runs the round robin; the xor schedule is not available for it");
+  // The symmetric and skew engines maximize ||diag C||^2 (skew: its block entries) over one shared
+  // rotation; the trace rule and the pivot check (whose Lambda is the general engine's, one factor
+  // per mode) are not derived for them.
+  if (options.structure != Structure::general) {
+    const std::string structure(to_string(options.structure));
+    if (options.rule != "max_diag")
+      throw user_error("structure " + structure + " maximizes ||diag C||^2 (rule max_diag" +
+                       (options.structure == Structure::skew ? ", on the blocks" : "") + "); rule '" + options.rule +
+                       "' is not available for it");
+    if (options.eta != 0)
+      throw user_error("the pivot check (eta > 0) is not available with structure " + structure);
+    if (options.schedule == SweepSchedule::xor_subspaces)
+      throw user_error("structure " + structure + " runs the round robin; the xor schedule is not available for it");
+  }
 }
 
 // What every run settles before an engine is chosen: valid options, the rule lowered once, the

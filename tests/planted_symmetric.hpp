@@ -1,6 +1,7 @@
 #pragma once
 // Planted symmetric tensors S x_1 Q ... x_D Q (structure symmetric, DESIGN.md section 7) and the
-// check that a run recovered them: the CPU and GPU symmetric engines' tests share these.
+// check that a run recovered them: the CPU and GPU symmetric engines' tests share these, and the
+// skew engine's the planting.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -18,14 +19,18 @@ using runtime::GeneratedTensor;
 using runtime::HostTensor;
 using runtime::Matrix;
 
+// Symmetric by default; structure skew plants the block form instead (generator.hpp).
 template <class T>
-inline GeneratedTensor<T> planted(int order, int size, std::uint64_t seed, double noise = 0.0) {
+inline GeneratedTensor<T> planted(int order, int size, std::uint64_t seed, double noise = 0.0,
+                                  runtime::Structure structure = runtime::Structure::symmetric,
+                                  runtime::Layout layout = runtime::Layout::c_order) {
   runtime::GeneratorOptions g;
   g.order = order;
   g.size = size;
   g.seed = seed;
   g.noise = noise;
-  g.structure = runtime::Structure::symmetric;
+  g.structure = structure;
+  g.layout = layout;
   return runtime::generate_diagonalizable<T>(g);
 }
 

@@ -74,5 +74,5 @@ TEST_CASE("cli symmetric: refused inputs and options are one line and write noth
   REQUIRE(workspace.run("generate --order 2 --size 4 --seed 6 --structure symmetric m.npy").exit_code == 0);
   check_rejected(workspace, "diagonalize m.npy --out result --structure symmetric --backend cuda",
                  "order 2 (a symmetric matrix) runs on the CPU engine only");
-  check_rejected(workspace, "diagonalize s.npy --out result --structure skew", "--structure");
+  check_rejected(workspace, "diagonalize s.npy --out result --structure antisymmetric", "--structure");
 }

@@ -210,9 +210,9 @@ py::tuple generate_as(const runtime::GeneratorOptions& options) {
   }
   py::list factors;
   for (auto& factor : generated.factors) factors.append(to_numpy(std::move(factor)));
-  const py::ssize_t n = options.size;
+  const auto planted = static_cast<py::ssize_t>(generated.diagonal.size());  // N, or N / D blocks for skew
   return py::make_tuple(to_numpy(std::move(generated.tensor)),
-                        adopt_buffer(std::move(generated.diagonal), {n}, {1}), factors);
+                        adopt_buffer(std::move(generated.diagonal), {planted}, {1}), factors);
 }
 
 py::tuple generate(int order, int size, std::uint64_t seed, double noise, const std::string& dtype,

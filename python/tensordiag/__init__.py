@@ -44,7 +44,7 @@ KERNEL_KINDS: tuple = _tensordiag.kernel_kinds
 DeviceArray = _tensordiag.DeviceArray
 
 __all__ = ["KERNEL_KINDS", "RULES", "DeviceArray", "Result", "diagonal", "diagonalize", "diagonalize_full",
-           "generate", "kernel_source", "reconstruct"]
+           "generate", "kernel_source", "reconstruct", "skew_blocks"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -340,6 +340,11 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         T = C x_1 Q ... x_D Q with one orthogonal Q, returned D times; order 2 is taken (the
         Jacobi eigenvalue method). max_diag and eta = 0 only, for now; the general GPU engine runs
         it for order 3 and more (order 2 on the CPU), from NumPy arrays (not CUDA arrays).
+        ``"skew"``: the tensor changes sign under every swap of two indices (checked alike; N >= D),
+        one orthogonal Q as for symmetric, and C skew-symmetric and as close to the block form as
+        max_diag on the blocks gets it: the entries C[kD, kD+1, .., kD+D-1] (k < N // D) and their
+        signed permutations hold what they can, each C[kD, .., kD+D-1] >= 0 (``skew_blocks``
+        reads them). Order 2 gives the Murnaghan form of a skew matrix. CPU only, max_diag, eta = 0.
     stall_tol : float, optional
         Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
         less than this, relative: a tensor that is not diagonalizable converges to off_rel > 0.
@@ -360,8 +365,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         the left singular vectors Q_n of the mode unfoldings (on the GPU with cuBLAS and cuSOLVER
         when the general GPU engine runs, as for a CUDA array; on the host otherwise), the sweeps
         then running on T x_n Q_n^T; the returned factors include the Q_n, and
-        ``history[0]["off_rel"]`` is already off(T x_n Q_n^T) / off(T). With structure="symmetric",
-        the one Q is G_1's, in every mode.
+        ``history[0]["off_rel"]`` is already off(T x_n Q_n^T) / off(T). With structure="symmetric"
+        or "skew", the one Q is G_1's, in every mode.
     devices : sequence of int, optional
         Spread the tensor over these GPUs of this machine (CUDA indices, e.g. ``[0, 1]``): one GPU
         rank a device, joined by NCCL, each holding only its rows while the sweeps run (the
@@ -401,7 +406,9 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
     ``"F"``); diagonal = S[i, .., i] (float64, length N); factors = [Q_1, .., Q_D] (float64).
     Without noise, the tensor is ``reconstruct(S, factors)``, S the order-D diagonal tensor
     holding ``diagonal``. ``structure="symmetric"``: one Q for every mode (the factors are D copies
-    of it), symmetric noise, order 2 allowed.
+    of it), symmetric noise, order 2 allowed. ``structure="skew"``: S is in the block form instead,
+    S[pi(kD, .., kD+D-1)] = sign(pi) diagonal[k] for k < N // D (``diagonal`` has N // D entries),
+    one Q, skew-symmetric noise, order 2 allowed, N >= D.
     """
     seed = operator.index(seed)
     if seed < 0:
@@ -435,6 +442,15 @@ def diagonal(core: np.ndarray) -> np.ndarray:
     core = np.asarray(core)
     n = core.shape[0]
     return core[(np.arange(n),) * core.ndim]
+
+
+def skew_blocks(core: np.ndarray) -> np.ndarray:
+    """The block entries C[kD, kD+1, .., kD+D-1], k = 0..N//D - 1, of an order-D array (a copy):
+    a skew-symmetric core's "diagonal" (``structure="skew"``)."""
+    core = np.asarray(core)
+    order, n = core.ndim, core.shape[0]
+    starts = np.arange(n // order) * order
+    return core[tuple(starts + m for m in range(order))]
 
 
 def reconstruct(core: np.ndarray, factors: Sequence[np.ndarray]) -> np.ndarray:

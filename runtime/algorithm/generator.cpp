@@ -8,6 +8,7 @@
 
 #include "runtime/core/errors.hpp"
 #include "runtime/algorithm/random_stream.hpp"
+#include "runtime/algorithm/skew_blocks.hpp"
 
 namespace tensordiag::runtime {
 
@@ -66,11 +67,14 @@ void add_rank_one_chunk(std::vector<double>& t, const std::vector<std::ptrdiff_t
 }
 
 void check_generator_options(const GeneratorOptions& options) {
-  const bool symmetric = options.structure == Structure::symmetric;
+  const bool one_factor = shares_one_factor(options.structure);
   if (options.order < min_order(options.structure))
-    throw user_error(symmetric ? "generate needs order >= 2"
-                               : "generate needs order >= 3 (order 2 is a matrix: use an SVD)");
+    throw user_error(one_factor ? "generate needs order >= 2"
+                                : "generate needs order >= 3 (order 2 is a matrix: use an SVD)");
   if (options.size < 2) throw user_error("generate needs size >= 2");
+  if (options.structure == Structure::skew && options.size < options.order)
+    throw user_error("generate --structure skew needs size >= order (a skew-symmetric tensor with fewer indices "
+                     "than modes is zero)");
   if (!(options.noise >= 0) || !std::isfinite(options.noise)) throw user_error("noise must be a finite number >= 0");
 }
 
@@ -82,10 +86,12 @@ void check_finite(T value, double noise) {
                      std::string(to_string(dtype_of<T>())));
 }
 
-// g[i] <- g[i sorted]: the same value under every permutation of the indices. The sorted index
+// g[i] <- g[i sorted] (sign = +1: the same value under every permutation of the indices), or
+// sign(sort) g[i sorted] and 0 at a repeated index (sign = -1: skew-symmetric). The sorted index
 // is its own representative, so one pass in any order leaves each orbit with its sorted entry's
-// value.
-void symmetrize_by_sorted_index(std::vector<double>& g, int order, int size, const std::vector<std::ptrdiff_t>& strides) {
+// value, signed.
+void symmetrize_by_sorted_index(std::vector<double>& g, int order, int size, const std::vector<std::ptrdiff_t>& strides,
+                                int sign = 1) {
   std::vector<int> index(static_cast<std::size_t>(order));
   for (std::size_t flat = 0; flat < g.size(); ++flat) {
     std::ptrdiff_t offset = 0;
@@ -95,10 +101,54 @@ void symmetrize_by_sorted_index(std::vector<double>& g, int order, int size, con
       rest /= static_cast<std::size_t>(size);
     }
     for (int n = 0; n < order; ++n) offset += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
+    int inversions = 0;
+    bool repeated = false;
+    for (std::size_t n = 0; n < index.size(); ++n)
+      for (std::size_t m = n + 1; m < index.size(); ++m) {
+        inversions += index[n] > index[m];
+        repeated = repeated || index[n] == index[m];
+      }
     std::sort(index.begin(), index.end());
     std::ptrdiff_t sorted = 0;
     for (int n = 0; n < order; ++n) sorted += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
-    g[static_cast<std::size_t>(offset)] = g[static_cast<std::size_t>(sorted)];
+    if (sign > 0) g[static_cast<std::size_t>(offset)] = g[static_cast<std::size_t>(sorted)];
+    else g[static_cast<std::size_t>(offset)] = repeated ? 0.0 : (inversions % 2 ? -1.0 : 1.0) * g[static_cast<std::size_t>(sorted)];
+  }
+}
+
+// t <- t x_1 Q ... x_D Q, (X x_n Q)[.. j@n ..] = sum_i Q[j, i] X[.. i@n ..], a mode at a time.
+void multiply_every_mode(std::vector<double>& t, int size, const std::vector<std::ptrdiff_t>& strides, const Matrix<double>& q) {
+  std::vector<double> fiber(static_cast<std::size_t>(size));
+  const auto count = static_cast<std::ptrdiff_t>(t.size());
+  for (const std::ptrdiff_t stride : strides)
+    for (std::ptrdiff_t base = 0; base < count; base += stride * size)
+      for (std::ptrdiff_t e = 0; e < stride; ++e) {
+        double* x = t.data() + base + e;
+        for (int i = 0; i < size; ++i) fiber[static_cast<std::size_t>(i)] = x[i * stride];
+        for (int j = 0; j < size; ++j) {
+          double sum = 0.0;
+          for (int i = 0; i < size; ++i) sum += q(j, i) * fiber[static_cast<std::size_t>(i)];
+          x[j * stride] = sum;
+        }
+      }
+}
+
+// The planted skew core: C[pi(B_k)] = sign(pi) S_k for every permutation pi of the block
+// B_k = (kD, .., kD+D-1), zero elsewhere.
+void place_skew_blocks(std::vector<double>& t, int order, const std::vector<std::ptrdiff_t>& strides,
+                       const std::vector<double>& blocks) {
+  std::vector<int> perm(static_cast<std::size_t>(order));
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    for (int n = 0; n < order; ++n) perm[static_cast<std::size_t>(n)] = n;
+    do {
+      int inversions = 0;
+      std::ptrdiff_t offset = 0;
+      for (std::size_t n = 0; n < perm.size(); ++n) {
+        for (std::size_t m = n + 1; m < perm.size(); ++m) inversions += perm[n] > perm[m];
+        offset += (static_cast<std::ptrdiff_t>(k) * order + perm[n]) * strides[n];
+      }
+      t[static_cast<std::size_t>(offset)] = (inversions % 2 ? -1.0 : 1.0) * blocks[k];
+    } while (std::next_permutation(perm.begin(), perm.end()));
   }
 }
 
@@ -178,16 +228,23 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
     out.tensor = HostTensor<T>(options.order, options.size, options.layout, std::move(values));
     return out;
   }
-  // Symmetric: one Q in every mode, and noise symmetrized over the whole tensor.
+  // Symmetric or skew: one Q in every mode, and noise (anti)symmetrized over the whole tensor.
+  const bool skew = options.structure == Structure::skew;
   RandomStream random(options.seed);
   GeneratedTensor<T> out;
-  for (int i = 0; i < options.size; ++i) out.diagonal.push_back(random.gaussian());
+  const int planted = skew ? skew_block_count(options.order, options.size) : options.size;
+  for (int i = 0; i < planted; ++i) out.diagonal.push_back(random.gaussian());
   for (int n = 0; n < options.order; ++n)
     out.factors.push_back(n > 0 ? out.factors.front() : haar_orthogonal(options.size, random));
 
   const auto strides = strides_of(options.order, options.size, options.layout);
   std::vector<double> t(entry_count(options.order, options.size), 0.0);
-  for (int l = 0; l < options.size; ++l) {
+  if (skew) {
+    place_skew_blocks(t, options.order, strides, out.diagonal);
+    stop_if_cancelled(options.cancelled);
+    multiply_every_mode(t, options.size, strides, out.factors.front());
+  }
+  for (int l = 0; !skew && l < options.size; ++l) {
     stop_if_cancelled(options.cancelled);
     add_rank_one(t, strides, out.factors, l, 0, out.diagonal[static_cast<std::size_t>(l)], 0);
   }
@@ -199,7 +256,7 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
       g[i] = random.gaussian();
       norm_t += t[i] * t[i];
     }
-    symmetrize_by_sorted_index(g, options.order, options.size, strides);
+    symmetrize_by_sorted_index(g, options.order, options.size, strides, skew ? -1 : 1);
     for (std::size_t i = 0; i < t.size(); ++i) norm_g += g[i] * g[i];
     const double scale = options.noise * std::sqrt(norm_t / norm_g);
     for (std::size_t i = 0; i < t.size(); ++i) t[i] += scale * g[i];

@@ -1,7 +1,9 @@
 #pragma once
 // Seeded test tensors: T = S x_1 Q_1 ... x_D Q_D with S diagonal and Q_n Haar-random orthogonal,
 // plus optional Gaussian noise of relative Frobenius size `noise`. With structure symmetric, one
-// Q in every mode (T = sum_l S_l q_l x .. x q_l) and symmetric noise, order 2 allowed.
+// Q in every mode (T = sum_l S_l q_l x .. x q_l) and symmetric noise, order 2 allowed. With structure
+// skew, T = S x_1 Q ... x_D Q with S in the block form (S[pi(B_k)] = sign(pi) S_k, B_k = (kD, ..,
+// kD+D-1), k < N / D; skew_blocks.hpp) and antisymmetrized noise, order 2 allowed, N >= D.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -25,7 +27,7 @@ struct GeneratorOptions {
 template <class T>
 struct GeneratedTensor {
   HostTensor<T> tensor;
-  std::vector<double> diagonal;          // S[i, .., i], i = 0..N-1
+  std::vector<double> diagonal;          // S[i, .., i], i = 0..N-1 (skew: S[B_k], k = 0..N/D-1)
   std::vector<Matrix<double>> factors;   // Q_1 .. Q_D (symmetric: D copies of Q)
 };
 

@@ -97,7 +97,7 @@ HosvdStart<T> hosvd_start(const HostTensor<T>& tensor, int threads, Structure st
   start.rotated = tensor;
   Matrix<double> q;
   for (int mode = 0; mode < tensor.order(); ++mode) {
-    if (mode == 0 || structure != Structure::symmetric) {
+    if (mode == 0 || !shares_one_factor(structure)) {
       const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(gram(tensor, mode, threads));
       q = hosvd_basis<double>(solver.eigenvectors().data(), tensor.size());
     }

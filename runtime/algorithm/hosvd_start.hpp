@@ -21,9 +21,9 @@ struct HosvdStart {
   double seconds = 0.0;
 };
 
-// Structure symmetric: every G_n is G_1 (any permutation of the indices maps T_(1) to T_(n)), so
-// one Q, G_1's, serves every mode, and T' is symmetric as T is (to rounding): the symmetric engine's
-// one factor starts from it.
+// Structure symmetric or skew: every G_n is G_1 (a permutation of the indices maps T_(1) to T_(n),
+// up to the signs of whole entries for a skew T, which the Gram matrix squares away), so one Q,
+// G_1's, serves every mode, and T' keeps T's structure (to rounding): the one factor starts from it.
 template <class T>
 HosvdStart<T> hosvd_start(const HostTensor<T>& tensor, int threads, Structure structure = Structure::general);
 

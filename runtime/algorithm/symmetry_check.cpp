@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -21,7 +22,7 @@ std::string index_text(const std::vector<int>& index) {
 }  // namespace
 
 template <class T>
-SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor) {
+SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor, int sign) {
   const int order = tensor.order();
   const int size = tensor.size();
   const auto& strides = tensor.strides();
@@ -32,10 +33,12 @@ SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor) {
   for (std::size_t flat = 0; flat < tensor.count(); ++flat) {
     for (int n = 0; n + 1 < order; ++n) {
       const auto i = static_cast<std::size_t>(n);
-      if (index[i] >= index[i + 1]) continue;  // each unordered pair once
+      // Each unordered pair once; equal indices too for skew, where they compare T with -T.
+      if (sign > 0 ? index[i] >= index[i + 1] : index[i] > index[i + 1]) continue;
       const std::ptrdiff_t swapped =
           offset + (index[i + 1] - index[i]) * (strides[i] - strides[i + 1]);
-      const double deviation = std::abs(static_cast<double>(tensor.data()[offset]) - tensor.data()[swapped]);
+      const double deviation =
+          std::abs(static_cast<double>(tensor.data()[offset]) - sign * static_cast<double>(tensor.data()[swapped]));
       if (deviation > worst.largest) worst = {deviation, index, n};
     }
     for (int n = order - 1; n >= 0; --n) {
@@ -50,8 +53,10 @@ SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor) {
 }
 
 template <class T>
-void check_symmetric(const HostTensor<T>& tensor) {
-  const SymmetryDeviation worst = symmetry_deviation(tensor);
+void check_structure(const HostTensor<T>& tensor, Structure structure) {
+  if (structure == Structure::general) return;
+  const bool skew = structure == Structure::skew;
+  const SymmetryDeviation worst = symmetry_deviation(tensor, skew ? -1 : 1);
   double largest_entry = 0.0;
   for (std::size_t i = 0; i < tensor.count(); ++i)  // data(): the tensor may borrow its values
     largest_entry = std::max(largest_entry, static_cast<double>(std::abs(tensor.data()[i])));
@@ -60,16 +65,23 @@ void check_symmetric(const HostTensor<T>& tensor) {
   std::swap(other[static_cast<std::size_t>(worst.mode)], other[static_cast<std::size_t>(worst.mode) + 1]);
   char first[40], second[160];
   std::snprintf(first, sizeof first, " = %.17g", static_cast<double>(tensor.at(worst.index)));
-  std::snprintf(second, sizeof second, " = %.17g (difference %.3e, over %.0e of max|T| = %.3e)",
-                static_cast<double>(tensor.at(other)), worst.largest, symmetry_tolerance<T>(), largest_entry);
-  throw user_error("the tensor is not symmetric: T" + index_text(worst.index) + first + " but T" +
-                   index_text(other) + second +
-                   "; structure symmetric needs the same value under every permutation of the indices");
+  std::snprintf(second, sizeof second, " = %.17g (%s %.3e, over %.0e of max|T| = %.3e)",
+                static_cast<double>(tensor.at(other)), skew ? "sum" : "difference", worst.largest,
+                symmetry_tolerance<T>(), largest_entry);
+  if (skew && worst.index == other)
+    throw user_error("the tensor is not skew-symmetric: T" + index_text(worst.index) + first +
+                     " has a repeated index, where a skew-symmetric tensor is 0 (over " +
+                     (std::ostringstream() << symmetry_tolerance<T>()).str() + " of max|T|)");
+  throw user_error("the tensor is not " + std::string(skew ? "skew-symmetric" : "symmetric") + ": T" +
+                   index_text(worst.index) + first + " but T" + index_text(other) + second + "; structure " +
+                   std::string(to_string(structure)) +
+                   (skew ? " needs T to change sign under every swap of two indices"
+                         : " needs the same value under every permutation of the indices"));
 }
 
-template SymmetryDeviation symmetry_deviation(const HostTensor<float>&);
-template SymmetryDeviation symmetry_deviation(const HostTensor<double>&);
-template void check_symmetric(const HostTensor<float>&);
-template void check_symmetric(const HostTensor<double>&);
+template SymmetryDeviation symmetry_deviation(const HostTensor<float>&, int);
+template SymmetryDeviation symmetry_deviation(const HostTensor<double>&, int);
+template void check_structure(const HostTensor<float>&, Structure);
+template void check_structure(const HostTensor<double>&, Structure);
 
 }  // namespace tensordiag::runtime

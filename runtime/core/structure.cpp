@@ -7,13 +7,19 @@
 namespace tensordiag::runtime {
 
 std::string_view to_string(Structure structure) {
-  return structure == Structure::symmetric ? "symmetric" : "general";
+  switch (structure) {
+    case Structure::symmetric: return "symmetric";
+    case Structure::skew: return "skew";
+    case Structure::general: break;
+  }
+  return "general";
 }
 
 Structure parse_structure(std::string_view name) {
   if (name == "general") return Structure::general;
   if (name == "symmetric") return Structure::symmetric;
-  throw user_error("unknown structure '" + std::string(name) + "': use general or symmetric");
+  if (name == "skew") return Structure::skew;
+  throw user_error("unknown structure '" + std::string(name) + "': use general, symmetric or skew");
 }
 
 }  // namespace tensordiag::runtime

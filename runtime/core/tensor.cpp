@@ -37,17 +37,20 @@ void check_tensor_shape(const std::vector<std::size_t>& shape, Structure structu
   const std::string needs = "tensordiag needs a cubical tensor of order >= " + std::to_string(min_order(structure));
   if (shape.empty()) throw user_error(shape_str + " is a scalar; " + needs);
   if (shape.size() == 1) throw user_error(shape_str + " is a vector; " + needs);
-  if (shape.size() == 2 && structure != Structure::symmetric)
+  if (shape.size() == 2 && structure == Structure::general)
     throw user_error(shape_str +
                      ": order 2 is a matrix; its diagonalization by orthogonal factors is the SVD "
                      "(numpy.linalg.svd), or for a symmetric matrix the eigendecomposition "
-                     "(structure symmetric)");
+                     "(structure symmetric), for a skew one the Murnaghan form (structure skew)");
   for (auto extent : shape)
     if (extent != shape.front())
       throw user_error(shape_str + " is not cubical; " + needs + " (the same size N in every mode)");
   if (shape.front() == 0) throw user_error(shape_str + " is empty; tensordiag needs size N >= 2");
   if (shape.front() == 1)
     throw user_error(shape_str + " has a single entry, which is trivially diagonal; tensordiag needs size N >= 2");
+  if (structure == Structure::skew && shape.front() < shape.size())
+    throw user_error(shape_str + ": a skew-symmetric tensor with fewer indices (N) than modes (D) is zero; structure "
+                     "skew needs size N >= order D");
 }
 
 std::size_t entry_count(int order, int size) {

@@ -7,6 +7,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_batch.hpp"
 #include "runtime/engines/cpu_engine.hpp"
+#include "runtime/engines/cpu_skew_engine.hpp"
 #include "runtime/engines/cpu_symmetric_engine.hpp"
 
 namespace tensordiag::runtime {
@@ -33,8 +34,9 @@ std::vector<Result<T>> run_cpu_batch(std::span<const HostTensor<T>> tensors, con
   const std::string device = cpu_model_name() + " (" + std::to_string(settings.threads) + " threads)";
   std::vector<Result<T>> results;
   for (const HostTensor<T>& tensor : tensors) {
-    if (settings.structure == Structure::symmetric) {
-      results.push_back(run_cpu_symmetric_engine(tensor, settings));
+    if (settings.structure != Structure::general) {
+      results.push_back(settings.structure == Structure::symmetric ? run_cpu_symmetric_engine(tensor, settings)
+                                                                   : run_cpu_skew_engine(tensor, settings));
       results.back().device = device;
       continue;
     }

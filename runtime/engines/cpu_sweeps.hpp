@@ -1,11 +1,12 @@
 #pragma once
 // The sweep loop of the CPU engines (DESIGN.md section 2): the input's record, then per sweep
 // every pass of `passes` through `step` (the round robin's groups, or the XOR schedule's passes),
-// the figures of the core after it, and the stop criteria. Shared by the general engine (one
-// factor per mode) and the symmetric one (one Q).
+// the figures of the core after it (the structure's: core_figures.hpp), and the stop criteria.
+// Shared by the general engine (one factor per mode) and the symmetric and skew ones (one Q).
 #include <cmath>
 #include <vector>
 
+#include "runtime/algorithm/core_figures.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/run_result.hpp"
 #include "runtime/algorithm/run_settings.hpp"
@@ -26,12 +27,14 @@ Result<T> run_cpu_sweeps(const HostTensor<T>& tensor, const RunSettings& setting
   result.backend = Backend::cpu;
   result.core = tensor;
   result.factors.assign(static_cast<std::size_t>(factor_count), Matrix<T>::identity(tensor.size()));
-  const double off_input = std::sqrt(off_norm2(tensor));
-  auto record = [off_input](int sweep, const HostTensor<T>& core, double seconds) {
-    const double off_rel = off_input > 0 ? std::sqrt(off_norm2(core)) / off_input : 0.0;
-    return SweepRecord{sweep, off_rel, diag_norm2(core), trace(core), seconds};
+  const CoreFigures input = core_figures(tensor, settings.structure);
+  const double off_input = std::sqrt(input.off_norm2);
+  auto record = [off_input, &settings](int sweep, const HostTensor<T>& core, double seconds) {
+    const CoreFigures now = core_figures(core, settings.structure);
+    const double off_rel = off_input > 0 ? std::sqrt(now.off_norm2) / off_input : 0.0;
+    return SweepRecord{sweep, off_rel, now.diag_norm2, now.trace, seconds};
   };
-  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, diag_norm2(tensor), trace(tensor), 0.0});
+  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, input.diag_norm2, input.trace, 0.0});
   result.timings.setup_seconds = total.seconds();
 
   const Stopwatch sweeps;

@@ -223,7 +223,7 @@ GpuHosvdStart<T> gpu_hosvd_start(T* tensor, int order, int size, const std::vect
     const ModeBlocks m{static_cast<int>(stride), static_cast<int>(entries / (static_cast<std::size_t>(size) * stride))};
     // G_n of the partly rotated x is T's own: rotations of the other modes multiply T_(n) on the
     // right by an orthogonal matrix.
-    if (mode == 0 || structure != Structure::symmetric) {
+    if (mode == 0 || !shares_one_factor(structure)) {
       gram(blas, x, m, size, products, ones, gram_matrix.data());
       start.bases.push_back(hosvd_basis<T>(eigenvectors.of(gram_matrix.data(), stream).data(), size));
       basis.upload(start.bases.back().data, stream);

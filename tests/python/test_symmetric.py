@@ -36,4 +36,4 @@ def test_a_tensor_that_is_not_symmetric_is_refused():
     with pytest.raises(ValueError, match="the tensor is not symmetric"):
         tensordiag.diagonalize(tensor, structure="symmetric")
     with pytest.raises(ValueError, match="unknown structure"):
-        tensordiag.diagonalize(tensor, structure="skew")
+        tensordiag.diagonalize(tensor, structure="antisymmetric")

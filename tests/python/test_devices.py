@@ -49,3 +49,18 @@ def test_two_gpu_ranks_in_float32_and_fortran_order():
     assert calls == list(range(1, len(result.history)))
     assert np.allclose(np.sort(np.abs(tensordiag.diagonal(result.core))), np.sort(np.abs(diagonal)), rtol=0,
                        atol=1e-4 * np.abs(diagonal).max())
+
+
+def test_n_equal_2_on_two_gpu_ranks_equals_one_gpu():
+    # N = 2, D = 21 float32 (8 MB): the qubit path split over two GPU ranks; its factors equal one
+    # GPU's qubit engine bit for bit, the core to rounding.
+    tensor, _, _ = tensordiag.generate(21, 2, seed=37, dtype="float32", noise=0.01)
+    result = _on_two_gpus(tensor, max_sweeps=10)
+    assert result.engine == "cuda_distributed"
+    one = tensordiag.diagonalize_full(tensor, backend="cuda", max_sweeps=10)
+    assert one.engine == "cuda_qubit"
+    assert len(result.history) == len(one.history)
+    assert all(np.array_equal(a, b) for a, b in zip(result.factors, one.factors))
+    assert np.abs(result.core - one.core).max() <= 1e-5 * np.abs(one.core).max()
+    with pytest.raises(ValueError, match="no pivot check"):
+        tensordiag.diagonalize(tensor, devices=[0, 1], eta=0.001)

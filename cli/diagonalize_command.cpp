@@ -5,6 +5,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/diagonalize_batch.hpp"
+#include "cli/diagonalize_complex.hpp"
 #include "cli/diagonalize_distributed.hpp"
 #include "cli/interrupt_signals.hpp"
 #include "cli/option_checks.hpp"
@@ -14,17 +15,13 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/io/npy.hpp"
 #include "runtime/algorithm/report.hpp"
+#include "runtime/core/scalar.hpp"
 
 namespace tensordiag::cli {
 
-namespace {
-
-// Diagonalizes (the run verifies the result unless --no-verify) and stages every output file;
-// returns the line that says how the run stopped.
 template <class T>
-std::string diagonalize_into(AtomicOutput& output, const runtime::HostTensor<T>& tensor,
-                             const runtime::Options& options, const runtime::ReportInput& input) {
-  const runtime::Result<T> result = runtime::diagonalize(tensor, options);
+std::string stage_result(AtomicOutput& output, const runtime::Result<T>& result, const runtime::Options& options,
+                         const runtime::ReportInput& input) {
   print_notes(result.notes);
   runtime::write_tensor(output.stage("core.npy"), result.core);
   for (std::size_t n = 0; n < result.factors.size(); ++n)
@@ -33,12 +30,20 @@ std::string diagonalize_into(AtomicOutput& output, const runtime::HostTensor<T>&
   output.stage_text("report.json", runtime::make_report(result, options, input).dump(2) + "\n");
   if (!result.verification) return stop_summary(result) + "; verification skipped";
   char errors[120];
-  std::snprintf(errors, sizeof errors, "; reconstruction error %.3e, orthogonality error %.3e",
-                result.verification->reconstruction_error, result.verification->orthogonality_error);
+  std::snprintf(errors, sizeof errors, "; reconstruction error %.3e, %s error %.3e",
+                result.verification->reconstruction_error, runtime::is_complex_v<T> ? "unitarity" : "orthogonality",
+                result.verification->orthogonality_error);
   return stop_summary(result) + errors;
 }
 
-}  // namespace
+template std::string stage_result(AtomicOutput&, const runtime::Result<float>&, const runtime::Options&,
+                                  const runtime::ReportInput&);
+template std::string stage_result(AtomicOutput&, const runtime::Result<double>&, const runtime::Options&,
+                                  const runtime::ReportInput&);
+template std::string stage_result(AtomicOutput&, const runtime::Result<std::complex<float>>&, const runtime::Options&,
+                                  const runtime::ReportInput&);
+template std::string stage_result(AtomicOutput&, const runtime::Result<std::complex<double>>&,
+                                  const runtime::Options&, const runtime::ReportInput&);
 
 void print_notes(const std::vector<std::string>& notes) {
   for (const auto& note : notes) std::fprintf(stderr, "tensordiag: note: %s\n", note.c_str());
@@ -65,7 +70,8 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       ".. DIR/factor_D.npy (N x N) and DIR/report.json; a failed run\n"
       "writes nothing.");
   command->add_option("input", arguments.input,
-                      "The tensor T: a .npy file, float32 or float64, C or Fortran order,\n"
+                      "The tensor T: a .npy file, float32, float64, complex64 or complex128\n"
+                      "(complex: unitary factors, on the CPU), C or Fortran order,\n"
                       "order >= 3 (>= 2 with --structure symmetric or skew), the same size N in\n"
                       "every mode, finite values")
       ->required()
@@ -132,8 +138,9 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->capture_default_str();
   command->add_option("--dtype", arguments.dtype,
-                      "Convert the input to this dtype before running\n[default: the input's]")
-      ->check(CLI::IsMember({"float32", "float64"}));
+                      "Convert the input to this dtype before running (a real tensor may\n"
+                      "be made complex, not a complex one real) [default: the input's]")
+      ->check(CLI::IsMember({"float32", "float64", "complex64", "complex128"}));
   command->add_option("--threads", options.threads,
                       "CPU threads; 0 = OpenMP's default (OMP_NUM_THREADS if set,\n"
                       "else every hardware thread)")
@@ -171,20 +178,19 @@ int run_diagonalize(const DiagonalizeArguments& arguments) {
   // A tensor the device cannot hold is refused from its header, before gigabytes are read.
   const runtime::Structure structure = runtime::parse_structure(arguments.structure);
   const runtime::TensorShape shape = runtime::read_tensor_shape(arguments.input, structure);
-  runtime::check_device_room(shape.order, shape.size,
-                             arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype),
-                             run_options(arguments));
+  const runtime::Dtype run_dtype = arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype);
+  if (runtime::is_complex(shape.dtype) || runtime::is_complex(run_dtype))
+    return run_diagonalize_complex(arguments, shape);
+  runtime::check_device_room(shape.order, shape.size, run_dtype, run_options(arguments));
   runtime::AnyTensor tensor = runtime::read_tensor(arguments.input, structure);
   const runtime::ReportInput input{arguments.input, runtime::dtype_of(tensor)};
   AtomicOutput output(arguments.out);
-  if (!arguments.dtype.empty()) {
-    const runtime::Dtype dtype = runtime::parse_dtype(arguments.dtype);
-    if (dtype != input.dtype) tensor = runtime::convert(tensor, dtype);
-  }
+  if (run_dtype != input.dtype) tensor = runtime::convert(tensor, run_dtype);
   runtime::Options options = run_options(arguments);
   options.on_sweep = sweep_progress(arguments.quiet, options.max_sweeps);
   const std::string summary = std::visit(
-      [&](const auto& typed) { return diagonalize_into(output, typed, options, input); }, tensor);
+      [&](const auto& typed) { return stage_result(output, runtime::diagonalize(typed, options), options, input); },
+      tensor);
   output.commit();
   const int order = std::visit([](const auto& typed) { return typed.order(); }, tensor);
   if (!arguments.quiet)

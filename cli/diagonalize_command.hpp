@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/atomic_output.hpp"
+#include "runtime/algorithm/report.hpp"
 #include "runtime/diagonalize.hpp"
 
 namespace tensordiag::cli {
@@ -34,6 +36,12 @@ int run_diagonalize(const DiagonalizeArguments& arguments);
 // The runtime options the arguments ask for, cancelled by SIGINT/SIGTERM (without the progress
 // callback).
 runtime::Options run_options(const DiagonalizeArguments& arguments);
+// Stages core.npy, factor_n.npy and report.json of a run's result (and prints its notes); returns
+// the line that says how the run stopped and, when verified, its errors.
+template <class T>
+std::string stage_result(AtomicOutput& output, const runtime::Result<T>& result, const runtime::Options& options,
+                         const runtime::ReportInput& input);
+
 // The runtime's notes (such as auto falling back to the CPU), one line each on stderr.
 void print_notes(const std::vector<std::string>& notes);
 

@@ -93,6 +93,9 @@ std::string run_rank(const DiagonalizeArguments& arguments, runtime::Communicato
   runtime::on_every_rank(comm, [&] { shape = runtime::read_tensor_shape(arguments.input); });
   order = shape.order;
   const runtime::Dtype dtype = arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype);
+  if (runtime::is_complex(dtype))
+    throw user_error(arguments.input + ": " + std::string(runtime::to_string(dtype)) +
+                              ": the distributed engine takes real tensors; run complex tensors on one CPU");
   return dtype == runtime::Dtype::float32 ? run_typed<float>(arguments, shape, comm, watch_for_lost_ranks)
                                           : run_typed<double>(arguments, shape, comm, watch_for_lost_ranks);
 }

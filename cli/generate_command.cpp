@@ -7,6 +7,7 @@
 #include "cli/interrupt_signals.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/tensor_options.hpp"
+#include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/io/npy.hpp"
 #include "runtime/io/npy_rows.hpp"
@@ -19,8 +20,9 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
       "generate",
       "Write a diagonalizable test tensor T = S x_1 Q_1 ... x_D Q_D (S\n"
       "diagonal, Q_n random orthogonal, both fixed by the seed), plus\n"
-      "optional Gaussian noise, as a .npy file.");
-  add_tensor_options(*command, options.order, options.size, arguments.dtype, arguments.layout, true);
+      "optional Gaussian noise, as a .npy file. With --dtype complex64 or\n"
+      "complex128: S complex, Q_n random unitary, complex noise.");
+  add_tensor_options(*command, options.order, options.size, arguments.dtype, arguments.layout, true, true);
   command->add_option("--structure", arguments.structure,
                       "symmetric: one Q in every mode (T = sum_l S_l q_l x .. x q_l,\n"
                       "symmetric under every index permutation; order 2 allowed) and\n"
@@ -76,7 +78,15 @@ int run_generate(const GenerateArguments& arguments) {
   options.cancelled = cancel_on_interrupt_signal();
   AtomicOutput output(path.parent_path());
   const std::filesystem::path staged = output.stage(path.filename().string());
-  if (runtime::parse_dtype(arguments.dtype) == runtime::Dtype::float32)
+  const runtime::Dtype dtype = runtime::parse_dtype(arguments.dtype);
+  if (runtime::is_complex(dtype)) {
+    if (options.structure != runtime::Structure::general)
+      throw user_error("--structure " + arguments.structure + " takes a real dtype; complex tensors are general");
+    if (dtype == runtime::Dtype::complex64)
+      runtime::write_tensor(staged, runtime::generate_complex_diagonalizable<float>(options).tensor);
+    else
+      runtime::write_tensor(staged, runtime::generate_complex_diagonalizable<double>(options).tensor);
+  } else if (dtype == runtime::Dtype::float32)
     write_generated<float>(staged, options);
   else
     write_generated<double>(staged, options);

@@ -20,11 +20,14 @@ CLI::Validator tensor_order(bool matrix_allowed) {
 }  // namespace
 
 void add_tensor_options(CLI::App& command, int& order, int& size, std::string& dtype, std::string& layout,
-                        bool matrix_allowed) {
+                        bool matrix_allowed, bool complex_allowed) {
   command.add_option("--order", order, "Order D (number of modes)")->required()->check(tensor_order(matrix_allowed));
   command.add_option("--size", size, "Size N of every mode")->required()->check(whole_number(2));
-  command.add_option("--dtype", dtype, "Element type")
-      ->check(CLI::IsMember({"float32", "float64"}))
+  const std::vector<std::string> dtypes = complex_allowed
+                                              ? std::vector<std::string>{"float32", "float64", "complex64", "complex128"}
+                                              : std::vector<std::string>{"float32", "float64"};
+  command.add_option("--dtype", dtype, complex_allowed ? "Element type (complex: structure general only)" : "Element type")
+      ->check(CLI::IsMember(dtypes))
       ->capture_default_str();
   command.add_option("--layout", layout, "C (last index fastest) or F (first fastest)")
       ->check(CLI::IsMember({"C", "F"}))

@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   NpyArray array;
   const bool array_ok = accepts([&] { array = read_npy_array(bytes, input_name); });
   if (array_ok) {
-    const std::size_t item = array.dtype == Dtype::float32 ? 4 : 8;
+    const std::size_t item = dtype_bytes(array.dtype);
     if (array.bytes.size() != product(array.shape) * item)
       finding("an array whose byte count is not prod(shape) x element size");
   }

@@ -154,7 +154,7 @@ DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options
 
 void check_device_room(int order, int size, Dtype dtype, const Options& options) {
   if (options.backend != Backend::cuda) return;
-  const std::size_t scalar_bytes = dtype == Dtype::float32 ? sizeof(float) : sizeof(double);
+  const std::size_t scalar_bytes = dtype_bytes(dtype);
   if (const auto refusal = current_device_memory_refusal(device_bytes_needed(order, size, scalar_bytes)))
     throw user_error("the CUDA backend cannot take this tensor: " + *refusal);
 }

@@ -11,6 +11,7 @@
 #include "runtime/algorithm/run_options.hpp"
 #include "runtime/algorithm/run_result.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/engines/engine.hpp"
 
@@ -58,7 +59,7 @@ RunPlan plan_run(const Options& options) {
   if (!codegen::find_builtin_rule(options.rule))
     throw user_error("unknown rule '" + options.rule + "': use " + codegen::builtin_rule_choices());
   codegen::LoweredRule rule = codegen::lower_builtin_rule(options.rule);
-  constexpr bool single = std::is_same_v<T, float>;
+  constexpr bool single = std::is_same_v<real_t<T>, float>;  // float32, complex64
   const StopCriteria stop{options.max_sweeps, options.tol.value_or(single ? 1e-5 : 1e-12),
                           options.stall_tol.value_or(single ? 1e-6 : 1e-13), rule.stalls_on};
   const RunSettings settings{stop,          options.eta,    options.threads,  options.on_sweep,

@@ -344,11 +344,11 @@ TEST_CASE("npy: a malformed header is a user_error") {
 TEST_CASE("npy: an unsupported dtype is a user_error naming it and the supported ones") {
   const ScratchDir dir("npy");
   for (const std::string_view descr :
-       {">f8", ">f4", "<f2", "<i8", "<i4", "|u1", "|b1", "<c16", "|O", "float64", "|f8"}) {
+       {">f8", ">f4", "<f2", "<i8", "<i4", "|u1", "|b1", ">c16", "<c32", "|O", "float64", "|f8"}) {
     CAPTURE(descr);
     const std::string expected =
         "unsupported dtype '" + std::string(descr) +
-        "' (tensordiag reads little-endian float32 '<f4' and float64 '<f8')";
+        "' (tensordiag reads little-endian float32 '<f4', float64 '<f8', complex64 '<c8' and complex128 '<c16')";
     check_read_error(dir, "input.npy",
                      npy_file(1, dict_for(descr, "(2, 2, 2)"), std::string(128, '\0')), expected);
   }
@@ -550,4 +550,42 @@ TEST_CASE("npy: every seed of the fuzz corpus is read or refused alike from a fi
   }
   CHECK(seeds >= 50);
   CHECK(arrays >= 20);
+}
+
+TEST_CASE("npy: complex64 and complex128 tensors and matrices round-trip exactly; the real reader refuses them") {
+  const ScratchDir dir("npy");
+  std::mt19937_64 engine(91);
+  std::normal_distribution<double> gauss;
+  for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
+    HostTensor<std::complex<double>> wide(3, 4, layout);
+    for (auto& value : wide.values()) value = {gauss(engine), gauss(engine)};
+    HostTensor<std::complex<float>> narrow(4, 3, layout);
+    for (auto& value : narrow.values()) value = {static_cast<float>(gauss(engine)), static_cast<float>(gauss(engine))};
+    write_tensor(dir / "wide.npy", wide);
+    write_tensor(dir / "narrow.npy", narrow);
+    const AnyComplexTensor wide_back = read_complex_tensor(dir / "wide.npy");
+    const AnyComplexTensor narrow_back = read_complex_tensor(dir / "narrow.npy");
+    CHECK(dtype_of(wide_back) == Dtype::complex128);
+    CHECK(dtype_of(narrow_back) == Dtype::complex64);
+    CHECK(std::get<HostTensor<std::complex<double>>>(wide_back).values() == wide.values());
+    CHECK(std::get<HostTensor<std::complex<float>>>(narrow_back).values() == narrow.values());
+    CHECK(std::get<HostTensor<std::complex<double>>>(wide_back).layout() == layout);
+    CHECK(read_tensor_shape(dir / "wide.npy").dtype == Dtype::complex128);
+    check_user_error([&] { read_tensor(dir / "wide.npy"); }, dir / "wide.npy", "holds complex128 data");
+  }
+  write_tensor(dir / "real.npy", random_tensor<double>(3, 3, Layout::c_order, 5));
+  check_user_error([&] { read_complex_tensor(dir / "real.npy"); }, dir / "real.npy", "holds real float64 data");
+  Matrix<std::complex<double>> factor{2, {{1, 2}, {3, -4}, {-5, 6}, {7, 0.5}}};
+  write_matrix(dir / "factor.npy", factor);
+  const NpyArray array = read_npy_array(dir / "factor.npy");
+  CHECK(array.dtype == Dtype::complex128);
+  CHECK(array.bytes.size() == 4 * 16);
+  CHECK(std::memcmp(array.bytes.data(), factor.data.data(), array.bytes.size()) == 0);
+  // A NaN in an imaginary part is found like one in a real value.
+  HostTensor<std::complex<double>> bad(3, 2, Layout::c_order);
+  for (auto& value : bad.values()) value = {1.0, 2.0};
+  bad.values()[6] = {1.0, std::numeric_limits<double>::infinity()};
+  write_tensor(dir / "bad.npy", bad);
+  check_user_error([&] { read_complex_tensor(dir / "bad.npy"); }, dir / "bad.npy",
+                   "contains NaN or Inf at flat index 6 (file order): inf in the imaginary part");
 }

@@ -3,6 +3,7 @@
 // for the per-sweep callback and the cancel check. user_error and codegen_error become ValueError with their message.
 // NumPy arrays are read in place (numpy_tensor.hpp); CUDA arrays too, with the results left on the
 // device as DeviceArray (cuda_input.hpp, device_array.hpp).
+#include <pybind11/complex.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -16,6 +17,9 @@
 #include "python/src/device_array.hpp"
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
+#include "runtime/diagonalize_complex.hpp"
+#include "runtime/core/scalar.hpp"
+#include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/diagonalize_on_devices.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/algorithm/generator.hpp"
@@ -101,8 +105,15 @@ py::dict run(const py::array& array, const runtime::Options& options, const std:
   runtime::Result<T> result;
   {
     const py::gil_scoped_release release;
-    result = devices.empty() ? runtime::diagonalize(tensor, options)
-                             : runtime::diagonalize_on_devices(tensor, options, devices);
+    if constexpr (runtime::is_complex_v<T>) {
+      // Complex tensors run on the CPU's complex engine (unitary factors).
+      if (!devices.empty())
+        throw user_error("devices=: the GPU ranks take real tensors; complex tensors run on the CPU");
+      result = runtime::diagonalize_complex(tensor, options);
+    } else {
+      result = devices.empty() ? runtime::diagonalize(tensor, options)
+                               : runtime::diagonalize_on_devices(tensor, options, devices);
+    }
   }
   py::list factors;
   for (auto& factor : result.factors) factors.append(to_numpy(std::move(factor)));
@@ -176,7 +187,10 @@ py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<doubl
                                                 schedule, structure, on_sweep, init);
   if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options, devices);
   if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options, devices);
-  throw internal_error("_tensordiag.diagonalize: the array is neither float32 nor float64");
+  if (py::isinstance<py::array_t<std::complex<float>>>(array)) return run<std::complex<float>>(array, options, devices);
+  if (py::isinstance<py::array_t<std::complex<double>>>(array))
+    return run<std::complex<double>>(array, options, devices);
+  throw internal_error("_tensordiag.diagonalize: the array is not float32, float64, complex64 or complex128");
 }
 
 // `source`: a DLPack capsule from the array's __dlpack__, or the fields of its
@@ -201,12 +215,13 @@ py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optiona
   return run_on_device<double>(array, options);
 }
 
-template <class T>
-py::tuple generate_as(const runtime::GeneratorOptions& options) {
-  runtime::GeneratedTensor<T> generated;
+// (tensor, diagonal, factors) of a generator's result (GeneratedTensor or GeneratedComplexTensor).
+template <class Generate>
+py::tuple generated_tuple(Generate&& generate) {
+  decltype(generate()) generated;
   {
     const py::gil_scoped_release release;
-    generated = runtime::generate_diagonalizable<T>(options);
+    generated = generate();
   }
   py::list factors;
   for (auto& factor : generated.factors) factors.append(to_numpy(std::move(factor)));
@@ -224,8 +239,15 @@ py::tuple generate(int order, int size, std::uint64_t seed, double noise, const 
   options.seed = seed;
   options.noise = noise;
   options.layout = fortran_order ? runtime::Layout::fortran_order : runtime::Layout::c_order;
-  if (runtime::parse_dtype(dtype) == runtime::Dtype::float32) return generate_as<float>(options);
-  return generate_as<double>(options);
+  switch (runtime::parse_dtype(dtype)) {
+    case runtime::Dtype::float32: return generated_tuple([&] { return runtime::generate_diagonalizable<float>(options); });
+    case runtime::Dtype::complex64:
+      return generated_tuple([&] { return runtime::generate_complex_diagonalizable<float>(options); });
+    case runtime::Dtype::complex128:
+      return generated_tuple([&] { return runtime::generate_complex_diagonalizable<double>(options); });
+    case runtime::Dtype::float64: break;
+  }
+  return generated_tuple([&] { return runtime::generate_diagonalizable<double>(options); });
 }
 
 // One kind's generated CUDA source, or for "all" {kind: source} of every kind that serves the shape.

@@ -150,13 +150,14 @@ class Result:
 
 
 def _tensor_array(tensor: Any) -> np.ndarray:
-    """The tensor as a float32/float64 array in native byte order, C- or Fortran-contiguous.
+    """The tensor as a float32/float64/complex64/complex128 array in native byte order, C- or
+    Fortran-contiguous.
 
     Arrays that already are pass through without a copy; other strided arrays become C-ordered.
     """
     array = np.asarray(tensor)
-    if array.dtype.kind != "f" or array.dtype.itemsize not in (4, 8):
-        raise TypeError(f"unsupported dtype '{array.dtype}': use float32 or float64 "
+    if (array.dtype.kind, array.dtype.itemsize) not in (("f", 4), ("f", 8), ("c", 8), ("c", 16)):
+        raise TypeError(f"unsupported dtype '{array.dtype}': use float32, float64, complex64 or complex128 "
                         "(convert with tensor.astype(numpy.float64))")
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
@@ -299,8 +300,12 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
 
     Parameters
     ----------
-    tensor : array_like or CUDA array, float32 or float64
-        Order D >= 3, the same size N >= 2 in every mode, finite. C- and Fortran-ordered NumPy
+    tensor : array_like or CUDA array, float32 or float64 (NumPy: also complex64, complex128)
+        Order D >= 3, the same size N >= 2 in every mode, finite. A complex NumPy array runs on
+        the CPU's complex engine: T = C x_1 U_1 ... x_D U_D with unitary U_n (no conjugation in
+        the mode products, so C = T x_1 U_1^H ... x_D U_D^H), every C[i, .., i] real and >= 0
+        (the phase of index i kept in U_1's column i); rule max_diag only, structure general, no
+        devices, no init="svd". C- and Fortran-ordered NumPy
         arrays are read in place, without a copy (other strided arrays are copied to C order, other
         byte orders converted); the core comes back in the input's order and dtype. Other dtypes
         raise TypeError; other shapes, NaN or Inf raise ValueError (order 2 is a matrix: use
@@ -408,7 +413,9 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
     holding ``diagonal``. ``structure="symmetric"``: one Q for every mode (the factors are D copies
     of it), symmetric noise, order 2 allowed. ``structure="skew"``: S is in the block form instead,
     S[pi(kD, .., kD+D-1)] = sign(pi) diagonal[k] for k < N // D (``diagonal`` has N // D entries),
-    one Q, skew-symmetric noise, order 2 allowed, N >= D.
+    one Q, skew-symmetric noise, order 2 allowed, N >= D. ``dtype="complex64"`` or
+    ``"complex128"``: S with complex Gaussian entries (``diagonal`` complex128), the factors Haar
+    unitary (complex128), complex noise; structure general only.
     """
     seed = operator.index(seed)
     if seed < 0:

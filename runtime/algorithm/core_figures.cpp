@@ -2,12 +2,16 @@
 
 #include "runtime/algorithm/skew_blocks.hpp"
 #include "runtime/algorithm/verification.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 
 namespace tensordiag::runtime {
 
 template <class T>
 CoreFigures core_figures(const HostTensor<T>& core, Structure structure) {
-  if (structure == Structure::skew) {
+  if constexpr (is_complex_v<T>) {
+    if (structure != Structure::general) throw internal_error("core_figures: a complex core has no structure");
+  } else if (structure == Structure::skew) {
     const SkewFigures skew = skew_figures(core);
     return {skew.off_norm2, skew.block_norm2, skew.block_sum};
   }
@@ -16,5 +20,7 @@ CoreFigures core_figures(const HostTensor<T>& core, Structure structure) {
 
 template CoreFigures core_figures(const HostTensor<float>&, Structure);
 template CoreFigures core_figures(const HostTensor<double>&, Structure);
+template CoreFigures core_figures(const HostTensor<std::complex<float>>&, Structure);
+template CoreFigures core_figures(const HostTensor<std::complex<double>>&, Structure);
 
 }  // namespace tensordiag::runtime

@@ -64,6 +64,8 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
 }
 
 template nlohmann::ordered_json make_report(const Result<float>&, const Options&, const ReportInput&);
+template nlohmann::ordered_json make_report(const Result<std::complex<float>>&, const Options&, const ReportInput&);
+template nlohmann::ordered_json make_report(const Result<std::complex<double>>&, const Options&, const ReportInput&);
 template nlohmann::ordered_json make_report(const Result<double>&, const Options&, const ReportInput&);
 
 }  // namespace tensordiag::runtime

@@ -28,5 +28,9 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
 
 extern template nlohmann::ordered_json make_report(const Result<float>&, const Options&, const ReportInput&);
 extern template nlohmann::ordered_json make_report(const Result<double>&, const Options&, const ReportInput&);
+extern template nlohmann::ordered_json make_report(const Result<std::complex<float>>&, const Options&,
+                                                   const ReportInput&);
+extern template nlohmann::ordered_json make_report(const Result<std::complex<double>>&, const Options&,
+                                                   const ReportInput&);
 
 }  // namespace tensordiag::runtime

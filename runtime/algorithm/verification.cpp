@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include "runtime/algorithm/run_result.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::runtime {
@@ -16,7 +17,11 @@ namespace tensordiag::runtime {
 namespace {
 
 using Eigen::Index;
-using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// The checks run in W = wide_t<T>: double, or complex<double> for a complex tensor.
+template <class W>
+using RowMajorMatrix = Eigen::Matrix<W, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class W>
+using ColumnMatrix = Eigen::Matrix<W, Eigen::Dynamic, Eigen::Dynamic>;
 
 // Below this many entries a loop runs on one thread: starting the others costs more.
 constexpr Index parallel_work = Index{1} << 16;
@@ -24,9 +29,9 @@ constexpr Index parallel_work = Index{1} << 16;
 constexpr Index chunk_budget = Index{1} << 16;
 
 template <class U>
-Eigen::MatrixXd to_eigen(const Matrix<U>& m) {
+ColumnMatrix<wide_t<U>> to_eigen(const Matrix<U>& m) {
   using Stored = Eigen::Matrix<U, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  return Eigen::Map<const Stored>(m.data.data(), m.n, m.n).template cast<double>();
+  return Eigen::Map<const Stored>(m.data.data(), m.n, m.n).template cast<wide_t<U>>();
 }
 
 // The modes from the largest stride to the smallest: memory is C-ordered over them whatever the
@@ -44,8 +49,8 @@ std::vector<int> memory_order(const std::vector<std::ptrdiff_t>& strides) {
 // row r of out is slab `first + r` of C x_s M_s, C-ordered over the other modes. The core is cast
 // to double a chunk of columns at a time.
 template <class T>
-void slowest_mode_product(const HostTensor<T>& core, const Eigen::MatrixXd& m, Index first, Index chunk,
-                          Eigen::Ref<RowMajorMatrix> out) {
+void slowest_mode_product(const HostTensor<T>& core, const ColumnMatrix<wide_t<T>>& m, Index first, Index chunk,
+                          Eigen::Ref<RowMajorMatrix<wide_t<T>>> out) {
   using Stored = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const Index n = core.size(), slab = out.cols(), chunks = (slab + chunk - 1) / chunk;
   const Eigen::Map<const Stored> c(core.data(), n, slab);
@@ -53,16 +58,17 @@ void slowest_mode_product(const HostTensor<T>& core, const Eigen::MatrixXd& m, I
   for (Index k = 0; k < chunks; ++k) {
     const Index width = std::min(chunk, slab - k * chunk);
     out.middleCols(k * chunk, width).noalias() =
-        m.middleRows(first, out.rows()) * c.middleCols(k * chunk, width).template cast<double>();
+        m.middleRows(first, out.rows()) * c.middleCols(k * chunk, width).template cast<wide_t<T>>();
   }
 }
 
 // x holds an order-k tensor C-ordered over modes (m_1, .., m_k); y receives X x_{m_1} M,
 // C-ordered over (m_2, .., m_k, m_1). As matrices, X is N x N^(k-1) row-major and y = M X is
 // stored column-major. k steps apply every mode once and bring the order back.
-void cycling_mode_product(const double* x, double* y, const Eigen::MatrixXd& m, Index rest) {
-  const Eigen::Map<const RowMajorMatrix> xm(x, m.rows(), rest);
-  Eigen::Map<Eigen::MatrixXd>(y, m.rows(), rest).noalias() = m * xm;
+template <class W>
+void cycling_mode_product(const W* x, W* y, const ColumnMatrix<W>& m, Index rest) {
+  const Eigen::Map<const RowMajorMatrix<W>> xm(x, m.rows(), rest);
+  Eigen::Map<ColumnMatrix<W>>(y, m.rows(), rest).noalias() = m * xm;
 }
 
 }  // namespace
@@ -76,9 +82,10 @@ void cycling_mode_product(const double* x, double* y, const Eigen::MatrixXd& m, 
 template <class T>
 double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& core,
                             const std::vector<Matrix<T>>& factors, std::size_t block_doubles) {
+  using W = wide_t<T>;
   const Index n = core.size(), slab = static_cast<Index>(core.count()) / n;
   const std::vector<int> modes = memory_order(core.strides());
-  std::vector<Eigen::MatrixXd> m;
+  std::vector<ColumnMatrix<W>> m;
   for (int mode : modes) m.push_back(to_eigen(factors[static_cast<std::size_t>(mode)]));
 
   // A block of at most a quarter of the slabs: fresh memory costs page faults, about as much per
@@ -86,8 +93,8 @@ double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& co
   const Index threads = omp_get_max_threads(), budget = static_cast<Index>(block_doubles);
   const Index block = std::min(n, std::max(std::min(budget / slab, n / 4), threads));
   const Index chunk = std::max<Index>(1, std::min(budget, chunk_budget) / n);
-  RowMajorMatrix slabs(block, slab);
-  std::vector<std::vector<double>> scratch(static_cast<std::size_t>(threads), std::vector<double>(static_cast<std::size_t>(slab)));
+  RowMajorMatrix<W> slabs(block, slab);
+  std::vector<std::vector<W>> scratch(static_cast<std::size_t>(threads), std::vector<W>(static_cast<std::size_t>(slab)));
   // Sums per slab, added in slab order: the same figures at any thread count and schedule.
   std::vector<double> slab_diff2(static_cast<std::size_t>(n)), slab_norm2(static_cast<std::size_t>(n));
   for (Index first = 0; first < n; first += block) {
@@ -96,8 +103,8 @@ double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& co
 #pragma omp parallel for schedule(dynamic) if (core.count() >= parallel_work)
     for (Index r = 0; r < rows; ++r) {
       // The slab's row of the block and the thread's scratch take turns as input and output.
-      double* x = slabs.row(r).data();
-      double* y = scratch[static_cast<std::size_t>(omp_get_thread_num())].data();
+      W* x = slabs.row(r).data();
+      W* y = scratch[static_cast<std::size_t>(omp_get_thread_num())].data();
       for (std::size_t p = 1; p < m.size(); ++p) {
         cycling_mode_product(x, y, m[p], slab / n);
         std::swap(x, y);
@@ -105,9 +112,9 @@ double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& co
       const T* t = tensor.data() + (first + r) * slab;
       double diff2 = 0.0, norm2 = 0.0;
       for (Index i = 0; i < slab; ++i) {
-        const double value = static_cast<double>(t[i]);
-        diff2 += (x[i] - value) * (x[i] - value);
-        norm2 += value * value;
+        const W value = static_cast<W>(t[i]);
+        diff2 += abs2(x[i] - value);
+        norm2 += abs2(value);
       }
       slab_diff2[static_cast<std::size_t>(first + r)] = diff2;
       slab_norm2[static_cast<std::size_t>(first + r)] = norm2;
@@ -125,9 +132,10 @@ template <class T>
 double orthogonality_error(const std::vector<Matrix<T>>& factors) {
   double worst = 0.0;
   for (const auto& factor : factors) {
-    const Eigen::MatrixXd m = to_eigen(factor);
-    const Eigen::MatrixXd gram = m.transpose() * m;
-    worst = std::max(worst, (gram - Eigen::MatrixXd::Identity(m.rows(), m.cols())).norm());
+    using M = ColumnMatrix<wide_t<T>>;
+    const M m = to_eigen(factor);
+    const M gram = m.adjoint() * m;  // M^T M, or U^H U
+    worst = std::max(worst, (gram - M::Identity(m.rows(), m.cols())).norm());
   }
   return worst;
 }
@@ -147,8 +155,7 @@ double diag_norm2(const HostTensor<T>& x) {
   double sum = 0.0;
   const std::size_t step = static_cast<std::size_t>(x.diagonal_stride());
   for (int i = 0; i < x.size(); ++i) {
-    const double v = static_cast<double>(x.data()[static_cast<std::size_t>(i) * step]);
-    sum += v * v;
+    sum += abs2(static_cast<wide_t<T>>(x.data()[static_cast<std::size_t>(i) * step]));
   }
   return sum;
 }
@@ -157,7 +164,7 @@ template <class T>
 double trace(const HostTensor<T>& x) {
   double sum = 0.0;
   const std::size_t step = static_cast<std::size_t>(x.diagonal_stride());
-  for (int i = 0; i < x.size(); ++i) sum += static_cast<double>(x.data()[static_cast<std::size_t>(i) * step]);
+  for (int i = 0; i < x.size(); ++i) sum += real_part(static_cast<wide_t<T>>(x.data()[static_cast<std::size_t>(i) * step]));
   return sum;
 }
 
@@ -174,8 +181,7 @@ double off_norm2(const HostTensor<T>& x) {
     const std::size_t end = k + 1 < runs ? (k + 1) * step : x.count();
     double run_sum = 0.0;
     for (std::size_t i = k * step + 1; i < end; ++i) {
-      const double v = static_cast<double>(x.data()[i]);
-      run_sum += v * v;
+      run_sum += abs2(static_cast<wide_t<T>>(x.data()[i]));
     }
     run_sums[k] = run_sum;
   }
@@ -194,6 +200,8 @@ double off_norm2(const HostTensor<T>& x) {
   template double off_norm2(const HostTensor<T>&);
 TENSORDIAG_INSTANTIATE(float)
 TENSORDIAG_INSTANTIATE(double)
+TENSORDIAG_INSTANTIATE(std::complex<float>)
+TENSORDIAG_INSTANTIATE(std::complex<double>)
 #undef TENSORDIAG_INSTANTIATE
 
 }  // namespace tensordiag::runtime

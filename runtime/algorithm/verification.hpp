@@ -1,6 +1,8 @@
 #pragma once
-// Independent checks of a result, computed in float64 whatever the tensor's dtype, and the
-// convergence figures of a core.
+// Independent checks of a result, computed in float64 (complex: complex128) whatever the tensor's
+// dtype, and the convergence figures of a core. For complex tensors the squares are squared moduli,
+// the orthogonality error is the unitarity error max_n ||U_n^H U_n - I||_F and the trace is the real
+// part of sum_i C[i, .., i].
 #include <vector>
 
 #include "runtime/core/tensor.hpp"
@@ -45,5 +47,19 @@ template <class T>
 double diag_norm2(const HostTensor<T>& x);
 template <class T>
 double trace(const HostTensor<T>& x);
+
+#define TENSORDIAG_DECLARE(T)                                                                              \
+  extern template Verification verify(const HostTensor<T>&, const Result<T>&);                               \
+  extern template double reconstruction_error(const HostTensor<T>&, const HostTensor<T>&,                    \
+                                              const std::vector<Matrix<T>>&, std::size_t);                  \
+  extern template double orthogonality_error(const std::vector<Matrix<T>>&);                                 \
+  extern template double diag_norm2(const HostTensor<T>&);                                                   \
+  extern template double trace(const HostTensor<T>&);                                                        \
+  extern template double off_norm2(const HostTensor<T>&);
+TENSORDIAG_DECLARE(float)
+TENSORDIAG_DECLARE(double)
+TENSORDIAG_DECLARE(std::complex<float>)
+TENSORDIAG_DECLARE(std::complex<double>)
+#undef TENSORDIAG_DECLARE
 
 }  // namespace tensordiag::runtime

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 
 namespace tensordiag::runtime {
 
@@ -13,13 +14,29 @@ std::string_view to_string(Layout layout) {
 }
 
 std::string_view to_string(Dtype dtype) {
-  return dtype == Dtype::float32 ? "float32" : "float64";
+  switch (dtype) {
+    case Dtype::float32: return "float32";
+    case Dtype::float64: return "float64";
+    case Dtype::complex64: return "complex64";
+    case Dtype::complex128: return "complex128";
+  }
+  return "?";
 }
 
 Dtype parse_dtype(std::string_view name) {
-  if (name == "float32") return Dtype::float32;
-  if (name == "float64") return Dtype::float64;
-  throw user_error("unsupported dtype '" + std::string(name) + "': use float32 or float64");
+  for (const Dtype dtype : {Dtype::float32, Dtype::float64, Dtype::complex64, Dtype::complex128})
+    if (name == to_string(dtype)) return dtype;
+  throw user_error("unsupported dtype '" + std::string(name) + "': use float32, float64, complex64 or complex128");
+}
+
+std::size_t dtype_bytes(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::float32: return 4;
+    case Dtype::float64: return 8;
+    case Dtype::complex64: return 8;
+    case Dtype::complex128: return 16;
+  }
+  return 0;
 }
 
 std::string shape_text(const std::vector<std::size_t>& shape) {
@@ -160,30 +177,76 @@ Dtype dtype_of(const AnyTensor& tensor) {
   return tensor.index() == 0 ? Dtype::float32 : Dtype::float64;
 }
 
+Dtype dtype_of(const AnyComplexTensor& tensor) {
+  return tensor.index() == 0 ? Dtype::complex64 : Dtype::complex128;
+}
+
+namespace {
+
+// t's values as U (U's real part narrower than t's: a finite value beyond its range would become
+// Inf, undefined behaviour, so it is a user_error naming the value).
+template <class U, class T>
+HostTensor<U> cast_tensor(const HostTensor<T>& t) {
+  using R = real_t<U>;
+  const auto check = [](double part, std::size_t i) {
+    if (std::abs(part) > static_cast<double>(std::numeric_limits<R>::max()))
+      throw user_error("value " + std::to_string(part) + " at flat index " + std::to_string(i) + " overflows " +
+                       std::string(to_string(dtype_of<U>())));
+  };
+  std::vector<U> values(t.count());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const T x = t.data()[i];
+    if constexpr (is_complex_v<T>) {
+      check(static_cast<double>(x.real()), i);
+      check(static_cast<double>(x.imag()), i);
+      values[i] = U(static_cast<R>(x.real()), static_cast<R>(x.imag()));
+    } else {
+      check(static_cast<double>(x), i);
+      values[i] = static_cast<U>(static_cast<R>(x));
+    }
+  }
+  return HostTensor<U>(t.order(), t.size(), t.layout(), std::move(values));
+}
+
+}  // namespace
+
 AnyTensor convert(const AnyTensor& tensor, Dtype dtype) {
+  if (is_complex(dtype)) throw internal_error("convert: a real tensor to a complex dtype goes through convert_to_complex");
   return std::visit(
       [dtype](const auto& t) -> AnyTensor {
-        auto cast = [&t](auto zero) {
-          using U = decltype(zero);
-          std::vector<U> values(t.count());
-          for (std::size_t i = 0; i < values.size(); ++i) {
-            // A finite value beyond the target's range would become Inf (undefined behaviour).
-            if (std::abs(static_cast<double>(t.data()[i])) > static_cast<double>(std::numeric_limits<U>::max()))
-              throw user_error("value " + std::to_string(static_cast<double>(t.data()[i])) + " at flat index " +
-                               std::to_string(i) + " overflows " + std::string(to_string(dtype_of<U>())));
-            values[i] = static_cast<U>(t.data()[i]);
-          }
-          return HostTensor<U>(t.order(), t.size(), t.layout(), std::move(values));
-        };
-        if (dtype == Dtype::float32) return cast(0.0f);
-        return cast(0.0);
+        if (dtype == Dtype::float32) return cast_tensor<float>(t);
+        return cast_tensor<double>(t);
+      },
+      tensor);
+}
+
+AnyComplexTensor convert_to_complex(const AnyTensor& tensor, Dtype dtype) {
+  if (!is_complex(dtype)) throw internal_error("convert_to_complex: the target is not complex");
+  return std::visit(
+      [dtype](const auto& t) -> AnyComplexTensor {
+        if (dtype == Dtype::complex64) return cast_tensor<std::complex<float>>(t);
+        return cast_tensor<std::complex<double>>(t);
+      },
+      tensor);
+}
+
+AnyComplexTensor convert(const AnyComplexTensor& tensor, Dtype dtype) {
+  if (!is_complex(dtype)) throw internal_error("convert: a complex tensor cannot be made real");
+  return std::visit(
+      [dtype](const auto& t) -> AnyComplexTensor {
+        if (dtype == Dtype::complex64) return cast_tensor<std::complex<float>>(t);
+        return cast_tensor<std::complex<double>>(t);
       },
       tensor);
 }
 
 template class HostTensor<float>;
 template class HostTensor<double>;
+template class HostTensor<std::complex<float>>;
+template class HostTensor<std::complex<double>>;
 template struct Matrix<float>;
 template struct Matrix<double>;
+template struct Matrix<std::complex<float>>;
+template struct Matrix<std::complex<double>>;
 
 }  // namespace tensordiag::runtime

@@ -4,6 +4,7 @@
 // in place, issue 13); a copy of either owns its values.
 #include "dsl/layout.hpp"
 #include "runtime/core/structure.hpp"
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,15 +16,23 @@ namespace tensordiag::runtime {
 
 using dsl::Layout;
 
-enum class Dtype { float32, float64 };
+// complex64 and complex128 (NumPy's names: two float32, two float64) hold complex tensors, which
+// run with unitary factors (issue 11, item 3).
+enum class Dtype { float32, float64, complex64, complex128 };
 
 std::string_view to_string(Layout layout);
 std::string_view to_string(Dtype dtype);
-Dtype parse_dtype(std::string_view name);  // "float32" | "float64"; throws user_error otherwise
+// "float32" | "float64" | "complex64" | "complex128"; throws user_error otherwise.
+Dtype parse_dtype(std::string_view name);
+constexpr bool is_complex(Dtype dtype) { return dtype == Dtype::complex64 || dtype == Dtype::complex128; }
+// Bytes of one entry: 4, 8, 8, 16.
+std::size_t dtype_bytes(Dtype dtype);
 
 template <class T> constexpr Dtype dtype_of();
 template <> constexpr Dtype dtype_of<float>() { return Dtype::float32; }
 template <> constexpr Dtype dtype_of<double>() { return Dtype::float64; }
+template <> constexpr Dtype dtype_of<std::complex<float>>() { return Dtype::complex64; }
+template <> constexpr Dtype dtype_of<std::complex<double>>() { return Dtype::complex128; }
 
 // The shape as Python prints a tuple, as NumPy writes it in a .npy header: (), (5,), (3, 4, 3).
 std::string shape_text(const std::vector<std::size_t>& shape);
@@ -103,15 +112,27 @@ struct Matrix {
   const T& operator()(int i, int j) const { return data[static_cast<std::size_t>(i) * n + j]; }
 };
 
-// A tensor whose element type is known only at run time (read from a file, say).
+// A real tensor whose element type is known only at run time (read from a file, say).
 using AnyTensor = std::variant<HostTensor<float>, HostTensor<double>>;
+// The same for complex tensors: a separate type, since only the complex engine takes them.
+using AnyComplexTensor = std::variant<HostTensor<std::complex<float>>, HostTensor<std::complex<double>>>;
 
 Dtype dtype_of(const AnyTensor& tensor);
+Dtype dtype_of(const AnyComplexTensor& tensor);
+// To float32 or float64; a value beyond float32's range is a user_error.
 AnyTensor convert(const AnyTensor& tensor, Dtype dtype);
+// To complex64 or complex128: a real tensor gets zero imaginary parts (a complex tensor cannot be
+// made real: that is the caller's user_error to give, with its context).
+AnyComplexTensor convert_to_complex(const AnyTensor& tensor, Dtype dtype);
+AnyComplexTensor convert(const AnyComplexTensor& tensor, Dtype dtype);
 
 extern template class HostTensor<float>;
 extern template class HostTensor<double>;
+extern template class HostTensor<std::complex<float>>;
+extern template class HostTensor<std::complex<double>>;
 extern template struct Matrix<float>;
 extern template struct Matrix<double>;
+extern template struct Matrix<std::complex<float>>;
+extern template struct Matrix<std::complex<double>>;
 
 }  // namespace tensordiag::runtime

@@ -27,11 +27,15 @@ std::string cpu_model_name() {
 
 }  // namespace
 
+std::string cpu_device_name(int threads) {
+  return cpu_model_name() + " (" + std::to_string(threads > 0 ? threads : omp_get_max_threads()) + " threads)";
+}
+
 template <class T>
 std::vector<Result<T>> run_cpu_batch(std::span<const HostTensor<T>> tensors, const EngineRun& run) {
   RunSettings settings = run.settings;
   if (settings.threads <= 0) settings.threads = omp_get_max_threads();
-  const std::string device = cpu_model_name() + " (" + std::to_string(settings.threads) + " threads)";
+  const std::string device = cpu_device_name(settings.threads);
   std::vector<Result<T>> results;
   for (const HostTensor<T>& tensor : tensors) {
     if (settings.structure != Structure::general) {

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/io/npy_source.hpp"
 
 // The .npy format, as specified by NumPy (NEP 1, "A simple file format for NumPy arrays", and the
@@ -42,7 +43,7 @@ namespace fs = std::filesystem;
 constexpr std::string_view npy_magic = "\x93NUMPY";
 constexpr std::size_t npy_alignment = 64;
 constexpr std::string_view accepted_dtypes =
-    "tensordiag reads little-endian float32 '<f4' and float64 '<f8'";
+    "tensordiag reads little-endian float32 '<f4', float64 '<f8', complex64 '<c8' and complex128 '<c16'";
 
 [[noreturn]] void fail(const fs::path& file, const std::string& what) {
   throw user_error(file.string() + ": " + what);
@@ -72,9 +73,17 @@ std::string quote_for_message(std::string_view text, char quote = '"') {
   return out + quote;
 }
 
-std::size_t item_size(Dtype dtype) { return dtype == Dtype::float32 ? 4 : 8; }
+std::size_t item_size(Dtype dtype) { return dtype_bytes(dtype); }
 
-std::string_view descr_of(Dtype dtype) { return dtype == Dtype::float32 ? "<f4" : "<f8"; }
+std::string_view descr_of(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::float32: return "<f4";
+    case Dtype::float64: return "<f8";
+    case Dtype::complex64: return "<c8";
+    case Dtype::complex128: return "<c16";
+  }
+  return "?";
+}
 
 // prod(shape) * item size, or nothing when it does not fit in size_t.
 std::optional<std::size_t> byte_count(const std::vector<std::size_t>& shape, Dtype dtype) {
@@ -268,6 +277,8 @@ Dtype dtype_from_descr(const PyLiteral& descr, const fs::path& file) {
     fail(file, "malformed header: 'descr' must be a dtype string such as '<f8'");
   if (descr.text == "<f4" || descr.text == "=f4") return Dtype::float32;
   if (descr.text == "<f8" || descr.text == "=f8") return Dtype::float64;
+  if (descr.text == "<c8" || descr.text == "=c8") return Dtype::complex64;
+  if (descr.text == "<c16" || descr.text == "=c16") return Dtype::complex128;
   fail(file, "unsupported dtype " + quote_for_message(descr.text, '\'') + " (" +
                  std::string(accepted_dtypes) + ")");
 }
@@ -388,16 +399,26 @@ void read_data(NpySource& source, std::vector<T>& values, const fs::path& file) 
     fail(file, "read error in the data: " + source.failure_reason());
 }
 
+// "nan", "inf" or "-inf" for a value that is not finite.
+template <class R>
+std::string non_finite_name(R value) {
+  return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
+}
+
 template <class T>
-AnyTensor load_tensor(NpySource& source, const NpyHeader& header, const fs::path& file) {
+HostTensor<T> load_tensor(NpySource& source, const NpyHeader& header, const fs::path& file) {
   std::vector<T> values = allocate<T>(header.data_bytes / sizeof(T), file);
   read_data(source, values, file);
   for (std::size_t k = 0; k < values.size(); ++k) {
-    if (!std::isfinite(values[k]))
-      fail(file, "contains NaN or Inf at flat index " + std::to_string(k) + " (file order): " +
-                     (std::isnan(values[k]) ? "nan"
-                      : values[k] > 0       ? "inf"
-                                            : "-inf"));
+    const auto at = [&](const std::string& what) {
+      fail(file, "contains NaN or Inf at flat index " + std::to_string(k) + " (file order): " + what);
+    };
+    if constexpr (is_complex_v<T>) {
+      if (!std::isfinite(values[k].real())) at(non_finite_name(values[k].real()) + " in the real part");
+      if (!std::isfinite(values[k].imag())) at(non_finite_name(values[k].imag()) + " in the imaginary part");
+    } else if (!std::isfinite(values[k])) {
+      at(non_finite_name(values[k]));
+    }
   }
   // N >= 2, order >= 3 and N^order * sizeof(T) fits in 64 bits, so the order is at most 62 and N
   // below 2^21: both fit in int.
@@ -476,8 +497,20 @@ NpyHeader read_tensor_header(NpySource& source, const fs::path& file, Structure 
 
 AnyTensor read_tensor(NpySource& source, const fs::path& file, Structure structure) {
   const NpyHeader header = read_tensor_header(source, file, structure);
+  if (is_complex(header.dtype))
+    fail(file, "holds " + std::string(to_string(header.dtype)) +
+                   " data, which runs through the complex path (diagonalize_complex, or the command, which "
+                   "chooses it from the file)");
   if (header.dtype == Dtype::float32) return load_tensor<float>(source, header, file);
   return load_tensor<double>(source, header, file);
+}
+
+AnyComplexTensor read_complex_tensor(NpySource& source, const fs::path& file) {
+  const NpyHeader header = read_tensor_header(source, file, Structure::general);
+  if (!is_complex(header.dtype))
+    fail(file, "holds real " + std::string(to_string(header.dtype)) + " data where a complex tensor was expected");
+  if (header.dtype == Dtype::complex64) return load_tensor<std::complex<float>>(source, header, file);
+  return load_tensor<std::complex<double>>(source, header, file);
 }
 
 }  // namespace
@@ -514,6 +547,11 @@ AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesyste
   return read_tensor(source, name, Structure::general);
 }
 
+AnyComplexTensor read_complex_tensor(const std::filesystem::path& path) {
+  NpyFileSource source(path);
+  return read_complex_tensor(source, path);
+}
+
 template <class T>
 void write_tensor(const std::filesystem::path& path, const HostTensor<T>& tensor) {
   const std::vector<std::size_t> shape(static_cast<std::size_t>(tensor.order()),
@@ -532,5 +570,9 @@ template void write_tensor(const std::filesystem::path&, const HostTensor<float>
 template void write_tensor(const std::filesystem::path&, const HostTensor<double>&);
 template void write_matrix(const std::filesystem::path&, const Matrix<float>&);
 template void write_matrix(const std::filesystem::path&, const Matrix<double>&);
+template void write_tensor(const std::filesystem::path&, const HostTensor<std::complex<float>>&);
+template void write_tensor(const std::filesystem::path&, const HostTensor<std::complex<double>>&);
+template void write_matrix(const std::filesystem::path&, const Matrix<std::complex<float>>&);
+template void write_matrix(const std::filesystem::path&, const Matrix<std::complex<double>>&);
 
 }  // namespace tensordiag::runtime

@@ -1,6 +1,6 @@
 #pragma once
-// NumPy .npy files (format versions 1.0, 2.0 and 3.0): little-endian float32 ('<f4') and float64
-// ('<f8'; '=f4' and '=f8' are read as little-endian too), C or Fortran order. Everything else is a
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0): little-endian float32 ('<f4'), float64
+// ('<f8'), complex64 ('<c8') and complex128 ('<c16'); '=' is read as '<'), C or Fortran order. Everything else is a
 // user_error with a one-line message that names the file. Files are written in version 1.0 (2.0
 // when the header needs more than 65535 bytes), the header padded to a multiple of 64 bytes.
 #include <filesystem>
@@ -38,6 +38,9 @@ void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
 // the run, not here.
 AnyTensor read_tensor(const std::filesystem::path& path, Structure structure = Structure::general);
 AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name);
+// The same for a complex64 or complex128 file (read_tensor refuses them, this one real files;
+// both are user_errors naming the file). Both parts of every value finite.
+AnyComplexTensor read_complex_tensor(const std::filesystem::path& path);
 
 // What read_tensor would read, from the header alone (checked as read_tensor checks it; the data
 // is not read): for decisions before a large tensor is loaded.
@@ -66,5 +69,9 @@ extern template void write_tensor(const std::filesystem::path&, const HostTensor
 extern template void write_tensor(const std::filesystem::path&, const HostTensor<double>&);
 extern template void write_matrix(const std::filesystem::path&, const Matrix<float>&);
 extern template void write_matrix(const std::filesystem::path&, const Matrix<double>&);
+extern template void write_tensor(const std::filesystem::path&, const HostTensor<std::complex<float>>&);
+extern template void write_tensor(const std::filesystem::path&, const HostTensor<std::complex<double>>&);
+extern template void write_matrix(const std::filesystem::path&, const Matrix<std::complex<float>>&);
+extern template void write_matrix(const std::filesystem::path&, const Matrix<std::complex<double>>&);
 
 }  // namespace tensordiag::runtime

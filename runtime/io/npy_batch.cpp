@@ -53,6 +53,9 @@ NpyArray stack(const std::vector<Item>& items, std::vector<std::size_t> item_sha
 }
 
 AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& path, Structure structure) {
+  if (is_complex(array.dtype))
+    throw user_error(path.string() + ": holds " + std::string(to_string(array.dtype)) +
+                     " data: a batch takes real tensors (run complex tensors one at a time)");
   if (array.shape.size() < 2 || array.shape[0] == 0)
     throw user_error(path.string() + ": a batch needs shape (B, N, .., N) with B >= 1; this one has shape " +
                      shape_text(array.shape));

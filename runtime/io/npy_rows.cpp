@@ -80,6 +80,8 @@ void read_rows_as(const fs::path& path, const TensorShape& shape, const std::vec
 
 template <class T>
 void read_npy_rows(const fs::path& path, const TensorShape& shape, const std::vector<int>& rows, T* out) {
+  if (is_complex(shape.dtype))
+    fail(path, "holds " + std::string(to_string(shape.dtype)) + " data: the distributed engine takes real tensors");
   if (shape.dtype == Dtype::float32)
     read_rows_as<float>(path, shape, rows, out);
   else

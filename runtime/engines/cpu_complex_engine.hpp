@@ -1,0 +1,54 @@
+#pragma once
+// The CPU engine for complex tensors with unitary factors (issue 11, item 3; docs/DESIGN.md
+// section 7): T = C x_1 U_1 ... x_D U_D, (C x_n U)[.. j ..] = sum_i U[j, i] C[.. i ..], U_n unitary,
+// C as diagonal as the rule makes it. The rule is a real rule's complex lift
+// (dsl/hermitian_form.hpp): its maximizer is the dominant eigenvector of a 2 x 2 Hermitian matrix
+// of the four pivot entries (dsl/unitary_rotation.hpp).
+//
+// The sweep is the real engine's round robin: per group, for each mode in order, the pairs' checks
+// and rotations (the pairs of a group touch disjoint rows of the mode, so they run together), the
+// rows of the core and the columns of U_n. Unlike the real engines the modes are not fused into one
+// pass: D passes over the core a group.
+//
+// At the end the global phase of each index is fixed: every diagonal entry C[i, .., i] is made real
+// and >= 0 by C[i@1] <- conj(w_i) C[i@1] and U_1[:, i] <- w_i U_1[:, i], w_i = C_ii / |C_ii|
+// (T is unchanged; factors of a diagonalizable T are then unique up to permutation and the phases
+// of the other modes, which trade against each other).
+#include <complex>
+#include <string_view>
+
+#include "dsl/unitary_rotation.hpp"
+#include "runtime/algorithm/run_result.hpp"
+#include "runtime/algorithm/run_settings.hpp"
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+// Whether the built-in rule `name` has a complex lift (dsl/hermitian_form.hpp): max_diag does,
+// max_trace (linear, not a sum of squares) does not. False for an unknown name.
+bool rule_has_complex_lift(std::string_view name);
+
+// The rotation the max-diag rule's lift picks for pair (p, q) of `mode` on `core`.
+template <class R>
+dsl::UnitaryGivens<double> complex_pair_rotation(const HostTensor<std::complex<R>>& core, int mode, int p, int q);
+
+// core <- core x_mode G^H in the plane (p, q): C'[p] = conj(al) C[p] + conj(be) C[q],
+// C'[q] = al C[q] - be C[p] (rows of `mode`).
+template <class R>
+void rotate_complex_rows(HostTensor<std::complex<R>>& core, int mode, int p, int q, const dsl::UnitaryGivens<R>& g);
+
+// The run: rule max_diag (its lift), the pivot check when settings.eta > 0, the round robin.
+template <class R>
+Result<std::complex<R>> run_cpu_complex_engine(const HostTensor<std::complex<R>>& tensor, const RunSettings& settings);
+
+extern template dsl::UnitaryGivens<double> complex_pair_rotation(const HostTensor<std::complex<float>>&, int, int, int);
+extern template dsl::UnitaryGivens<double> complex_pair_rotation(const HostTensor<std::complex<double>>&, int, int, int);
+extern template void rotate_complex_rows(HostTensor<std::complex<float>>&, int, int, int, const dsl::UnitaryGivens<float>&);
+extern template void rotate_complex_rows(HostTensor<std::complex<double>>&, int, int, int,
+                                         const dsl::UnitaryGivens<double>&);
+extern template Result<std::complex<float>> run_cpu_complex_engine(const HostTensor<std::complex<float>>&,
+                                                                   const RunSettings&);
+extern template Result<std::complex<double>> run_cpu_complex_engine(const HostTensor<std::complex<double>>&,
+                                                                    const RunSettings&);
+
+}  // namespace tensordiag::runtime

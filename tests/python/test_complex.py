@@ -1,0 +1,51 @@
+"""Complex NumPy arrays: unitary factors, C[i, .., i] real and >= 0, on the CPU's complex engine."""
+
+import numpy as np
+import pytest
+
+import tensordiag
+
+
+@pytest.mark.parametrize("dtype, tolerance", [("complex128", 1e-12), ("complex64", 2e-5)])
+def test_a_planted_complex_tensor_is_recovered(dtype, tolerance):
+    tensor, diagonal, factors = tensordiag.generate(3, 6, seed=4, dtype=dtype)
+    assert tensor.dtype == np.dtype(dtype) and diagonal.dtype == np.complex128
+    assert np.allclose(tensordiag.reconstruct(np.diag(diagonal)[:, :, None] * np.eye(6)[None, :, :], factors), tensor,
+                       atol=10 * tolerance)
+    result = tensordiag.diagonalize_full(tensor, backend="cpu")
+    assert result.converged and result.engine == "cpu_complex" and result.dtype == dtype
+    core = result.core
+    assert core.dtype == np.dtype(dtype)
+    found = np.array([core[i, i, i] for i in range(6)])
+    assert np.all(found.imag == 0) and np.all(found.real >= 0)
+    assert np.allclose(np.sort(found.real), np.sort(np.abs(diagonal)), rtol=tolerance, atol=0)
+    for u in result.factors:
+        assert np.allclose(u.conj().T @ u, np.eye(6), atol=10 * tolerance)
+    assert np.allclose(tensordiag.reconstruct(core, result.factors), tensor, atol=10 * tolerance)
+    assert result.verification["reconstruction_error"] < tolerance
+
+
+def test_a_ghz_state_with_local_phases_is_one_diagonal_pair():
+    # |GHZ> = (|000> + |111>) / sqrt(2) with a random local unitary on each qubit: C has two
+    # diagonal entries 1/sqrt(2) and nothing else.
+    rng = np.random.default_rng(7)
+    ghz = np.zeros((2, 2, 2), dtype=complex)
+    ghz[0, 0, 0] = ghz[1, 1, 1] = 1 / np.sqrt(2)
+    unitaries = [np.linalg.qr(rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2)))[0] for _ in range(3)]
+    state = tensordiag.reconstruct(ghz, unitaries)
+    core, factors = tensordiag.diagonalize(state, backend="cpu")
+    assert np.allclose([core[0, 0, 0], core[1, 1, 1]], [1 / np.sqrt(2)] * 2, atol=1e-12)
+    assert np.sum(np.abs(core) ** 2) - 2 * abs(core[0, 0, 0]) ** 2 < 1e-24
+    assert np.allclose(tensordiag.reconstruct(core, factors), state, atol=1e-13)
+
+
+def test_complex_options_it_refuses():
+    tensor, _, _ = tensordiag.generate(3, 4, seed=1, dtype="complex128")
+    with pytest.raises(ValueError, match="real-only"):
+        tensordiag.diagonalize(tensor, rule="max_trace")
+    with pytest.raises(ValueError, match="takes real tensors"):
+        tensordiag.diagonalize(tensor, structure="symmetric")
+    with pytest.raises(ValueError, match="complex tensors run on the CPU"):
+        tensordiag.diagonalize(tensor, backend="cuda")
+    with pytest.raises(TypeError, match="complex64 or complex128"):
+        tensordiag.diagonalize(np.ones((3, 3, 3), dtype=np.int32))

@@ -15,6 +15,7 @@
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
+#include "runtime/run_from_hosvd.hpp"
 #include "runtime/run_plan.hpp"
 
 namespace tensordiag::runtime {
@@ -55,38 +56,6 @@ const Engine<T>& choose_engine(const HostTensor<T>& first, std::size_t count, Ru
   throw internal_error("no " + std::string(to_string(plan.backend)) + " engine takes the run: " + reason);
 }
 
-// One tensor from the HOSVD start computed on the host (hosvd_start.hpp), for the engines that do not
-// compute it themselves (Engine::starts_from_hosvd): the engine runs on T' = T x_n Q_n^T with the
-// tolerance rescaled so that it still means off(C) <= tol off(T); its history and callback records
-// are brought to T's scale (sweep 0 shows off(T') / off(T), what the start gained), its factors
-// composed with the Q_n, and the verification made against T itself.
-template <class T>
-Result<T> run_from_hosvd(const HostTensor<T>& tensor, const Engine<T>& engine, const RunPlan& plan) {
-  const HosvdStart<T> start = hosvd_start(tensor, plan.run.settings.threads, plan.run.settings.structure);
-  const Structure structure = plan.run.settings.structure;
-  const double off_input = std::sqrt(core_figures(tensor, structure).off_norm2);
-  const double off_start = std::sqrt(core_figures(start.rotated, structure).off_norm2);
-  const double scale = off_input > 0 ? off_start / off_input : 0.0;  // T's off_rel of T''s 1
-  EngineRun run = plan.run;
-  if (scale > 0) run.settings.stop.tol = plan.run.settings.stop.tol / scale;
-  if (plan.run.settings.on_sweep)
-    run.settings.on_sweep = [&plan, scale](const SweepRecord& record) {
-      SweepRecord rescaled = record;
-      rescaled.off_rel *= scale;
-      return plan.run.settings.on_sweep(rescaled);
-    };
-  run.settings.verify = false;
-  run.settings.init = Init::identity;
-  Result<T> result = std::move(engine.run(std::span<const HostTensor<T>>(&start.rotated, 1), run).front());
-  for (SweepRecord& record : result.history) record.off_rel *= scale;
-  compose_with_bases(result.factors, start.bases);
-  result.hosvd_start = true;
-  result.timings.init_seconds = start.seconds;
-  result.timings.setup_seconds += start.seconds;
-  result.timings.total_seconds += start.seconds;
-  return result;
-}
-
 // diagonalize() and diagonalize_batch(), without copying a single tensor into a batch.
 template <class T>
 std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const Options& options) {
@@ -105,7 +74,9 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
   stop_if_cancelled(options.cancelled);
   std::vector<Result<T>> results;
   if (options.init == Init::hosvd && !engine.starts_from_hosvd)
-    for (const HostTensor<T>& tensor : tensors) results.push_back(run_from_hosvd(tensor, engine, plan));
+    for (const HostTensor<T>& tensor : tensors) results.push_back(run_from_hosvd(tensor, plan, [&engine](const HostTensor<T>& rotated, const EngineRun& run) {
+        return std::move(engine.run(std::span<const HostTensor<T>>(&rotated, 1), run).front());
+      }));
   else
     results = engine.run(tensors, plan.run);
   for (std::size_t b = 0; b < results.size(); ++b) {

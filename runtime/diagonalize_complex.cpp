@@ -8,6 +8,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_batch.hpp"
 #include "runtime/engines/cpu_complex_engine.hpp"
+#include "runtime/run_from_hosvd.hpp"
 #include "runtime/run_plan.hpp"
 
 namespace tensordiag::runtime {
@@ -24,8 +25,6 @@ void check_complex_options(const Options& options) {
                      " takes real tensors; complex tensors run with structure general");
   if (options.schedule == SweepSchedule::xor_subspaces)
     throw user_error("complex tensors run the round robin; the xor schedule is not available for them");
-  if (options.init == Init::hosvd)
-    throw user_error("the HOSVD start (init hosvd) is not available for complex tensors yet; use init identity");
   if (options.backend == Backend::cuda)
     throw user_error("the CUDA backend takes real tensors; complex tensors run on the CPU (backend cpu or auto)");
 }
@@ -51,7 +50,12 @@ Result<std::complex<R>> diagonalize_complex(const HostTensor<std::complex<R>>& t
   if (options.backend == Backend::automatic && cuda_device())
     plan.notes.push_back("complex tensors run on the CPU engine (the GPU engines take real tensors)");
   stop_if_cancelled(options.cancelled);
-  Result<std::complex<R>> result = run_cpu_complex_engine(tensor, plan.run.settings);
+  using T = std::complex<R>;
+  const auto run_engine = [](const HostTensor<T>& start, const EngineRun& run) {
+    return run_cpu_complex_engine(start, run.settings);
+  };
+  Result<T> result = options.init == Init::hosvd ? run_from_hosvd(tensor, plan, run_engine)
+                                                 : run_engine(tensor, plan.run);
   result.device = cpu_device_name(plan.run.settings.threads);
   describe_run(result, options, plan, "cpu_complex");
   if (options.verify) result.verification = verify(tensor, result);

@@ -61,12 +61,13 @@ TEST_CASE("cli complex: complex64, and a real file made complex by --dtype") {
   CHECK(runtime::read_npy_array(workspace / "single/core.npy").dtype == runtime::Dtype::complex64);
   CHECK(runtime::read_npy_array(workspace / "single/core.npy").fortran_order);
   REQUIRE(workspace.run("generate --order 3 --size 5 --seed 9 --dtype float64 r.npy").exit_code == 0);
-  run = workspace.run("diagonalize r.npy --out lifted --dtype complex128 --backend cpu -q");
+  run = workspace.run("diagonalize r.npy --out lifted --dtype complex128 --backend cpu --init hosvd -q");
   REQUIRE(run.exit_code == 0);
   const auto report = nlohmann::json::parse(read_file(workspace / "lifted/report.json"));
   CHECK(report["input_dtype"] == "float64");
   CHECK(report["dtype"] == "complex128");
   CHECK(report["converged"] == true);
+  CHECK(report["init"]["method"] == "hosvd");
 }
 
 TEST_CASE("cli complex: refused inputs and options are one line and write nothing") {

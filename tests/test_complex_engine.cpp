@@ -14,6 +14,7 @@
 
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/algorithm/complex_pivot_check.hpp"
+#include "runtime/algorithm/hosvd_start.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/verification.hpp"
 #include "runtime/core/errors.hpp"
@@ -226,9 +227,6 @@ TEST_CASE("complex engine: what it refuses is a user_error") {
   options.backend = Backend::cuda;
   refused(options, "complex tensors run on the CPU");
   options = cpu_options();
-  options.init = Init::hosvd;
-  refused(options, "HOSVD");
-  options = cpu_options();
   options.schedule = SweepSchedule::xor_subspaces;
   refused(options, "xor");
   options = cpu_options();
@@ -238,4 +236,37 @@ TEST_CASE("complex engine: what it refuses is a user_error") {
   bad.values()[5] = cd(0, std::numeric_limits<double>::quiet_NaN());
   CHECK_THROWS_WITH_AS(diagonalize_complex(bad, cpu_options()), doctest::Contains("NaN or Inf at flat index 5"),
                        tensordiag::user_error);
+}
+
+TEST_CASE("complex engine: the HOSVD start (unitary bases of G_n = T_(n) T_(n)^H) keeps the result and its checks") {
+  GeneratorOptions generator;
+  generator.order = 4;
+  generator.size = 6;
+  generator.seed = 81;
+  generator.noise = 0.01;
+  const GeneratedComplexTensor<double> planted = generate_complex_diagonalizable<double>(generator);
+  const HosvdStart<cd> start = hosvd_start(planted.tensor, 0, Structure::general);
+  for (const Matrix<cd>& q : start.bases) {
+    CHECK(orthogonality_error(std::vector<Matrix<cd>>{q}) <= 1e-13);
+    // Each column's entry of largest modulus is real and > 0.
+    for (int k = 0; k < q.n; ++k) {
+      int largest = 0;
+      for (int i = 1; i < q.n; ++i)
+        if (std::abs(q(i, k)) > std::abs(q(largest, k))) largest = i;
+      CHECK(q(largest, k).imag() == 0.0);
+      CHECK(q(largest, k).real() > 0.0);
+    }
+  }
+  // T' = T x_n Q_n^H reconstructs T with the bases as factors.
+  CHECK(reconstruction_error(planted.tensor, start.rotated, start.bases) <= 1e-14);
+  Options options = cpu_options();
+  options.init = Init::hosvd;
+  const Result<cd> result = diagonalize_complex(planted.tensor, options);
+  const Result<cd> plain = diagonalize_complex(planted.tensor, cpu_options());
+  CHECK(result.hosvd_start);
+  CHECK(result.history.front().off_rel < 1.0);
+  CHECK(result.verification->reconstruction_error <= 1e-14);
+  CHECK(result.verification->orthogonality_error <= 1e-13);
+  CHECK(result.history.back().off_rel == doctest::Approx(plain.history.back().off_rel).epsilon(1e-6));
+  for (int i = 0; i < 6; ++i) CHECK(result.core.data()[i * result.core.diagonal_stride()].imag() == 0.0);
 }

@@ -305,7 +305,7 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         the CPU's complex engine: T = C x_1 U_1 ... x_D U_D with unitary U_n (no conjugation in
         the mode products, so C = T x_1 U_1^H ... x_D U_D^H), every C[i, .., i] real and >= 0
         (the phase of index i kept in U_1's column i); rule max_diag only, structure general, no
-        devices, no init="svd". C- and Fortran-ordered NumPy
+        devices. C- and Fortran-ordered NumPy
         arrays are read in place, without a copy (other strided arrays are copied to C order, other
         byte orders converted); the core comes back in the input's order and dtype. Other dtypes
         raise TypeError; other shapes, NaN or Inf raise ValueError (order 2 is a matrix: use

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "runtime/algorithm/hosvd_basis.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::runtime {
@@ -14,7 +15,11 @@ namespace tensordiag::runtime {
 namespace {
 
 using Index = Eigen::Index;
-using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// Computed in W = wide_t<T>: double, or complex<double> for a complex tensor.
+template <class W>
+using RowMajor = Eigen::Matrix<W, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class W>
+using Square = Eigen::Matrix<W, Eigen::Dynamic, Eigen::Dynamic>;
 
 // Mode n of a cubic tensor in either layout as `count` N x `columns` matrices: entry (i, l) of
 // matrix m at m * matrix_step + i * row_step + l * column_step. With stride s of mode n and
@@ -50,7 +55,7 @@ void for_mode_pieces(T* data, const ModeMatrices& m, int size, int threads, Task
                          Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
 #pragma omp parallel num_threads(thread_count(threads))
   {
-    RowMajor buffer(size, task_columns);
+    RowMajor<wide_t<std::remove_const_t<T>>> buffer(size, task_columns);
 #pragma omp for schedule(static)
     for (Index t = 0; t < m.count * pieces; ++t) {
       const Index matrix = t % m.count, first = t / m.count * task_columns;
@@ -62,28 +67,30 @@ void for_mode_pieces(T* data, const ModeMatrices& m, int size, int threads, Task
   }
 }
 
-// G_n = T_(n) T_(n)^T = sum over the mode matrices' pieces X of X X^T, summed in double.
+// G_n = T_(n) T_(n)^H = sum over the mode matrices' pieces X of X X^H (X^T for real T), summed in
+// double.
 template <class T>
-Eigen::MatrixXd gram(const HostTensor<T>& tensor, int mode, int threads) {
+Square<wide_t<T>> gram(const HostTensor<T>& tensor, int mode, int threads) {
+  using W = wide_t<T>;
   const int size = tensor.size();
   const ModeMatrices m = mode_matrices(tensor.strides(), mode, tensor.count(), size);
-  std::vector<Eigen::MatrixXd> parts(static_cast<std::size_t>(thread_count(threads)), Eigen::MatrixXd::Zero(size, size));
+  std::vector<Square<W>> parts(static_cast<std::size_t>(thread_count(threads)), Square<W>::Zero(size, size));
   for_mode_pieces(tensor.data(), m, size, threads, [&parts](const auto& view, auto piece) {
-    piece = view.template cast<double>();
-    parts[static_cast<std::size_t>(omp_get_thread_num())].selfadjointView<Eigen::Lower>().rankUpdate(piece);
+    piece = view.template cast<W>();
+    parts[static_cast<std::size_t>(omp_get_thread_num())].template selfadjointView<Eigen::Lower>().rankUpdate(piece);
   });
-  Eigen::MatrixXd total = Eigen::MatrixXd::Zero(size, size);
-  for (const Eigen::MatrixXd& part : parts) total += part;
-  return total.selfadjointView<Eigen::Lower>();
+  Square<W> total = Square<W>::Zero(size, size);
+  for (const Square<W>& part : parts) total += part;
+  return total.template selfadjointView<Eigen::Lower>();
 }
 
 // tensor <- tensor x_mode M: every piece X of the mode matrices becomes M X, in double.
 template <class T>
-void mode_product_in_place(HostTensor<T>& tensor, int mode, const Eigen::MatrixXd& m, int threads) {
+void mode_product_in_place(HostTensor<T>& tensor, int mode, const Square<wide_t<T>>& m, int threads) {
   const int size = tensor.size();
   const ModeMatrices matrices = mode_matrices(tensor.strides(), mode, tensor.count(), size);
   for_mode_pieces(tensor.data(), matrices, size, threads, [&m](auto& view, auto piece) {
-    piece.noalias() = m * view.template cast<double>();
+    piece.noalias() = m * view.template cast<wide_t<T>>();
     view = piece.template cast<T>();
   });
 }
@@ -95,15 +102,19 @@ HosvdStart<T> hosvd_start(const HostTensor<T>& tensor, int threads, Structure st
   const Stopwatch clock;
   HosvdStart<T> start;
   start.rotated = tensor;
-  Matrix<double> q;
+  using W = wide_t<T>;
+  Matrix<W> q;
   for (int mode = 0; mode < tensor.order(); ++mode) {
     if (mode == 0 || !shares_one_factor(structure)) {
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(gram(tensor, mode, threads));
-      q = hosvd_basis<double>(solver.eigenvectors().data(), tensor.size());
+      const Eigen::SelfAdjointEigenSolver<Square<W>> solver(gram(tensor, mode, threads));
+      q = hosvd_basis<W>(solver.eigenvectors().data(), tensor.size());
     }
-    start.bases.push_back(Matrix<T>{q.n, std::vector<T>(q.data.begin(), q.data.end())});
-    const Eigen::Map<const RowMajor> map(q.data.data(), tensor.size(), tensor.size());
-    mode_product_in_place(start.rotated, mode, map.transpose(), threads);
+    Matrix<T> basis{q.n, std::vector<T>(q.data.size())};
+    for (std::size_t k = 0; k < q.data.size(); ++k) basis.data[k] = T(q.data[k]);
+    start.bases.push_back(std::move(basis));
+    // T' = T x_n Q_n^H (Q_n^T for real T): the sweeps' factors compose as Q_n M'_n.
+    const Eigen::Map<const RowMajor<W>> map(q.data.data(), tensor.size(), tensor.size());
+    mode_product_in_place(start.rotated, mode, Square<W>(map.adjoint()), threads);
   }
   start.seconds = clock.seconds();
   return start;
@@ -116,7 +127,7 @@ void compose_with_bases(std::vector<Matrix<T>>& factors, const std::vector<Matri
     const int size = factors[n].n;
     Eigen::Map<Stored> m(factors[n].data.data(), size, size);
     const Eigen::Map<const Stored> q(bases[n].data.data(), size, size);
-    const RowMajor product = q.template cast<double>() * m.template cast<double>();
+    const RowMajor<wide_t<T>> product = q.template cast<wide_t<T>>() * m.template cast<wide_t<T>>();
     m = product.template cast<T>();
   }
 }
@@ -125,5 +136,10 @@ template HosvdStart<float> hosvd_start(const HostTensor<float>&, int, Structure)
 template HosvdStart<double> hosvd_start(const HostTensor<double>&, int, Structure);
 template void compose_with_bases(std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&);
 template void compose_with_bases(std::vector<Matrix<double>>&, const std::vector<Matrix<double>>&);
+template HosvdStart<std::complex<float>> hosvd_start(const HostTensor<std::complex<float>>&, int, Structure);
+template HosvdStart<std::complex<double>> hosvd_start(const HostTensor<std::complex<double>>&, int, Structure);
+template void compose_with_bases(std::vector<Matrix<std::complex<float>>>&, const std::vector<Matrix<std::complex<float>>>&);
+template void compose_with_bases(std::vector<Matrix<std::complex<double>>>&,
+                                 const std::vector<Matrix<std::complex<double>>>&);
 
 }  // namespace tensordiag::runtime

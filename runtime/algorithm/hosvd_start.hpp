@@ -6,7 +6,8 @@
 //   T' = T x_1 Q_1^T ... x_D Q_D^T,
 // and a run's factors M'_n become M_n = Q_n M'_n, so that T = C x_1 M_1 ... x_D M_D still holds.
 // Computed here on the host in double (Eigen's symmetric eigensolver) for every engine but the general
-// GPU engine, which computes the same start on the device (engines/gpu_hosvd_start.hpp).
+// GPU engine, which computes the same start on the device (engines/gpu_hosvd_start.hpp). Complex
+// tensors (the complex engine): G_n = T_(n) T_(n)^H Hermitian, Q_n unitary, T' = T x_n Q_n^H.
 #include <vector>
 
 #include "runtime/core/structure.hpp"
@@ -35,5 +36,11 @@ extern template HosvdStart<float> hosvd_start(const HostTensor<float>&, int, Str
 extern template HosvdStart<double> hosvd_start(const HostTensor<double>&, int, Structure);
 extern template void compose_with_bases(std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&);
 extern template void compose_with_bases(std::vector<Matrix<double>>&, const std::vector<Matrix<double>>&);
+extern template HosvdStart<std::complex<float>> hosvd_start(const HostTensor<std::complex<float>>&, int, Structure);
+extern template HosvdStart<std::complex<double>> hosvd_start(const HostTensor<std::complex<double>>&, int, Structure);
+extern template void compose_with_bases(std::vector<Matrix<std::complex<float>>>&,
+                                        const std::vector<Matrix<std::complex<float>>>&);
+extern template void compose_with_bases(std::vector<Matrix<std::complex<double>>>&,
+                                        const std::vector<Matrix<std::complex<double>>>&);
 
 }  // namespace tensordiag::runtime

@@ -3,12 +3,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "dsl/builtin_rules.hpp"
 #include "dsl/hermitian_form.hpp"
 #include "runtime/algorithm/complex_pivot_check.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 
 namespace tensordiag::runtime {
@@ -32,22 +34,54 @@ dsl::UnitaryGivens<double> complex_pair_rotation(const HostTensor<std::complex<R
   return dsl::unitary_rotation(dsl::hermitian_form(terms, v));
 }
 
+namespace {
+
+// Runs x (row p) and y (row q) of `length` entries: x <- al x + conj(be) y, y <- al y - be x, al
+// real, written out in real arithmetic (std::complex's product checks for NaN, which keeps the
+// loop from vectorizing).
 template <class R>
-void rotate_complex_rows(HostTensor<std::complex<R>>& core, int mode, int p, int q, const dsl::UnitaryGivens<R>& g) {
+void rotate_runs(std::complex<R>* x, std::complex<R>* y, std::ptrdiff_t length, const dsl::UnitaryGivens<R>& g) {
+  R* xs = reinterpret_cast<R*>(x);
+  R* ys = reinterpret_cast<R*>(y);
+  const R al = g.al, br = g.be.real(), bi = g.be.imag();
+  for (std::ptrdiff_t k = 0; k < length; ++k) {
+    const R xr = xs[2 * k], xi = xs[2 * k + 1], yr = ys[2 * k], yi = ys[2 * k + 1];
+    xs[2 * k] = al * xr + br * yr + bi * yi;
+    xs[2 * k + 1] = al * xi + br * yi - bi * yr;
+    ys[2 * k] = al * yr - br * xr + bi * xi;
+    ys[2 * k + 1] = al * yi - br * xi - bi * xr;
+  }
+}
+
+// Every pair's rotation of `mode` in one pass: the tensor is blocks of N runs of `stride` entries
+// (row i of the mode is run i of each block); a task takes a piece of the runs of one block and
+// rotates it for every pair, so the block's piece is read once for the whole group.
+template <class R>
+void rotate_group_rows(HostTensor<std::complex<R>>& core, int mode, const PivotGroup& pairs,
+                       const std::vector<dsl::UnitaryGivens<R>>& rotations, int team) {
+  constexpr std::ptrdiff_t piece = 1024;
   const std::ptrdiff_t size = core.size(), stride = core.strides()[static_cast<std::size_t>(mode)];
   const auto count = static_cast<std::ptrdiff_t>(core.count());
+  const std::ptrdiff_t blocks = count / (stride * size), pieces_a_block = (stride + piece - 1) / piece;
   std::complex<R>* data = core.data();
-  const std::complex<R> al(g.al), al_conj = std::conj(al), be = g.be, be_conj = std::conj(g.be);
-  // Row p of the mode is a run of `stride` entries at every multiple of stride * N.
-  for (std::ptrdiff_t base = 0; base < count; base += stride * size) {
-    std::complex<R>* row_p = data + base + p * stride;
-    std::complex<R>* row_q = data + base + q * stride;
-    for (std::ptrdiff_t k = 0; k < stride; ++k) {
-      const std::complex<R> x = row_p[k], y = row_q[k];
-      row_p[k] = al_conj * x + be_conj * y;
-      row_q[k] = al * y - be * x;
+#pragma omp parallel for num_threads(team) schedule(static) if (count >= (std::ptrdiff_t{1} << 15))
+  for (std::ptrdiff_t t = 0; t < blocks * pieces_a_block; ++t) {
+    const std::ptrdiff_t block = t / pieces_a_block, start = (t % pieces_a_block) * piece;
+    const std::ptrdiff_t length = std::min(piece, stride - start);
+    std::complex<R>* base = data + block * stride * size + start;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      if (rotations[k].be == std::complex<R>(0) && rotations[k].al == R(1)) continue;
+      rotate_runs(base + pairs[k].p * stride, base + pairs[k].q * stride, length, rotations[k]);
     }
   }
+}
+
+}  // namespace
+
+template <class R>
+void rotate_complex_rows(HostTensor<std::complex<R>>& core, int mode, int p, int q, const dsl::UnitaryGivens<R>& g) {
+  if (g.al != std::abs(g.al) || !std::isfinite(g.al)) throw internal_error("rotate_complex_rows: al must be real >= 0");
+  rotate_group_rows(core, mode, PivotGroup{{p, q}}, std::vector<dsl::UnitaryGivens<R>>{g}, 1);
 }
 
 namespace {
@@ -69,7 +103,6 @@ void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pai
                         std::vector<Matrix<std::complex<R>>>& factors, const RunSettings& settings) {
   const int size = core.size();
   const int team = settings.threads > 0 ? settings.threads : omp_get_max_threads();
-  const bool parallel = core.count() >= (std::size_t{1} << 16);
   std::vector<dsl::UnitaryGivens<R>> rotations(pairs.size());
   for (int mode = 0; mode < core.order(); ++mode) {
     std::vector<std::complex<double>> lambda;
@@ -85,11 +118,7 @@ void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pai
       const dsl::UnitaryGivens<double> g = passes ? complex_pair_rotation(core, mode, p, q) : dsl::UnitaryGivens<double>{};
       rotations[k] = {static_cast<R>(g.al), std::complex<R>(g.be)};
     }
-#pragma omp parallel for num_threads(team) schedule(static) if (parallel)
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      if (rotations[k].be == std::complex<R>(0) && rotations[k].al == R(1)) continue;
-      rotate_complex_rows(core, mode, pairs[k].p, pairs[k].q, rotations[k]);
-    }
+    rotate_group_rows(core, mode, pairs, rotations, team);
     for (std::size_t k = 0; k < pairs.size(); ++k)
       rotate_complex_columns(factors[static_cast<std::size_t>(mode)], pairs[k].p, pairs[k].q, rotations[k]);
   }

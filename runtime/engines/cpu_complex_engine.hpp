@@ -32,7 +32,7 @@ bool rule_has_complex_lift(std::string_view name);
 template <class R>
 dsl::UnitaryGivens<double> complex_pair_rotation(const HostTensor<std::complex<R>>& core, int mode, int p, int q);
 
-// core <- core x_mode G^H in the plane (p, q): C'[p] = conj(al) C[p] + conj(be) C[q],
+// core <- core x_mode G^H in the plane (p, q), al real >= 0 (as UnitaryGivens holds it): C'[p] = al C[p] + conj(be) C[q],
 // C'[q] = al C[q] - be C[p] (rows of `mode`).
 template <class R>
 void rotate_complex_rows(HostTensor<std::complex<R>>& core, int mode, int p, int q, const dsl::UnitaryGivens<R>& g);

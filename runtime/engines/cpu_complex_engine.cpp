@@ -12,6 +12,7 @@
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
+#include "runtime/engines/group_pass.hpp"
 
 namespace tensordiag::runtime {
 
@@ -34,76 +35,66 @@ dsl::UnitaryGivens<double> complex_pair_rotation(const HostTensor<std::complex<R
   return dsl::unitary_rotation(dsl::hermitian_form(terms, v));
 }
 
-namespace {
-
-// Runs x (row p) and y (row q) of `length` entries: x <- al x + conj(be) y, y <- al y - be x, al
-// real, written out in real arithmetic (std::complex's product checks for NaN, which keeps the
-// loop from vectorizing).
 template <class R>
-void rotate_runs(std::complex<R>* x, std::complex<R>* y, std::ptrdiff_t length, const dsl::UnitaryGivens<R>& g) {
-  R* xs = reinterpret_cast<R*>(x);
-  R* ys = reinterpret_cast<R*>(y);
-  const R al = g.al, br = g.be.real(), bi = g.be.imag();
-  for (std::ptrdiff_t k = 0; k < length; ++k) {
-    const R xr = xs[2 * k], xi = xs[2 * k + 1], yr = ys[2 * k], yi = ys[2 * k + 1];
-    xs[2 * k] = al * xr + br * yr + bi * yi;
-    xs[2 * k + 1] = al * xi + br * yi - bi * yr;
-    ys[2 * k] = al * yr - br * xr + bi * xi;
-    ys[2 * k + 1] = al * yi - br * xi - bi * xr;
-  }
+void rotate_complex_rows(HostTensor<std::complex<R>>& core, int mode, int p, int q, const dsl::UnitaryGivens<R>& g) {
+  if (g.al != std::abs(g.al) || !std::isfinite(g.al)) throw internal_error("rotate_complex_rows: al must be real >= 0");
+  GroupRotations<std::complex<R>> one(core.order(), PivotGroup{{p, q}});
+  one.at(mode, 0) = g;
+  apply_group_pass(core, one, 1);
 }
 
-// Every pair's rotation of `mode` in one pass: the tensor is blocks of N runs of `stride` entries
-// (row i of the mode is run i of each block); a task takes a piece of the runs of one block and
-// rotates it for every pair, so the block's piece is read once for the whole group.
+namespace {
+
+// The fused step's limit on the pivot subtensors: 2^D entries a pair.
+constexpr int largest_subtensor_order = 16;
+
+// Every mode's rotation of pair k, as the sequential micro-iterations pick them, from the pair's
+// pivot subtensor {p, q}^D alone (entry mask: index q in the modes of mask's bits, p in the others):
+// the rotations of mode n touch only entries whose index n is p or q, and the other pairs of the
+// group touch none of the subtensor's entries, so it evolves as it would inside the core.
 template <class R>
-void rotate_group_rows(HostTensor<std::complex<R>>& core, int mode, const PivotGroup& pairs,
-                       const std::vector<dsl::UnitaryGivens<R>>& rotations, int team) {
-  constexpr std::ptrdiff_t piece = 1024;
-  const std::ptrdiff_t size = core.size(), stride = core.strides()[static_cast<std::size_t>(mode)];
-  const auto count = static_cast<std::ptrdiff_t>(core.count());
-  const std::ptrdiff_t blocks = count / (stride * size), pieces_a_block = (stride + piece - 1) / piece;
-  std::complex<R>* data = core.data();
-#pragma omp parallel for num_threads(team) schedule(static) if (count >= (std::ptrdiff_t{1} << 15))
-  for (std::ptrdiff_t t = 0; t < blocks * pieces_a_block; ++t) {
-    const std::ptrdiff_t block = t / pieces_a_block, start = (t % pieces_a_block) * piece;
-    const std::ptrdiff_t length = std::min(piece, stride - start);
-    std::complex<R>* base = data + block * stride * size + start;
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      if (rotations[k].be == std::complex<R>(0) && rotations[k].al == R(1)) continue;
-      rotate_runs(base + pairs[k].p * stride, base + pairs[k].q * stride, length, rotations[k]);
+void subtensor_rotations(const HostTensor<std::complex<R>>& core, std::size_t k, GroupRotations<std::complex<R>>& group) {
+  static constexpr auto terms = dsl::complex_rule_terms(dsl::rules::max_diag);
+  const int order = core.order();
+  const auto [p, q] = group.pairs[k];
+  const std::size_t full = (std::size_t{1} << order) - 1;
+  std::vector<std::complex<double>> sub(full + 1);
+  for (std::size_t mask = 0; mask <= full; ++mask) {
+    std::ptrdiff_t offset = 0;
+    for (int n = 0; n < order; ++n) offset += ((mask >> n) & 1 ? q : p) * core.strides()[static_cast<std::size_t>(n)];
+    sub[mask] = core.data()[offset];
+  }
+  for (int n = 0; n < order; ++n) {
+    const std::size_t bit = std::size_t{1} << n;
+    const dsl::PivotValues<std::complex<double>> v{sub[0], sub[bit], sub[full], sub[full ^ bit]};
+    const dsl::UnitaryGivens<double> g = dsl::unitary_rotation(dsl::hermitian_form(terms, v));
+    group.at(n, k) = {static_cast<R>(g.al), std::complex<R>(g.be)};
+    const std::complex<double> al(g.al);
+    for (std::size_t mask = 0; mask <= full; ++mask) {
+      if (mask & bit) continue;
+      const std::complex<double> x = sub[mask], y = sub[mask | bit];
+      sub[mask] = al * x + std::conj(g.be) * y;
+      sub[mask | bit] = al * y - g.be * x;
     }
   }
 }
 
-}  // namespace
-
-template <class R>
-void rotate_complex_rows(HostTensor<std::complex<R>>& core, int mode, int p, int q, const dsl::UnitaryGivens<R>& g) {
-  if (g.al != std::abs(g.al) || !std::isfinite(g.al)) throw internal_error("rotate_complex_rows: al must be real >= 0");
-  rotate_group_rows(core, mode, PivotGroup{{p, q}}, std::vector<dsl::UnitaryGivens<R>>{g}, 1);
-}
-
-namespace {
-
-// U <- U G in the plane (p, q): U[:, p] <- al U[:, p] + be U[:, q], U[:, q] <- conj(al) U[:, q] - conj(be) U[:, p].
-template <class R>
-void rotate_complex_columns(Matrix<std::complex<R>>& u, int p, int q, const dsl::UnitaryGivens<R>& g) {
-  const std::complex<R> al(g.al);
-  for (int row = 0; row < u.n; ++row) {
-    const std::complex<R> x = u(row, p), y = u(row, q);
-    u(row, p) = al * x + g.be * y;
-    u(row, q) = std::conj(al) * y - std::conj(g.be) * x;
-  }
-}
-
-// One group: per mode in order, each pair's check and rotation.
+// One group. Without the pivot check: every mode's rotations from the pairs' pivot subtensors,
+// then one fused pass over the core (engines/group_pass.hpp). With it (its Lambda needs the whole
+// core as the earlier modes left it), and past largest_subtensor_order: mode by mode, a pass each.
 template <class R>
 void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pairs,
                         std::vector<Matrix<std::complex<R>>>& factors, const RunSettings& settings) {
+  using T = std::complex<R>;
   const int size = core.size();
   const int team = settings.threads > 0 ? settings.threads : omp_get_max_threads();
-  std::vector<dsl::UnitaryGivens<R>> rotations(pairs.size());
+  if (settings.eta <= 0 && core.order() <= largest_subtensor_order) {
+    GroupRotations<T> group(core.order(), pairs);
+    for (std::size_t k = 0; k < pairs.size(); ++k) subtensor_rotations(core, k, group);
+    apply_group_pass(core, group, team);
+    apply_group_to_factors(factors, group);
+    return;
+  }
   for (int mode = 0; mode < core.order(); ++mode) {
     std::vector<std::complex<double>> lambda;
     double norm = 0.0;
@@ -111,16 +102,17 @@ void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pai
       lambda = complex_pivot_lambda(core, mode);
       norm = skew_hermitian_norm(lambda, size);
     }
+    GroupRotations<T> one_mode(core.order(), pairs);
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const auto [p, q] = pairs[k];
       const bool passes =
           settings.eta <= 0 || 2.0 * std::abs(lambda[static_cast<std::size_t>(p) * size + q]) >= settings.eta * norm;
-      const dsl::UnitaryGivens<double> g = passes ? complex_pair_rotation(core, mode, p, q) : dsl::UnitaryGivens<double>{};
-      rotations[k] = {static_cast<R>(g.al), std::complex<R>(g.be)};
+      if (!passes) continue;
+      const dsl::UnitaryGivens<double> g = complex_pair_rotation(core, mode, p, q);
+      one_mode.at(mode, k) = {static_cast<R>(g.al), std::complex<R>(g.be)};
     }
-    rotate_group_rows(core, mode, pairs, rotations, team);
-    for (std::size_t k = 0; k < pairs.size(); ++k)
-      rotate_complex_columns(factors[static_cast<std::size_t>(mode)], pairs[k].p, pairs[k].q, rotations[k]);
+    apply_group_pass(core, one_mode, team);
+    apply_group_to_factors(factors, one_mode);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <vector>
 
@@ -25,9 +26,34 @@ inline void rotate_runs(T* __restrict x, T* __restrict y, std::size_t length, ds
   }
 }
 
+// Complex runs: x <- al x + conj(be) y, y <- al y - be x (al real), in real arithmetic
+// (std::complex's product checks for NaN, which keeps the loop from vectorizing).
+template <class R>
+inline void rotate_runs(std::complex<R>* x, std::complex<R>* y, std::size_t length, dsl::UnitaryGivens<R> g) {
+  R* __restrict xs = reinterpret_cast<R*>(x);
+  R* __restrict ys = reinterpret_cast<R*>(y);
+  const R al = g.al, br = g.be.real(), bi = g.be.imag();
+  for (std::size_t k = 0; k < length; ++k) {
+    const R xr = xs[2 * k], xi = xs[2 * k + 1], yr = ys[2 * k], yi = ys[2 * k + 1];
+    xs[2 * k] = al * xr + br * yr + bi * yi;
+    xs[2 * k + 1] = al * xi + br * yi - bi * yr;
+    ys[2 * k] = al * yr - br * xr + bi * xi;
+    ys[2 * k + 1] = al * yi - br * xi - bi * xr;
+  }
+}
+
+// The gather form's coefficients of a rotation: x'_p = c x_p + s_p x_q, x'_q = c x_q + s_q x_p.
 template <class T>
-bool is_identity(dsl::Givens<T> g) {
-  return g.c == T(1) && g.s == T(0);
+void gather_coefficients(const PlaneRotation<T>& g, T& c, T& s_p, T& s_q) {
+  if constexpr (is_complex_v<T>) {
+    c = T(g.al);
+    s_p = std::conj(g.be);
+    s_q = -g.be;
+  } else {
+    c = g.c;
+    s_p = g.s;
+    s_q = -g.s;
+  }
 }
 
 // A mode whose runs are shorter than a vector is applied in gather form over each slab of N runs:
@@ -43,19 +69,20 @@ struct GatherForm {
 };
 
 template <class T>
-GatherForm<T> gather_form(const std::vector<dsl::Givens<T>>& rotations, const PivotGroup& pairs, std::size_t size,
+GatherForm<T> gather_form(const std::vector<PlaneRotation<T>>& rotations, const PivotGroup& pairs, std::size_t size,
                           std::size_t run) {
   const std::size_t slab = size * run;
   GatherForm<T> f{std::vector<T>(slab, T(1)), std::vector<T>(slab, T(0)), std::vector<std::uint32_t>(slab)};
   for (std::size_t j = 0; j < slab; ++j) f.partner[j] = static_cast<std::uint32_t>(j);
   for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const auto g = rotations[k];
+    T c, s_p, s_q;
+    gather_coefficients<T>(rotations[k], c, s_p, s_q);
     for (std::size_t i = 0; i < run; ++i) {
       const std::size_t p = static_cast<std::size_t>(pairs[k].p) * run + i;
       const std::size_t q = static_cast<std::size_t>(pairs[k].q) * run + i;
-      f.c[p] = f.c[q] = g.c;
-      f.s[p] = g.s;
-      f.s[q] = -g.s;
+      f.c[p] = f.c[q] = c;
+      f.s[p] = s_p;
+      f.s[q] = s_q;
       f.partner[p] = static_cast<std::uint32_t>(q);
       f.partner[q] = static_cast<std::uint32_t>(p);
     }
@@ -73,10 +100,28 @@ inline void apply_gather_form(T* __restrict x, T* __restrict scratch, const Gath
   for (std::size_t j = 0; j < slab; ++j) x[j] = scratch[j];
 }
 
+// The same for complex entries, in real arithmetic (see rotate_runs).
+template <class R>
+inline void apply_gather_form(std::complex<R>* x, std::complex<R>* scratch, const GatherForm<std::complex<R>>& f) {
+  const std::size_t slab = f.c.size();
+  const R* __restrict c = reinterpret_cast<const R*>(f.c.data());
+  const R* __restrict s = reinterpret_cast<const R*>(f.s.data());
+  const R* __restrict xs = reinterpret_cast<const R*>(x);
+  R* __restrict out = reinterpret_cast<R*>(scratch);
+  const std::uint32_t* __restrict partner = f.partner.data();
+  for (std::size_t j = 0; j < slab; ++j) {
+    const R xr = xs[2 * j], xi = xs[2 * j + 1], yr = xs[2 * partner[j]], yi = xs[2 * partner[j] + 1];
+    const R cr = c[2 * j], ci = c[2 * j + 1], sr = s[2 * j], si = s[2 * j + 1];
+    out[2 * j] = cr * xr - ci * xi + sr * yr - si * yi;
+    out[2 * j + 1] = cr * xi + ci * xr + sr * yi + si * yr;
+  }
+  for (std::size_t j = 0; j < slab; ++j) x[j] = scratch[j];
+}
+
 // The pairs of the group and their rotations, seen in memory-mode order.
 template <class T>
 struct MemoryModeRotations {
-  std::vector<std::vector<dsl::Givens<T>>> by_mode;  // [memory mode][pair]
+  std::vector<std::vector<PlaneRotation<T>>> by_mode;  // [memory mode][pair]
   std::vector<int> representatives;                  // p of each pair, then the unpaired indices
   std::vector<int> partner;                          // partner of each representative, -1 if none
   std::vector<int> pair_of;                          // pair index of each representative, -1 if none
@@ -139,7 +184,7 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
     for (int k = outer; k < order; ++k) {
       run /= size;
       if (run < shortest_vector_run)
-        gather_forms[static_cast<std::size_t>(k)] = gather_form(rot.by_mode[static_cast<std::size_t>(k)], pairs, size, run);
+        gather_forms[static_cast<std::size_t>(k)] = gather_form<T>(rot.by_mode[static_cast<std::size_t>(k)], pairs, size, run);
     }
   }
 
@@ -183,7 +228,7 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
         if (!((paired_mask >> k) & 1)) continue;
         const std::size_t rep = static_cast<std::size_t>(rep_of_mode[static_cast<std::size_t>(k)]);
         const auto g = rot.by_mode[static_cast<std::size_t>(k)][static_cast<std::size_t>(rot.pair_of[rep])];
-        if (is_identity(g)) continue;
+        if (is_identity<T>(g)) continue;
         for (unsigned mask = 0; mask < (1u << outer); ++mask)
           if (!(mask & ~paired_mask) && !((mask >> k) & 1)) rotate_runs(blocks[mask], blocks[mask | (1u << k)], block, g);
       }
@@ -204,7 +249,7 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
           for (std::size_t base = 0; base < block; base += slab)
             for (std::size_t pair = 0; pair < pairs.size(); ++pair) {
               const auto g = mode_rotations[pair];
-              if (is_identity(g)) continue;
+              if (is_identity<T>(g)) continue;
               rotate_runs(data + base + static_cast<std::size_t>(pairs[pair].p) * run,
                           data + base + static_cast<std::size_t>(pairs[pair].q) * run, run, g);
             }
@@ -221,7 +266,7 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
 // bit for bit.
 template <class T>
 void rotate_rows(T* x, T* y, std::size_t length, dsl::Givens<T> g) {
-  if (!is_identity(g)) rotate_runs(x, y, length, g);
+  if (!is_identity<T>(g)) rotate_runs(x, y, length, g);
 }
 
 template <class T>
@@ -230,15 +275,20 @@ void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotation
   if (pairs == 0) return;
   for (int mode = 0; mode < group.order; ++mode) {
     Matrix<T>& m = factors[static_cast<std::size_t>(mode)];
-    const dsl::Givens<T>* rotations = &group.at(mode, 0);
+    const PlaneRotation<T>* rotations = &group.at(mode, 0);
     for (int row = 0; row < m.n; ++row) {
       T* r = &m(row, 0);
       for (std::size_t pair = 0; pair < pairs; ++pair) {
         const auto g = rotations[pair];
         const auto [p, q] = group.pairs[pair];
         const T x = r[p], y = r[q];
-        r[p] = g.c * x + g.s * y;
-        r[q] = g.c * y - g.s * x;
+        if constexpr (is_complex_v<T>) {  // M <- M G, G = [[al, -conj(be)], [be, al]]
+          r[p] = g.al * x + g.be * y;
+          r[q] = g.al * y - std::conj(g.be) * x;
+        } else {
+          r[p] = g.c * x + g.s * y;
+          r[q] = g.c * y - g.s * x;
+        }
       }
     }
   }
@@ -252,5 +302,10 @@ template void rotate_rows(float*, float*, std::size_t, dsl::Givens<float>);
 template void rotate_rows(double*, double*, std::size_t, dsl::Givens<double>);
 template void apply_group_to_factors(std::vector<Matrix<float>>&, const GroupRotations<float>&);
 template void apply_group_to_factors(std::vector<Matrix<double>>&, const GroupRotations<double>&);
+template void apply_group_pass(HostTensor<std::complex<float>>&, const GroupRotations<std::complex<float>>&, int);
+template void apply_group_pass(HostTensor<std::complex<double>>&, const GroupRotations<std::complex<double>>&, int);
+template void apply_group_to_factors(std::vector<Matrix<std::complex<float>>>&, const GroupRotations<std::complex<float>>&);
+template void apply_group_to_factors(std::vector<Matrix<std::complex<double>>>&,
+                                     const GroupRotations<std::complex<double>>&);
 
 }  // namespace tensordiag::runtime

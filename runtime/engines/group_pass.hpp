@@ -1,7 +1,8 @@
 #pragma once
 // The fused group pass (DESIGN.md section 3): all D modes' rotations of one pivot group applied to
 // the tensor in one read+write pass. Rotations in different modes commute, so the pass may apply
-// them in memory order, whatever the logical mode order of the micro-iterations was.
+// them in memory order, whatever the logical mode order of the micro-iterations was. Real and
+// complex tensors (unitary rotations: group_rotations.hpp).
 #include "runtime/algorithm/group_rotations.hpp"
 #include "runtime/core/tensor.hpp"
 
@@ -21,7 +22,8 @@ void apply_group_pass(T* data, int order, int size, Layout layout, const GroupRo
 template <class T>
 void rotate_rows(T* x, T* y, std::size_t length, dsl::Givens<T> g);
 
-// M_n <- M_n R_n for every mode n: columns p, q of M_n mix as M_p <- c M_p + s M_q, M_q <- -s M_p + c M_q.
+// M_n <- M_n R_n for every mode n: columns p, q of M_n mix as M_p <- c M_p + s M_q, M_q <- -s M_p + c M_q
+// (complex: M_p <- al M_p + be M_q, M_q <- al M_q - conj(be) M_p).
 template <class T>
 void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group);
 

@@ -5,10 +5,12 @@
 // (dsl/hermitian_form.hpp): its maximizer is the dominant eigenvector of a 2 x 2 Hermitian matrix
 // of the four pivot entries (dsl/unitary_rotation.hpp).
 //
-// The sweep is the real engine's round robin: per group, for each mode in order, the pairs' checks
-// and rotations (the pairs of a group touch disjoint rows of the mode, so they run together), the
-// rows of the core and the columns of U_n. Unlike the real engines the modes are not fused into one
-// pass: D passes over the core a group.
+// The sweep is the real engine's round robin. Per group, the micro-iterations (each mode in order,
+// the group's pairs together: they touch disjoint rows) are followed on each pair's pivot
+// subtensor {p, q}^D, which no other pair touches, and the group's rotations of every mode are then
+// applied in one fused pass (engines/group_pass.hpp) and to the U_n. With the pivot check, whose
+// Lambda needs the whole core as the earlier modes left it, and for D > 16 (2^D-entry subtensors):
+// mode by mode, one pass each.
 //
 // At the end the global phase of each index is fixed: every diagonal entry C[i, .., i] is made real
 // and >= 0 by C[i@1] <- conj(w_i) C[i@1] and U_1[:, i] <- w_i U_1[:, i], w_i = C_ii / |C_ii|

@@ -26,12 +26,7 @@ namespace {
 // the structure the options claim.
 template <class T>
 void check_input(const HostTensor<T>& tensor, Structure structure) {
-  check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
-                                              static_cast<std::size_t>(tensor.size())),
-                     structure);
-  for (std::size_t i = 0; i < tensor.count(); ++i)
-    if (!std::isfinite(tensor.data()[i]))
-      throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
+  check_shape_and_values(tensor, structure);
   check_structure(tensor, structure);
 }
 

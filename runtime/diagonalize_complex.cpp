@@ -29,21 +29,12 @@ void check_complex_options(const Options& options) {
     throw user_error("the CUDA backend takes real tensors; complex tensors run on the CPU (backend cpu or auto)");
 }
 
-template <class R>
-void check_complex_input(const HostTensor<std::complex<R>>& tensor) {
-  check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
-                                              static_cast<std::size_t>(tensor.size())));
-  for (std::size_t i = 0; i < tensor.count(); ++i)
-    if (!std::isfinite(tensor.data()[i].real()) || !std::isfinite(tensor.data()[i].imag()))
-      throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
-}
-
 }  // namespace
 
 template <class R>
 Result<std::complex<R>> diagonalize_complex(const HostTensor<std::complex<R>>& tensor, const Options& options) {
   check_complex_options(options);
-  check_complex_input(tensor);
+  check_shape_and_values(tensor);
   Options on_cpu = options;
   on_cpu.backend = Backend::cpu;
   RunPlan plan = plan_run<std::complex<R>>(on_cpu);

@@ -173,6 +173,25 @@ Matrix<T> Matrix<T>::identity(int n) {
   return m;
 }
 
+template <class T>
+void check_shape_and_values(const HostTensor<T>& tensor, Structure structure) {
+  check_tensor_shape(std::vector<std::size_t>(static_cast<std::size_t>(tensor.order()),
+                                              static_cast<std::size_t>(tensor.size())),
+                     structure);
+  for (std::size_t i = 0; i < tensor.count(); ++i) {
+    const T x = tensor.data()[i];
+    bool finite;
+    if constexpr (is_complex_v<T>) finite = std::isfinite(x.real()) && std::isfinite(x.imag());
+    else finite = std::isfinite(x);
+    if (!finite) throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
+  }
+}
+
+template void check_shape_and_values(const HostTensor<float>&, Structure);
+template void check_shape_and_values(const HostTensor<double>&, Structure);
+template void check_shape_and_values(const HostTensor<std::complex<float>>&, Structure);
+template void check_shape_and_values(const HostTensor<std::complex<double>>&, Structure);
+
 Dtype dtype_of(const AnyTensor& tensor) {
   return tensor.index() == 0 ? Dtype::float32 : Dtype::float64;
 }

@@ -112,6 +112,11 @@ struct Matrix {
   const T& operator()(int i, int j) const { return data[static_cast<std::size_t>(i) * n + j]; }
 };
 
+// What every front end checks of a tensor in memory: its shape (check_tensor_shape) and that every
+// value is finite (both parts of a complex one); user_error naming the first flat index that is not.
+template <class T>
+void check_shape_and_values(const HostTensor<T>& tensor, Structure structure = Structure::general);
+
 // A real tensor whose element type is known only at run time (read from a file, say).
 using AnyTensor = std::variant<HostTensor<float>, HostTensor<double>>;
 // The same for complex tensors: a separate type, since only the complex engine takes them.

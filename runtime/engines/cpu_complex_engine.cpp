@@ -13,6 +13,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
+#include "runtime/engines/pivot_subtensor.hpp"
 
 namespace tensordiag::runtime {
 
@@ -24,15 +25,24 @@ bool rule_has_complex_lift(std::string_view name) {
   return lifts;
 }
 
+namespace {
+
+// The rotation max_diag's complex lift picks for the pivot entries v.
+template <class R>
+dsl::UnitaryGivens<R> lifted_max_diag_rotation(const dsl::PivotValues<std::complex<R>>& v) {
+  static constexpr auto terms = dsl::complex_rule_terms(dsl::rules::max_diag);
+  return dsl::unitary_rotation(dsl::hermitian_form(terms, v));
+}
+
+}  // namespace
+
 template <class R>
 dsl::UnitaryGivens<double> complex_pair_rotation(const HostTensor<std::complex<R>>& core, int mode, int p, int q) {
   const std::ptrdiff_t diagonal = core.diagonal_stride(), stride = core.strides()[static_cast<std::size_t>(mode)];
   const std::complex<R>* c = core.data();
   // DESIGN.md section 2's pivot entries: a = C_{p..p}, b = C_{p->q,n}, d = C_{q..q}, e = C_{q->p,n}.
-  const dsl::PivotValues<std::complex<double>> v{c[p * diagonal], c[p * diagonal + (q - p) * stride],
-                                                 c[q * diagonal], c[q * diagonal + (p - q) * stride]};
-  static constexpr auto terms = dsl::complex_rule_terms(dsl::rules::max_diag);
-  return dsl::unitary_rotation(dsl::hermitian_form(terms, v));
+  return lifted_max_diag_rotation(dsl::PivotValues<std::complex<double>>{
+      c[p * diagonal], c[p * diagonal + (q - p) * stride], c[q * diagonal], c[q * diagonal + (p - q) * stride]});
 }
 
 template <class R>
@@ -49,33 +59,13 @@ namespace {
 constexpr int largest_subtensor_order = 16;
 
 // Every mode's rotation of pair k, as the sequential micro-iterations pick them, from the pair's
-// pivot subtensor {p, q}^D alone (entry mask: index q in the modes of mask's bits, p in the others):
-// the rotations of mode n touch only entries whose index n is p or q, and the other pairs of the
-// group touch none of the subtensor's entries, so it evolves as it would inside the core.
+// pivot subtensor alone (pivot_subtensor.hpp: the other pairs of the group never touch it).
 template <class R>
 void subtensor_rotations(const HostTensor<std::complex<R>>& core, std::size_t k, GroupRotations<std::complex<R>>& group) {
-  static constexpr auto terms = dsl::complex_rule_terms(dsl::rules::max_diag);
-  const int order = core.order();
-  const auto [p, q] = group.pairs[k];
-  const std::size_t full = (std::size_t{1} << order) - 1;
-  std::vector<std::complex<double>> sub(full + 1);
-  for (std::size_t mask = 0; mask <= full; ++mask) {
-    std::ptrdiff_t offset = 0;
-    for (int n = 0; n < order; ++n) offset += ((mask >> n) & 1 ? q : p) * core.strides()[static_cast<std::size_t>(n)];
-    sub[mask] = core.data()[offset];
-  }
-  for (int n = 0; n < order; ++n) {
-    const std::size_t bit = std::size_t{1} << n;
-    const dsl::PivotValues<std::complex<double>> v{sub[0], sub[bit], sub[full], sub[full ^ bit]};
-    const dsl::UnitaryGivens<double> g = dsl::unitary_rotation(dsl::hermitian_form(terms, v));
-    group.at(n, k) = {static_cast<R>(g.al), std::complex<R>(g.be)};
-    const std::complex<double> al(g.al);
-    for (std::size_t mask = 0; mask <= full; ++mask) {
-      if (mask & bit) continue;
-      const std::complex<double> x = sub[mask], y = sub[mask | bit];
-      sub[mask] = al * x + std::conj(g.be) * y;
-      sub[mask | bit] = al * y - g.be * x;
-    }
+  std::vector<std::complex<R>> sub = gather_pivot_subtensor(core.data(), core.strides(), group.pairs[k]);
+  for (int n = 0; n < core.order(); ++n) {
+    group.at(n, k) = lifted_max_diag_rotation(pivot_values(sub, n));
+    rotate_pivot_subtensor(sub, n, group.at(n, k));
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "dsl/evaluate.hpp"
 #include "dsl/givens.hpp"
+#include "runtime/algorithm/group_rotations.hpp"
 #include "runtime/algorithm/index_offsets.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 
@@ -38,16 +39,22 @@ dsl::PivotValues<T> pivot_values(const std::vector<T>& sub, int mode) {
   return {sub[0], sub[bit], sub[all], sub[all ^ bit]};
 }
 
-// Rotation of mode n on the subtensor: the p-half and q-half of mode n mix.
+// Rotation of mode n on the subtensor: the p-half and q-half of mode n mix (a complex T takes the
+// unitary rotation: x <- al x + conj(be) y, y <- al y - be x).
 template <class T>
-void rotate_pivot_subtensor(std::vector<T>& sub, int mode, dsl::Givens<T> g) {
+void rotate_pivot_subtensor(std::vector<T>& sub, int mode, const PlaneRotation<T>& g) {
   const std::size_t bit = std::size_t{1} << mode;
   for (std::size_t bits = 0; bits < sub.size(); ++bits) {
     if (bits & bit) continue;
     const T x = sub[bits];
     const T y = sub[bits | bit];
-    sub[bits] = g.c * x + g.s * y;
-    sub[bits | bit] = -g.s * x + g.c * y;
+    if constexpr (is_complex_v<T>) {
+      sub[bits] = g.al * x + std::conj(g.be) * y;
+      sub[bits | bit] = g.al * y - g.be * x;
+    } else {
+      sub[bits] = g.c * x + g.s * y;
+      sub[bits | bit] = -g.s * x + g.c * y;
+    }
   }
 }
 

@@ -5,14 +5,18 @@
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
-//                    [--schedules] [--symmetric]
+//                    [--schedules] [--symmetric] [--complex]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
 // cell size that fits (TENSORDIAG_SUBSPACE_BITS), one line each. --symmetric runs only the
 // structure-symmetric table (issue 11, Speed): planted symmetric float32 tensors, 10 sweeps with
 // structure symmetric and, on the same tensors, the general engine with its default schedule and
-// with the round robin the symmetric run takes.
+// with the round robin the symmetric run takes. --complex runs only the complex table (issue 11,
+// item 3: complex64 at most 2.5x float32): planted complex64 and complex128 tensors beside float32
+// and float64 ones of the same shape, 10 sweeps each, the real ones with the round robin (the
+// complex runs' order) and float32 also with its default schedule; with --sweep, first the complex
+// group_pass alone at each register-bits and block-size choice.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -30,10 +34,12 @@
 #include "runtime/cuda/device_buffer.hpp"
 #include "bench/statistics.hpp"
 #include "runtime/diagonalize.hpp"
+#include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/random_stream.hpp"
+#include "runtime/core/scalar.hpp"
 
 using namespace tensordiag::runtime;
 using tensordiag::bench::median;
@@ -77,31 +83,38 @@ double copy_bandwidth() {
   return 2.0 * static_cast<double>(bytes) / median(times);
 }
 
-// One group_pass launch alone (random rotations), read + write bytes per second.
+// One group_pass launch alone (random rotations), read + write bytes per second, for float32
+// (the paper's dtype) or a complex T (its rotations: c = al real, s = be complex).
+template <class T = float>
 double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) {
-  const HostTensor<float> tensor(order, size, Layout::c_order);
+  const HostTensor<T> tensor(order, size, Layout::c_order);
   const auto schedule = round_robin_schedule(size);
-  const GpuKernels<float> kernels(codegen::KernelSpec{codegen::KernelKind::group_pass, order, size,
-                                                      codegen::ScalarType::float32, Layout::c_order,
-                                                      codegen::lower_builtin_rule("max_diag"), tuning},
-                                  cuda_device()->arch(), KernelSet::general);
-  DeviceBuffer<float> d_tensor(tensor.count());
-  std::vector<float> values(tensor.count());
+  codegen::KernelSpec spec = kernel_spec_for(tensor, codegen::lower_builtin_rule("max_diag"), codegen::KernelKind::group_pass);
+  spec.tuning = tuning;
+  const GpuKernels<T> kernels(spec, cuda_device()->arch(), KernelSet::general);
+  DeviceBuffer<T> d_tensor(tensor.count());
+  std::vector<T> values(tensor.count());
   RandomStream random(1);
-  for (auto& v : values) v = static_cast<float>(random.gaussian());
+  for (auto& v : values) {
+    if constexpr (is_complex_v<T>) v = T(static_cast<real_t<T>>(random.gaussian()), static_cast<real_t<T>>(random.gaussian()));
+    else v = static_cast<T>(random.gaussian());
+  }
   d_tensor.upload(values);
   std::vector<int> pairs;
   for (const auto [p, q] : schedule[0]) pairs.insert(pairs.end(), {p, q});
   DeviceBuffer<int> d_pairs(pairs.size());
   d_pairs.upload(pairs);
-  std::vector<tensordiag::dsl::Givens<float>> rotations(static_cast<std::size_t>(order) * schedule[0].size());
+  std::vector<tensordiag::dsl::Givens<T>> rotations(static_cast<std::size_t>(order) * schedule[0].size());
   for (auto& r : rotations) {
-    const double phi = random.uniform();
-    r = {static_cast<float>(std::cos(phi)), static_cast<float>(std::sin(phi))};
+    const double phi = random.uniform(), theta = 6.283185307179586 * random.uniform();
+    if constexpr (is_complex_v<T>)
+      r = {T(static_cast<real_t<T>>(std::cos(phi))), static_cast<T>(std::polar(std::sin(phi), theta))};
+    else
+      r = {static_cast<T>(std::cos(phi)), static_cast<T>(std::sin(phi))};
   }
-  DeviceBuffer<tensordiag::dsl::Givens<float>> d_rotations(rotations.size());
+  DeviceBuffer<tensordiag::dsl::Givens<T>> d_rotations(rotations.size());
   d_rotations.upload(rotations);
-  DeviceBuffer<float> d_factors(static_cast<std::size_t>(order) * size * size);  // rotated too, in the same launch
+  DeviceBuffer<T> d_factors(static_cast<std::size_t>(order) * size * size);  // rotated too, in the same launch
   CudaStream stream;
   CudaEvent start, stop;
   std::vector<double> times;
@@ -112,7 +125,7 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
     stream.synchronize();
     if (k > 1) times.push_back(stop.seconds_since(start));
   }
-  return 2.0 * static_cast<double>(tensor.count() * sizeof(float)) / median(times);
+  return 2.0 * static_cast<double>(tensor.count() * sizeof(T)) / median(times);
 }
 
 // `options` on the GPU for exactly 10 sweeps, as the paper measured.
@@ -181,6 +194,80 @@ nlohmann::json symmetric_table(int repeats, double copy_bw) {
   return rows;
 }
 
+// Complex beside real tensors of the same shape (10 sweeps, planted; the real runs with the round
+// robin, float32 also with its default schedule): the cost of the complex arithmetic and of twice
+// the bytes. complex64's fraction of the copy bandwidth counts its passes' read + write bytes.
+// The complex group_pass alone at register bits 3..5 and blocks of 128..512 threads (the plan caps
+// the bits at 2^R entries of 256 bytes: 5 for complex64, 4 for complex128), as a fraction of the
+// copy bandwidth.
+nlohmann::json complex_pass_sweep(double copy_bw) {
+  nlohmann::json rows = nlohmann::json::array();
+  std::printf("complex group_pass alone, fraction of copy bandwidth (register bits x block size):\n");
+  for (auto [order, size] : {std::pair{9, 8}, {7, 8}, {3, 128}, {3, 256}, {6, 16}, {4, 64}})
+    for (const char* dtype : {"complex64", "complex128"}) {
+      std::printf("%-3d %-4d %-10s", order, size, dtype);
+      for (int bits : {3, 4, 5})
+        for (int block : {128, 256, 512}) {
+          codegen::Tuning t;
+          t.pass_register_bits = bits;
+          t.pass_block_size = block;
+          try {
+            const double b = std::string(dtype) == "complex64" ? group_pass_bandwidth<std::complex<float>>(order, size, t)
+                                                               : group_pass_bandwidth<std::complex<double>>(order, size, t);
+            std::printf(" %d/%d:%.2f", bits, block, b / copy_bw);
+            rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype}, {"register_bits", bits},
+                            {"block_size", block}, {"fraction_of_copy_bandwidth", b / copy_bw}});
+          } catch (const std::exception& e) {
+            std::printf(" %d/%d:-", bits, block);
+          }
+        }
+      std::printf("\n");
+    }
+  return rows;
+}
+
+nlohmann::json complex_table(int repeats, double copy_bw) {
+  std::printf("complex beside real tensors (planted, 10 sweeps; real runs with the round robin):\n"
+              "%-3s %-4s %-10s %-10s %-10s %-9s %-8s %-10s %-10s %-9s %-9s %s\n", "D", "N", "f32_ms", "f32_rr_ms", "c64_ms",
+              "c64/f32rr", "c64/f32", "f64_rr_ms", "c128_ms", "c128/f64", "c64_copy", "f32_schedule");
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto [order, size] : {std::pair{3, 8}, {5, 8}, {7, 8}, {8, 8}, {9, 8}, {3, 32}, {3, 128}, {3, 256}, {6, 16},
+                             {4, 64}, {12, 2}, {10, 4}}) {
+    GeneratorOptions g;
+    g.order = order;
+    g.size = size;
+    g.seed = 2026;
+    Options round_robin;
+    round_robin.schedule = SweepSchedule::round_robin;
+    try {
+      const auto f32 = generate_diagonalizable<float>(g).tensor;
+      const auto [f32_t, f32_run] = ten_sweeps(f32, Options{}, repeats);
+      const auto [f32_rr_t, f32_rr] = ten_sweeps(f32, round_robin, repeats);
+      const auto c64 = generate_complex_diagonalizable<float>(g).tensor;
+      const auto [c64_t, c64_run] = ten_sweeps(c64, Options{}, repeats);
+      const auto f64 = generate_diagonalizable<double>(g).tensor;
+      const auto [f64_t, f64_run] = ten_sweeps(f64, round_robin, repeats);
+      const auto c128 = generate_complex_diagonalizable<double>(g).tensor;
+      const auto [c128_t, c128_run] = ten_sweeps(c128, Options{}, repeats);
+      const double c64_bytes = 10.0 * c64_run.passes_per_sweep * 2 * static_cast<double>(c64.count()) * 8;
+      std::printf("%-3d %-4d %-10.4f %-10.4f %-10.4f %-9.2f %-8.2f %-10.4f %-10.4f %-9.2f %-9.2f %s\n", order, size,
+                  f32_t * 1e3, f32_rr_t * 1e3, c64_t * 1e3, c64_t / f32_rr_t, c64_t / f32_t, f64_t * 1e3, c128_t * 1e3,
+                  c128_t / f64_t, c64_bytes / c64_t / copy_bw, f32_run.schedule.c_str());
+      rows.push_back({{"order", order}, {"size", size}, {"float32_seconds_median", f32_t},
+                      {"float32_schedule", f32_run.schedule}, {"float32_engine", f32_run.engine},
+                      {"float32_round_robin_seconds_median", f32_rr_t}, {"complex64_seconds_median", c64_t},
+                      {"complex64_engine", c64_run.engine}, {"complex64_kernels", c64_run.kernels},
+                      {"complex64_final_off_rel", c64_run.history.back().off_rel},
+                      {"complex64_fraction_of_copy_bandwidth", c64_bytes / c64_t / copy_bw},
+                      {"float64_round_robin_seconds_median", f64_t}, {"complex128_seconds_median", c128_t},
+                      {"complex128_final_off_rel", c128_run.history.back().off_rel}});
+    } catch (const std::exception& e) {
+      std::printf("%-3d %-4d %s\n", order, size, e.what());
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -193,6 +280,7 @@ int main(int argc, char** argv) {
   bool sweep_tuning = false;  // --sweep: also try group_pass register bits and block sizes
   bool compare_schedules = false;  // --schedules: every schedule and cell size, not only the default
   bool symmetric_only = false;  // --symmetric: the structure-symmetric table alone
+  bool complex_only = false;    // --complex: the complex table alone
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -203,9 +291,10 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--sweep") == 0) sweep_tuning = true;
     else if (std::strcmp(argv[i], "--schedules") == 0) compare_schedules = true;
     else if (std::strcmp(argv[i], "--symmetric") == 0) symmetric_only = true;
+    else if (std::strcmp(argv[i], "--complex") == 0) complex_only = true;
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
-                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric]\n");
+                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--complex]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -221,11 +310,13 @@ int main(int argc, char** argv) {
   const double copy_bw = copy_bandwidth();
   std::printf("device: %s (%s, %d SMs); device-to-device copy %.0f GB/s (read + write)\n", device->name.c_str(),
               device->arch().c_str(), device->multiprocessors, copy_bw / 1e9);
-  if (symmetric_only) {
-    const nlohmann::json rows = symmetric_table(repeats, copy_bw);
+  if (symmetric_only || complex_only) {
+    const char* table = symmetric_only ? "symmetric" : "complex";
+    const nlohmann::json sweep_rows = complex_only && sweep_tuning ? complex_pass_sweep(copy_bw) : nlohmann::json();
+    const nlohmann::json rows = symmetric_only ? symmetric_table(repeats, copy_bw) : complex_table(repeats, copy_bw);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"copy_bandwidth_bytes_per_second", copy_bw},
-                                                {"symmetric", rows}}
+                                                {table, rows}, {"group_pass_sweep", sweep_rows}}
                                      .dump(2)
                               << "\n";
     return 0;

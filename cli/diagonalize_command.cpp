@@ -71,7 +71,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       "writes nothing.");
   command->add_option("input", arguments.input,
                       "The tensor T: a .npy file, float32, float64, complex64 or complex128\n"
-                      "(complex: unitary factors, on the CPU), C or Fortran order,\n"
+                      "(complex: unitary factors), C or Fortran order,\n"
                       "order >= 3 (>= 2 with --structure symmetric or skew), the same size N in\n"
                       "every mode, finite values")
       ->required()

@@ -111,7 +111,7 @@ CLI::App* add_kernels_command(CLI::App& app, KernelsArguments& arguments) {
       "DIR/<kind>.cu instead; --compile compiles each with NVRTC through\n"
       "the kernel cache and prints a table of the kernels in place of the\n"
       "sources. Needs no GPU (pass --arch where there is none).");
-  add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout);
+  add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout, false, true);
   add_rule_option(*command, arguments.rule);
   std::vector<std::string> kinds = codegen::kernel_kinds();
   kinds.emplace_back("all");

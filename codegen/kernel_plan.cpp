@@ -105,18 +105,29 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 }
 
 // The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.
-// R = min(D - 1, pass_register_bits, the bits of 256 bytes of registers) outer modes mix in
-// registers, the other T = D - 1 - R through shared memory between threads; a tile takes N << T
-// threads, and a block as many whole tiles as pass_block_size (default 512) allows. Each thread
+// R = min(D - 1, pass_register_bits (default 5, complex 3), the bits of 256 bytes of registers)
+// outer modes mix in registers, the other T = D - 1 - R through shared memory between threads; a
+// tile takes N << T threads, and a block as many whole tiles as pass_block_size (default 512,
+// complex 256) allows. Each thread
 // holds at least 8 entries (several innermost positions when 2^R < 8: more loads in flight between
 // barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
 // registers, then gives each thread more innermost positions. When the exchange buffer would not
 // fit the shared memory, a block takes fewer tiles, then exchanges fewer registers per round.
+// The register modes a thread may hold: 2^R entries of at most 256 bytes (6 for float32, 5 for
+// float64 and complex64, 4 for complex128, whose 32 entries spilled: 255 registers and a stack).
+int register_bits_cap(const Sizes& z) {
+  int bits = 0;
+  while ((z.scalar << (bits + 1)) <= 256) ++bits;
+  return bits;
+}
+
 PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
+  const bool complex = is_complex(spec.dtype);
   const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
   const int outer = z.d - 1;
-  const int register_cap = z.scalar == 4 ? 6 : 5;  // 2^R registers of at most 256 bytes
-  int r = std::min({outer, spec.tuning.pass_register_bits, register_cap});
+  const int register_cap = register_bits_cap(z);
+  const int asked_bits = spec.tuning.pass_register_bits != 0 ? spec.tuning.pass_register_bits : complex ? 3 : 5;
+  int r = std::min({outer, asked_bits, register_cap});
   while ((static_cast<long long>(z.n) << (outer - r)) > max_threads && r < outer) ++r;
   if (r > register_cap)
     return refused("group_pass: a tile of " + std::to_string(z.n) + " x 2^" + std::to_string(outer) + " entries needs 2^" +
@@ -127,7 +138,7 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
       std::min<long long>(z.n, std::max(ceil_div(z.n, max_threads), ceil_div(8, 1LL << r)));
   const long long x_threads = ceil_div(z.n, x_per_thread);
   const long long tile_threads = x_threads << t;
-  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 512;
+  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : complex ? 256 : 512;
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
   long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;
@@ -151,7 +162,7 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
 // Chunks of at most group_pass's register cap of memory modes (2^cap registers of at most 256
 // bytes a thread), outermost first; every shape has them.
 PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
-  const int max_modes = std::min(z.d, z.scalar == 4 ? 6 : 5);
+  const int max_modes = std::min(z.d, register_bits_cap(z));
   ChunkPassPlan plan{256, max_modes, 0, 0, {}};
   for (int first = 0; first < z.d; first += max_modes) plan.chunks.emplace_back(first, std::min(max_modes, z.d - first));
   plan.blocks = std::min(ceil_div(z.entries, static_cast<long long>(plan.threads) << 1), spec.tuning.max_grid_blocks);
@@ -338,8 +349,26 @@ PlanAttempt plan_symmetric_angles(const Sizes& z) {
 
 }  // namespace
 
+namespace {
+
+// The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes without
+// the pivot check, and the figures. The others are real arithmetic (orders, Lanczos, the split
+// contraction) and refuse it.
+bool takes_complex(KernelKind kind) {
+  return kind == KernelKind::pivot_angles || kind == KernelKind::group_pass || kind == KernelKind::chunk_pass ||
+         kind == KernelKind::off_norm;
+}
+
+}  // namespace
+
 PlanAttempt try_plan(const KernelSpec& spec) {
   validate(spec);
+  if (is_complex(spec.dtype) && !takes_complex(spec.kind))
+    return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
+                   " runs pivot_angles, group_pass, chunk_pass and off_norm)");
+  if (is_complex(spec.dtype) && spec.kind == KernelKind::pivot_angles && spec.rule.hermitian_terms.empty())
+    return refused("rule '" + spec.rule.name + "' is real-only (its objective has no complex lift): complex tensors take "
+                   "rule max_diag");
   const Sizes z = sizes_of(spec);
   switch (spec.kind) {
     case KernelKind::pivot_angles: return plan_pivot_angles(spec, z);

@@ -37,6 +37,7 @@ Substitutions shape_values(const KernelSpec& spec) {
   }
   for (int k = 0; k < d; ++k) memory_modes.push_back(std::to_string(spec.layout == dsl::Layout::c_order ? k : d - 1 - k));
   return {{"scalar", std::string(cuda_type(spec.dtype))},
+          {"real", std::string(cuda_type(real_type(spec.dtype)))},
           {"order", std::to_string(d)},
           {"size", std::to_string(spec.size)},
           {"entries", std::to_string(stride)},
@@ -74,7 +75,8 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          std::string(to_string(spec.layout)) + "\n"
          "//   dtype     " + std::string(to_string(spec.dtype)) + " (" + std::string(cuda_type(spec.dtype)) + ")\n"
          "//   template  kernels_templates/" + kind + ".cu, on " + join(templates, ", ") +
-         (spec.kind == KernelKind::symmetric_angles ? ", dsl/givens.hpp and dsl/symmetric_angle.hpp" : " and dsl/givens.hpp") +
+         ", dsl/givens.hpp" + (spec.kind == KernelKind::symmetric_angles ? ", dsl/symmetric_angle.hpp" : "") +
+         (is_complex(spec.dtype) ? ", dsl/unitary_closed_form.hpp" : "") + " and dsl/complex_number.hpp" +
          "\n"
          "//   tuning    block_size " + std::to_string(t.block_size) + ", pass_block_size " +
          std::to_string(t.pass_block_size) + ", pass_register_bits " + std::to_string(t.pass_register_bits) +
@@ -96,6 +98,11 @@ std::string source_of(const KernelSpec& spec, const KernelPlan& plan) {
   const std::string kind_template = std::string(to_string(spec.kind)) + ".cu";
   std::string source = header(spec, plan);
   source += section("givens.hpp (dsl/givens.hpp: the closed forms the host uses too)") + header_text("givens.hpp");
+  source += section("complex_number.hpp (dsl/complex_number.hpp: the complex scalar, conj and norm)") +
+            header_text("complex_number.hpp");
+  if (is_complex(spec.dtype))
+    source += section("unitary_closed_form.hpp (dsl/unitary_closed_form.hpp: the complex rotation the host uses too)") +
+              header_text("unitary_closed_form.hpp");
   source += section("prelude.cu") + fill_template("prelude.cu", embedded_file("prelude.cu"), shape_values(spec));
   if (plan.uses_rule) source += section("rule") + rule_function(spec.rule, spec.dtype);
   if (spec.kind == KernelKind::symmetric_angles)

@@ -60,8 +60,8 @@ void validate(const KernelSpec& spec) {
   if (t.pass_block_size != 0 && (t.pass_block_size < 32 || t.pass_block_size > 1024 || t.pass_block_size % 32 != 0))
     throw codegen_error("pass_block_size " + std::to_string(t.pass_block_size) +
                         ": use 0 (by order) or a multiple of 32 in 32..1024");
-  if (t.pass_register_bits < 1 || t.pass_register_bits > 6)
-    throw codegen_error("pass_register_bits " + std::to_string(t.pass_register_bits) + " is outside 1..6");
+  if (t.pass_register_bits < 0 || t.pass_register_bits > 6)
+    throw codegen_error("pass_register_bits " + std::to_string(t.pass_register_bits) + " is outside 1..6 (0: the dtype's)");
   if (t.subspace_bits != 0 && (t.subspace_bits < 2 || t.subspace_bits > 10))
     throw codegen_error("subspace_bits " + std::to_string(t.subspace_bits) + ": use 0 (the largest that fits) or 2..10");
   if (t.shared_bytes < 1 || t.subspace_shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)

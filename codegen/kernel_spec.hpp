@@ -40,14 +40,17 @@ dsl::Layout parse_layout(std::string_view name);      // throws codegen_error fo
 
 struct Tuning {
   int block_size = 256;                // threads per block at most: a multiple of 32, 32..1024
-  // group_pass's threads per block (whole tiles, rounded up to a warp); 0 = 512: within 1% of the
-  // best of the H100 sweep for every shape but one, and 9 points of copy bandwidth above 256
-  // threads at D = 3, N = 256 (bench/results/gpu_h100_2026-11-22.md).
+  // group_pass's threads per block (whole tiles, rounded up to a warp); 0 = 512 for real dtypes:
+  // within 1% of the best of the H100 sweep for every shape but one, and 9 points of copy
+  // bandwidth above 256 threads at D = 3, N = 256 (bench/results/gpu_h100_2026-11-22.md); 256 for
+  // complex ones (bench/results/complex_gpu_h100_2026-11-25.md).
   int pass_block_size = 0;
-  // group_pass: outer modes mixed in registers at most (2^bits registers), 1..6. 6 bits moved 0.88
-  // of copy bandwidth at D = 9, N = 8 against 0.78 with 5, but NVRTC took 0.95 s over that one
-  // kernel against 0.30 s: 5 keeps a shape's cold compile near the 1 s of issue 3.
-  int pass_register_bits = 5;
+  // group_pass: outer modes mixed in registers at most (2^bits registers), 1..6; 0 = the dtype's:
+  // 5 for real dtypes (6 bits moved 0.88 of copy bandwidth at D = 9, N = 8 against 0.78 with 5,
+  // but NVRTC took 0.95 s over that one kernel against 0.30 s: 5 keeps a shape's cold compile near
+  // the 1 s of issue 3), 3 for complex ones (complex64 at D = 9, N = 8: 0.54 against 0.43 with 5,
+  // which took 255 registers; complex128 0.73 against 0.50 with 4).
+  int pass_register_bits = 0;
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
   int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most
   long long max_grid_blocks = 65536;   // grid-stride kernels: the grid suggested at most

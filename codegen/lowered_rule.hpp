@@ -13,6 +13,13 @@
 
 namespace tensordiag::codegen {
 
+// One term |x al + y be|^2 of a rule's complex lift (dsl/hermitian_form.hpp): x and y in the
+// pivot entries, conjugated first when the term reads row p (a, b).
+struct HermitianTermIr {
+  ir::Expr x, y;
+  bool on_row_p;
+};
+
 struct LoweredRule {
   std::string name;         // "max_diag"
   std::string description;  // dsl::describe: "max_diag: maximize sq(a*c + b*s) + sq(d*c - e*s)"
@@ -20,6 +27,9 @@ struct LoweredRule {
   dsl::RotationForm form;
   std::vector<ir::Expr> operands;  // {x, y} for direction and double_angle, {phi} for explicit_angle
   dsl::StallFigure stalls_on = dsl::StallFigure::diag_norm2;
+  // The complex lift's terms; empty for a rule without one (a linear objective, an angle rule):
+  // such a rule is real-only.
+  std::vector<HermitianTermIr> hermitian_terms = {};
 };
 
 }  // namespace tensordiag::codegen

@@ -7,7 +7,10 @@
 //   explicit_angle -> (cos phi, sin phi)
 // Generated sources embed givens.hpp, so host and kernels share one formula; givens.hpp defines
 // TENSORDIAG_HOST_DEVICE, so the same text also compiles on the host, where the tests compare it
-// with dsl::rotation.
+// with dsl::rotation. For a complex scalar the function takes and returns Complex values
+// (dsl/complex_number.hpp): the rule's complex lift, its Hermitian form of the pivot entries and
+// that form's dominant eigenvector (dsl/unitary_closed_form.hpp); a rule without a lift is a
+// codegen_error.
 #include <string>
 
 #include "codegen/lowered_rule.hpp"

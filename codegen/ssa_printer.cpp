@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "codegen/codegen_error.hpp"
+
 namespace tensordiag::codegen {
 
 std::string SsaPrinter::name_value(const std::string& key, const std::string& text) {
@@ -26,7 +28,15 @@ std::string SsaPrinter::emit(const ir::Expr& expr) {
       const std::string text = literal(k.value, printer.scalar_);
       return text.front() == '-' ? "(" + text + ")" : text;
     }
+    // Complex values take +, -, * and division by a constant (dsl/complex_number.hpp): the other
+    // operations are real ones (no order, no branch of sqrt to choose).
+    void refuse_on_complex(std::string_view op) const {
+      if (is_complex(printer.scalar_))
+        throw codegen_error("the operation " + std::string(op) + " has no complex form: a complex rule's terms take +, -, * "
+                            "and division by a number");
+    }
     std::string operator()(const ir::Unary& u) const {
+      if (u.op != ir::UnaryOp::neg) refuse_on_complex(ir::to_string(u.op));
       const std::string x = printer.emit(u.operand);
       const ScalarType scalar = printer.scalar_;
       std::string text;
@@ -44,6 +54,9 @@ std::string SsaPrinter::emit(const ir::Expr& expr) {
       return printer.name_value(std::string(ir::to_string(u.op)) + "(" + x + ")", text);
     }
     std::string operator()(const ir::Binary& b) const {
+      const bool complex_safe = b.op == ir::BinaryOp::add || b.op == ir::BinaryOp::sub || b.op == ir::BinaryOp::mul ||
+                                (b.op == ir::BinaryOp::div && std::holds_alternative<ir::FloatImm>(b.b.node().value));
+      if (!complex_safe) refuse_on_complex(ir::to_string(b.op));
       const std::string x = printer.emit(b.a);
       const std::string y = printer.emit(b.b);
       std::string text;

@@ -1,6 +1,8 @@
 #pragma once
 // Host evaluation of an expression at given values of a, b, d, e, c, s.
 #include <boost/hana/unpack.hpp>
+#include <complex>
+#include <utility>
 
 #include "dsl/expression.hpp"
 
@@ -21,8 +23,12 @@ constexpr T evaluate(Var<S>, const PivotValues<T>& v) {
   if constexpr (S == Symbol::c) return v.c;
   if constexpr (S == Symbol::s) return v.s;
 }
+// The number in T's precision (a complex T: its real type's, the imaginary part zero).
 template <class T>
-constexpr T evaluate(Constant k, const PivotValues<T>&) { return static_cast<T>(k.value); }
+constexpr T evaluate(Constant k, const PivotValues<T>&) {
+  using Real = decltype(std::real(std::declval<T>()));
+  return T(static_cast<Real>(k.value));
+}
 template <class T>
 constexpr T evaluate(Zero, const PivotValues<T>&) { return T(0); }
 template <class T>

@@ -115,9 +115,7 @@ HermitianForm<R> hermitian_form(const Terms& terms, const PivotValues<std::compl
       x = std::conj(x);
       y = std::conj(y);
     }
-    h.h11 += std::norm(x);
-    h.h22 += std::norm(y);
-    h.h12 += std::conj(x) * y;
+    add_hermitian_term(x, y, h.h11, h.h22, h.h12);
   });
   return h;
 }

@@ -7,12 +7,14 @@
 //   al = sqrt((1 + delta / r) / 2),   be = conj(beta) / (r al),
 // and where delta / r is near -1 (al tiny, the division loses digits)
 //   |be| = sqrt((1 - delta / r) / 2),  be = |be| conj(beta) / |beta|,  al = |beta| / (r |be|)
-// (beta = 0 there: al = 0, be = 1, the swap). r = 0: the identity. The gain over the identity is
+// (beta = 0 there: al = 0, be = 1, the swap). r = 0: the identity (unitary_closed_form.hpp, which
+// the generated kernels share). The gain over the identity is
 // (r - delta) / 2 >= 0. For real H this is givens_from_double_angle(delta, 2 H12) exactly:
 // (c, s) = (al, be), the real rule's rotation.
 #include <cmath>
 #include <complex>
 
+#include "dsl/unitary_closed_form.hpp"
 
 namespace tensordiag::dsl {
 
@@ -32,18 +34,9 @@ struct UnitaryGivens {
 
 template <class R>
 UnitaryGivens<R> unitary_rotation(const HermitianForm<R>& h) {
-  const R delta = h.h11 - h.h22;
-  const R beta_abs = std::abs(h.h12);
-  const R r = std::sqrt(delta * delta + R(4) * beta_abs * beta_abs);
-  if (r == R(0)) return {};
-  const R cos2 = delta / r;
-  if (cos2 > R(-0.5)) {
-    const R al = std::sqrt((R(1) + cos2) / R(2));
-    return {al, std::conj(h.h12) / (r * al)};
-  }
-  const R be_abs = std::sqrt((R(1) - cos2) / R(2));
-  if (beta_abs == R(0)) return {R(0), std::complex<R>(R(1))};
-  return {beta_abs / (r * be_abs), be_abs * (std::conj(h.h12) / beta_abs)};
+  UnitaryGivens<R> g;
+  dominant_unitary_rotation(h.h11, h.h22, h.h12, g.al, g.be);
+  return g;
 }
 
 // The objective's value at G, v^H H v with v = (al, be).

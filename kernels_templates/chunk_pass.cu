@@ -87,8 +87,8 @@ chunk_pass(${chunk_pass_parameters}) {
       for (int j = 0; j < REGS; ++j)
         if (j < entries && !((j >> k) & 1)) {
           const Scalar x = v[j], y = v[j | (1 << k)];
-          v[j] = g.c * x + g.s * y;
-          v[j | (1 << k)] = g.c * y - g.s * x;
+          v[j] = rotated_at_p(g, x, y);
+          v[j | (1 << k)] = rotated_at_q(g, y, x);
         }
     }
 #pragma unroll

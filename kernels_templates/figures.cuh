@@ -1,5 +1,5 @@
 // The convergence figures of DESIGN.md section 2, in double whatever the dtype:
-//   off(C)^2 = the sum of squares of the entries off the diagonal, summed directly (never as
+//   off(C)^2 = the sum of squares (|x|^2) of the entries off the diagonal, summed directly (never as
 //   ||C||^2 - ||diag C||^2, which cancels), and ||diag C||^2 = sum_i C[i, .., i]^2.
 // Sums run in a fixed order (no atomics), so a run repeats bit for bit.
 
@@ -8,12 +8,12 @@ __device__ inline double2 figures_of(const Scalar* x, long long first, long long
   double off = 0.0;
   double diag = 0.0;
   for (long long i = first; i < ENTRIES; i += step) {
-    const double v = static_cast<double>(x[i]);
+    const double v2 = squared(x[i]);
     // i is on the diagonal iff i = l * DIAGONAL_STRIDE; every such i < N^D has l < N.
     if (i % DIAGONAL_STRIDE == 0) {
-      diag += v * v;
+      diag += v2;
     } else {
-      off += v * v;
+      off += v2;
     }
   }
   return make_double2(off, diag);

@@ -60,9 +60,9 @@ inline constexpr bool UNPAIRED = N % 2 == 1;
 // Memory mode k's stride.
 __device__ constexpr Offset memory_stride(int k) { return static_cast<Offset>(power(N, D - 1 - k)); }
 
-// x <- c x + s y at p, x <- c x - s y at q (y the partner's value).
+// x's new value at p or at q (y the partner's value): the prelude's rotated_at_p / rotated_at_q.
 __device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_q) {
-  return at_q ? g.c * x - g.s * y : g.c * x + g.s * y;
+  return at_q ? rotated_at_q(g, x, y) : rotated_at_p(g, x, y);
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -271,9 +271,9 @@ group_pass(${group_pass_parameters}) {
 #pragma unroll
         for (int j = 0; j < REGS; ++j) {
           if (j & missing) continue;
-          const double e = static_cast<double>(v[xi][j]);
-          if (j == diagonal_register) diag += e * e;
-          else off += e * e;
+          const double e2 = squared(v[xi][j]);
+          if (j == diagonal_register) diag += e2;
+          else off += e2;
         }
       }
     }

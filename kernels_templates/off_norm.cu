@@ -12,6 +12,13 @@
 //       off_norm_final then gives ||T - R||_F^2 and ||T||_F^2.
 
 inline constexpr int THREADS = ${threads};
+
+// |x - y|^2, the difference taken in double.
+__device__ __forceinline__ double squared_difference(double x, double y) { return squared(x - y); }
+template <class R>
+__device__ __forceinline__ double squared_difference(tensordiag::dsl::Complex<R> x, tensordiag::dsl::Complex<R> y) {
+  return squared(tensordiag::dsl::Complex<double>(x.re, x.im) - tensordiag::dsl::Complex<double>(y.re, y.im));
+}
 inline constexpr int PARTIAL_BLOCKS = ${partial_blocks};
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -43,10 +50,8 @@ residual_partial(${residual_partial_parameters}) {
   double2 v = make_double2(0.0, 0.0);
   for (long long i = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x; i < ENTRIES;
        i += static_cast<long long>(PARTIAL_BLOCKS) * THREADS) {
-    const double t = static_cast<double>(tensor[i]);
-    const double difference = t - static_cast<double>(reconstruction[i]);
-    v.x += difference * difference;
-    v.y += t * t;
+    v.x += squared_difference(tensor[i], reconstruction[i]);
+    v.y += squared(tensor[i]);
   }
   const double2 sum = block_sum(v);
   if (threadIdx.x == 0) {

@@ -29,7 +29,8 @@ __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scal
 // One micro-iteration in mode n (DESIGN.md section 2). The rule's angle from the pivot entries
 //   a = A_{p..p}, b = A_{p->q,n} (index q in mode n only), d = A_{q..q}, e = A_{q->p,n};
 // every lane evaluates the rule on the same four values, so all lanes hold the same (c, s). Then
-// the rotation of mode n on the subtensor: A_p <- c A_p + s A_q, A_q <- -s A_p + c A_q.
+// the rotation of mode n on the subtensor: A_p <- c A_p + s A_q, A_q <- c A_q - s A_p (the
+// prelude's rotated_at_p, rotated_at_q; a complex rule's (c, s) = (al, be), its conjugates on row p).
 __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
   const int bit = 1 << mode;
   const int all = SUBTENSOR - 1;
@@ -41,8 +42,8 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
     const int bits = ((half - low) << 1) | low;
     const Scalar x = sub[bits];
     const Scalar y = sub[bits | bit];
-    sub[bits] = g.c * x + g.s * y;
-    sub[bits | bit] = -g.s * x + g.c * y;
+    sub[bits] = rotated_at_p(g, x, y);
+    sub[bits | bit] = rotated_at_q(g, y, x);
   }
   __syncwarp();
   return g;

@@ -2,8 +2,11 @@
 // every kernel for one (D, N, dtype, layout), so loops unroll and strides fold (DESIGN.md section 3).
 // (inline / [[maybe_unused]]: a kernel kind need not use every constant.)
 using Scalar = ${scalar};
-// (c, s) of one pair in one mode.
+using Real = ${real};  // Scalar itself, or a complex Scalar's real and imaginary parts
+// (c, s) of one pair in one mode; for a complex Scalar (c, s) = (al, be) of the unitary rotation
+// G = [[al, -conj(be)], [be, conj(al)]], al real (DESIGN.md section 7).
 using Rotation = tensordiag::dsl::Givens<Scalar>;
+using tensordiag::dsl::conj;  // conj(x) = x on a real x: one text for both (dsl/complex_number.hpp)
 
 // The tensor order D, the size N of every mode, and its N^D entries.
 inline constexpr int D = ${order};
@@ -24,6 +27,30 @@ __host__ __device__ constexpr long long power(long long base, int exponent) {
   long long x = 1;
   for (int i = 0; i < exponent; ++i) x *= base;
   return x;
+}
+
+// A rotation's c as the real number it is: a complex rule's c is al, real >= 0 (its imaginary part
+// is 0), so a complex entry takes two multiplications by it, not a complex product.
+__device__ __forceinline__ Real real_cosine(Real c) { return c; }
+template <class R>
+__device__ __forceinline__ R real_cosine(tensordiag::dsl::Complex<R> c) { return c.re; }
+
+// A pair's rotation of the two rows of a mode it mixes, entry by entry (DESIGN.md sections 2, 7):
+//   x_p <- c x_p + conj(s) x_q,   x_q <- c x_q - s x_p
+// (real: the Givens rotation x_p <- c x_p + s x_q, x_q <- c x_q - s x_p; complex: C <- C x_n G^H).
+__device__ __forceinline__ Scalar rotated_at_p(Rotation g, Scalar x_p, Scalar x_q) {
+  return real_cosine(g.c) * x_p + conj(g.s) * x_q;
+}
+__device__ __forceinline__ Scalar rotated_at_q(Rotation g, Scalar x_q, Scalar x_p) {
+  return real_cosine(g.c) * x_q - g.s * x_p;
+}
+
+// |x|^2 in double, the convergence figures' precision.
+__device__ __forceinline__ double squared(double x) { return x * x; }
+template <class R>
+__device__ __forceinline__ double squared(tensordiag::dsl::Complex<R> x) {
+  const double re = x.re, im = x.im;
+  return re * re + im * im;
 }
 
 // What a pair rejected by the pivot check carries: (c, s) = (1, 0).

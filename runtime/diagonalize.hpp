@@ -38,6 +38,9 @@ void check_device_room(int order, int size, Dtype dtype, const Options& options)
 
 extern template Result<float> diagonalize(const HostTensor<float>&, const Options&);
 extern template Result<double> diagonalize(const HostTensor<double>&, const Options&);
+// Complex tensors: see diagonalize_complex.hpp (the same run, by its name).
+extern template Result<std::complex<float>> diagonalize(const HostTensor<std::complex<float>>&, const Options&);
+extern template Result<std::complex<double>> diagonalize(const HostTensor<std::complex<double>>&, const Options&);
 extern template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);
 extern template std::vector<Result<double>> diagonalize_batch(const std::vector<HostTensor<double>>&, const Options&);
 extern template DeviceResult<float> diagonalize_on_device(const TensorView<float>&, const Options&);

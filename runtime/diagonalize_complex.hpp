@@ -2,8 +2,10 @@
 // The public entry point for complex tensors (issue 11, item 3): T = C x_1 U_1 ... x_D U_D with
 // unitary U_n, (C x_n U)[.. j ..] = sum_i U[j, i] C[.. i ..] (no conjugation: C = T x_1 U_1^H ..
 // x_D U_D^H), C as diagonal as the rule makes it, every C[i, .., i] real and >= 0 (the phase of
-// each index fixed in U_1). Runs on the CPU engine (engines/cpu_complex_engine.hpp); Init::hosvd
-// starts it from the unitary HOSVD bases (G_n = T_(n) T_(n)^H, on the host).
+// each index fixed in U_1). diagonalize() with a complex tensor, by its name: the engine table's
+// complex entries (the GPU engine's complex kernels without the pivot check, or the CPU's complex
+// engine, engines/cpu_complex_engine.hpp); Init::hosvd starts it from the unitary HOSVD bases
+// (G_n = T_(n) T_(n)^H, on the host).
 #include <complex>
 
 #include "runtime/algorithm/run_options.hpp"
@@ -12,10 +14,14 @@
 
 namespace tensordiag::runtime {
 
-// Throws user_error for what the complex engine does not take: a rule without a complex lift
-// (max_trace), a structure, the xor schedule, backend cuda; and for the input
-// errors diagonalize() gives (shape, NaN or Inf in either part). backend auto runs on the CPU, with
-// a note when a GPU was there.
+// The options no complex engine takes, as one-line user_errors: a rule without a complex lift
+// (max_trace), a structure, the xor schedule.
+void check_complex_options(const Options& options);
+
+// Throws user_error for what the complex engines do not take (check_complex_options), and for the
+// input errors diagonalize() gives (shape, NaN or Inf in either part); backend cuda for a run the
+// GPU engine declines (the pivot check, a pivot subtensor over the shared memory), which auto runs
+// on the CPU with a note.
 template <class R>
 Result<std::complex<R>> diagonalize_complex(const HostTensor<std::complex<R>>& tensor, const Options& options = {});
 

@@ -58,3 +58,8 @@ TEST_CASE("golden: symmetric_angles, D = 3, N = 6, float64, C order, max_diag") 
 TEST_CASE("golden: group_pass, D = 4, N = 5, float64, Fortran order, max_trace") {
   check_golden("group_pass_d4_n5_float64_F_max_trace.cu", make_kernel_spec("group_pass", 4, 5, "float64", "F", "max_trace"));
 }
+
+TEST_CASE("golden: pivot_angles, D = 3, N = 4, complex128, C order, max_diag (its complex lift)") {
+  check_golden("pivot_angles_d3_n4_complex128_C_max_diag.cu",
+               make_kernel_spec("pivot_angles", 3, 4, "complex128", "C", "max_diag"));
+}

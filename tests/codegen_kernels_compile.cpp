@@ -128,3 +128,34 @@ TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes 
   for (const int order : {19, 37}) CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", order, 2, "float32", "C", "max_diag")), codegen_error);
   CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", 20, 3, "float32", "C", "max_diag")), codegen_error);
 }
+
+// The complex kinds (issue 11, item 3): the general engine's angles and passes and the figures, for
+// complex64 and complex128, both layouts, at every listed D and N they serve (pivot_angles up to the
+// subtensor its warp holds, group_pass up to its tile); every other kind, and max_trace's angles,
+// refuse a complex spec with a reason.
+TEST_CASE("the complex kernel kinds compile in complex64 and complex128; the others refuse complex") {
+  std::vector<Case> cases;
+  int served = 0;
+  for (const auto& kind : kernel_kinds())
+    for (const int order : orders)
+      for (const int size : sizes) {
+        if (order == 9 && size == 128) continue;
+        const int i = static_cast<int>(cases.size());
+        const Case c{kind, order, size, i % 2 == 0 ? "complex64" : "complex128", i % 4 < 2 ? "C" : "F", "max_diag"};
+        const bool complex_kind = kind == "pivot_angles" || kind == "group_pass" || kind == "chunk_pass" || kind == "off_norm";
+        try {
+          kernel_entries(c.spec());
+          CHECK_MESSAGE(complex_kind, c.name(), " was planned");
+          cases.push_back(c);
+          ++served;
+        } catch (const codegen_error& e) {
+          const std::string why = e.what();
+          CHECK_MESSAGE((complex_kind ? why.find("complex") == std::string::npos : why.find("takes real dtypes") != std::string::npos),
+                        c.name(), ": ", why);
+        }
+      }
+  CHECK(served >= 4 * 19);  // each complex kind at most of the 19 shapes
+  check_compiles(cases);
+  CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("pivot_angles", 4, 8, "complex64", "C", "max_trace")),
+                       doctest::Contains("real-only"), codegen_error);
+}

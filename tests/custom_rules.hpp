@@ -16,6 +16,10 @@ inline constexpr auto every_operation = dsl::angle_rule(
 // A weighted objective: a quadratic with constants and a division in its coefficients.
 inline constexpr auto weighted = dsl::objective_rule("weighted", 3 * sq(a * c + b * s) + sq(d * c - e * s) / 2);
 
+// A sum of squared one-row forms with constants in them: it has a complex lift
+// (dsl/hermitian_form.hpp), whose generated terms multiply and divide complex entries by numbers.
+inline constexpr auto scaled_rows = dsl::objective_rule("scaled_rows", sq(2 * a * c + b * s) + sq(d * c - e * s / 4));
+
 // A rule that ignores d: its generated parameter d is [[maybe_unused]].
 inline constexpr auto without_d = dsl::angle_rule("without_d", atan2(b, a) + e);
 

@@ -106,7 +106,7 @@ py::dict run(const py::array& array, const runtime::Options& options, const std:
   {
     const py::gil_scoped_release release;
     if constexpr (runtime::is_complex_v<T>) {
-      // Complex tensors run on the CPU's complex engine (unitary factors).
+      // Complex tensors (unitary factors): the GPU engine's complex kernels or the CPU's complex engine.
       if (!devices.empty())
         throw user_error("devices=: the GPU ranks take real tensors; complex tensors run on the CPU");
       result = runtime::diagonalize_complex(tensor, options);

@@ -9,6 +9,7 @@
 #include "dsl/builtin_rules.hpp"
 #include "dsl/hermitian_form.hpp"
 #include "runtime/algorithm/complex_pivot_check.hpp"
+#include "runtime/algorithm/diagonal_phases.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
@@ -106,24 +107,6 @@ void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pai
   }
 }
 
-// C_ii real and >= 0: the phase of index i moved from mode 1 of the core into column i of U_1.
-template <class R>
-void fix_diagonal_phases(Result<std::complex<R>>& result) {
-  HostTensor<std::complex<R>>& core = result.core;
-  const std::ptrdiff_t size = core.size(), stride = core.strides().front(), diagonal = core.diagonal_stride();
-  const auto count = static_cast<std::ptrdiff_t>(core.count());
-  for (std::ptrdiff_t i = 0; i < size; ++i) {
-    const std::complex<R> entry = core.data()[i * diagonal];
-    if (entry.imag() == R(0) && !(entry.real() < R(0))) continue;
-    const std::complex<R> w = entry / std::abs(entry);
-    for (std::ptrdiff_t base = 0; base < count; base += stride * size)
-      for (std::ptrdiff_t k = 0; k < stride; ++k) core.data()[base + i * stride + k] *= std::conj(w);
-    core.data()[i * diagonal] = std::complex<R>(std::abs(entry));  // exactly real, not |w|^2-rounded
-    Matrix<std::complex<R>>& u = result.factors.front();
-    for (int row = 0; row < u.n; ++row) u(row, static_cast<int>(i)) *= w;
-  }
-}
-
 }  // namespace
 
 template <class R>
@@ -134,8 +117,6 @@ Result<std::complex<R>> run_cpu_complex_engine(const HostTensor<std::complex<R>>
                                       complex_group_step(core, pairs, factors, settings);
                                     });
   fix_diagonal_phases(result);
-  // The phases change no figure but the trace (now sum |C_ii|): the last record states the result.
-  if (result.history.size() > 1) result.history.back().trace = core_figures(result.core, Structure::general).trace;
   return result;
 }
 

@@ -12,10 +12,8 @@
 // Lambda needs the whole core as the earlier modes left it, and for D > 16 (2^D-entry subtensors):
 // mode by mode, one pass each.
 //
-// At the end the global phase of each index is fixed: every diagonal entry C[i, .., i] is made real
-// and >= 0 by C[i@1] <- conj(w_i) C[i@1] and U_1[:, i] <- w_i U_1[:, i], w_i = C_ii / |C_ii|
-// (T is unchanged; factors of a diagonalizable T are then unique up to permutation and the phases
-// of the other modes, which trade against each other).
+// At the end the global phase of each index is fixed (algorithm/diagonal_phases.hpp): every
+// diagonal entry C[i, .., i] real and >= 0.
 #include <complex>
 #include <string_view>
 

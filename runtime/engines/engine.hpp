@@ -6,8 +6,9 @@
 // declines, --backend auto runs on the CPU with a note that quotes the reason, and cuda fails with it.
 //
 // Growth goes through the same table: a scalar type (complex) is another instantiation of Engine<T>
-// with its own entries; a structure (symmetric tensors) is a field of the request that engines
+// with its own entries (the GPU engine's complex kernels, the CPU's complex engine); a structure (symmetric tensors) is a field of the request that engines
 // without it decline; a multi-rank engine is an entry that declines unless it was given ranks.
+#include <complex>
 #include <optional>
 #include <span>
 #include <string>
@@ -55,5 +56,7 @@ std::span<const Engine<T>> engines();
 
 extern template std::span<const Engine<float>> engines();
 extern template std::span<const Engine<double>> engines();
+extern template std::span<const Engine<std::complex<float>>> engines();
+extern template std::span<const Engine<std::complex<double>>> engines();
 
 }  // namespace tensordiag::runtime

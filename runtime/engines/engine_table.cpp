@@ -1,4 +1,7 @@
+#include "runtime/algorithm/diagonal_phases.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/engines/cpu_batch.hpp"
+#include "runtime/engines/cpu_complex_engine.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
 #include "runtime/engines/gpu_qubit_engine.hpp"
@@ -34,14 +37,41 @@ constexpr Engine<T> engine_table[] = {
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 
+// Complex tensors (issue 11, item 3): the general GPU engine's kernels generated for a complex
+// scalar, or the CPU's complex engine; either result's diagonal is made real >= 0 on the host.
+template <class R>
+Result<std::complex<R>> run_gpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
+  Result<std::complex<R>> result = run_gpu_engine(tensor, run);
+  fix_diagonal_phases(result);
+  return result;
+}
+
+template <class R>
+Result<std::complex<R>> run_cpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
+  Result<std::complex<R>> result = run_cpu_complex_engine(tensor, run.settings);
+  result.device = cpu_device_name(run.settings.threads);
+  return result;
+}
+
+template <class R>
+constexpr Engine<std::complex<R>> complex_engine_table[] = {
+    {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>,
+     one_after_another<std::complex<R>, run_gpu_complex<R>>, false},
+    {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,
+     one_after_another<std::complex<R>, run_cpu_complex<R>>, false},
+};
+
 }  // namespace
 
 template <class T>
 std::span<const Engine<T>> engines() {
-  return engine_table<T>;
+  if constexpr (is_complex_v<T>) return complex_engine_table<real_t<T>>;
+  else return engine_table<T>;
 }
 
 template std::span<const Engine<float>> engines();
 template std::span<const Engine<double>> engines();
+template std::span<const Engine<std::complex<float>>> engines();
+template std::span<const Engine<std::complex<double>>> engines();
 
 }  // namespace tensordiag::runtime

@@ -13,6 +13,7 @@
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
@@ -185,9 +186,9 @@ public:
   SweepRecord record(int sweep, double off_input, double seconds) {
     double diag2 = 0, trace = 0;
     for (std::size_t i = 0; i < diagonal_.count(); ++i) {
-      const double x = static_cast<double>(diagonal_[i]);
-      diag2 += x * x;
-      trace += x;
+      const wide_t<T> x = static_cast<wide_t<T>>(diagonal_[i]);
+      diag2 += abs2(x);
+      trace += real_part(x);
     }
     return SweepRecord{sweep, off_input > 0 ? off() / off_input : 0.0, diag2, trace, seconds};
   }
@@ -219,7 +220,7 @@ public:
 
   void enqueue(cudaStream_t stream) {
     if (subspaces_) {
-      subspaces_->enqueue(stream, kernels_, state_.tensor.data(), state_.factors.data());
+      if constexpr (!is_complex_v<T>) subspaces_->enqueue(stream, kernels_, state_.tensor.data(), state_.factors.data());
       // The passes sum no figures: one more read of the tensor.
       kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
       figures_.enqueue(stream, kernels_.off_norm_plan.partial_blocks);
@@ -388,10 +389,11 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   const NormPath norm = choose_norm_path(settings.eta > 0, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
   const CudaStream stream;
   std::optional<GpuSubspacePasses<T>> subspaces;
-  if (schedule.subspace_plan) {
-    kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits);
-    subspaces.emplace(schedule.subspaces, tensor.size(), tensor.layout(), *kernels.subspace_plan, stream.get());
-  }
+  if constexpr (!is_complex_v<T>)  // complex kernels have no subspace passes (codegen refuses them)
+    if (schedule.subspace_plan) {
+      kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits);
+      subspaces.emplace(schedule.subspaces, tensor.size(), tensor.layout(), *kernels.subspace_plan, stream.get());
+    }
   DeviceState<T> state(tensor, schedule.groups, kernels, norm, stream.get());
   SweepFigures<T> figures(state, kernels, static_cast<std::size_t>(tensor.diagonal_stride()));
   GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr);
@@ -410,8 +412,10 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   // its sums of squares, which NaN or Inf anywhere makes non-finite.
   if (tensor.memory() == Memory::cuda && !(std::isfinite(off_input) && std::isfinite(result.history[0].diag_norm2)))
     throw user_error("the tensor contains NaN or Inf");
-  if (settings.init == Init::hosvd)
-    start_from_hosvd(state, figures, kernels, tensor.layout(), settings.structure, off_input, stream.get(), result);
+  // A complex run's HOSVD start is computed on the host (run_from_hosvd.hpp): init is identity here.
+  if constexpr (!is_complex_v<T>)
+    if (settings.init == Init::hosvd)
+      start_from_hosvd(state, figures, kernels, tensor.layout(), settings.structure, off_input, stream.get(), result);
   std::optional<CudaGraph> graph;
   if (sweep.capturable()) graph.emplace(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();
@@ -432,13 +436,15 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   // As on the CPU, total_seconds is the diagonalization alone; the verification has its own time
   // (and its kernel's compile time joins compile_seconds).
   result.timings.total_seconds = total.seconds();
-  if (settings.verify) {
-    // The orthogonality is checked on the host: a kept run downloads its (small) factors for it.
-    const std::vector<Matrix<T>> kept_factors = kept ? download_factors(state, stream.get()) : std::vector<Matrix<T>>{};
-    result.verification = verify_on_device(
-        DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures, kept != nullptr},
-        kept ? kept_factors : result.factors, kernels, device.arch(), stream.get());
-  }
+  // A complex result is verified on the host (diagonalize_complex), after its phases are fixed.
+  if constexpr (!is_complex_v<T>)
+    if (settings.verify) {
+      // The orthogonality is checked on the host: a kept run downloads its (small) factors for it.
+      const std::vector<Matrix<T>> kept_factors = kept ? download_factors(state, stream.get()) : std::vector<Matrix<T>>{};
+      result.verification = verify_on_device(
+          DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures, kept != nullptr},
+          kept ? kept_factors : result.factors, kernels, device.arch(), stream.get());
+    }
   if (kept) keep_result(state, tensor.layout(), device.index, stream.get(), *kept);
   result.timings.compile_seconds = kernels.report().seconds;
   result.kernels = kernels.report().kinds;
@@ -460,6 +466,8 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
 
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
+  // Lambda of a complex core is skew-Hermitian (DESIGN.md section 7): no GPU kernel gathers it yet.
+  if (is_complex_v<T> && run.settings.eta > 0) return "the pivot check on complex tensors runs on the CPU engine only";
   // The skew rule's pairs run one at a time (cpu_skew_engine.hpp), which no GPU kernel does yet.
   if (run.settings.structure == Structure::skew) return "structure skew runs on the CPU engine only";
   // The kernels are generated for D >= 3 (codegen::validate): a symmetric matrix is the CPU's.
@@ -489,5 +497,11 @@ template Result<float> run_gpu_engine(const HostTensor<float>&, const EngineRun&
 template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
 template DeviceResult<float> run_gpu_engine_on_device(const TensorView<float>&, const EngineRun&);
 template DeviceResult<double> run_gpu_engine_on_device(const TensorView<double>&, const EngineRun&);
+template std::optional<std::string> gpu_engine_declines(const HostTensor<std::complex<float>>&, std::size_t,
+                                                        const EngineRun&);
+template std::optional<std::string> gpu_engine_declines(const HostTensor<std::complex<double>>&, std::size_t,
+                                                        const EngineRun&);
+template Result<std::complex<float>> run_gpu_engine(const HostTensor<std::complex<float>>&, const EngineRun&);
+template Result<std::complex<double>> run_gpu_engine(const HostTensor<std::complex<double>>&, const EngineRun&);
 
 }  // namespace tensordiag::runtime

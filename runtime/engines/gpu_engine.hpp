@@ -5,6 +5,9 @@
 // figures the host reads. With the pivot check, each mode of each group gathers Lambda and takes
 // its 2-norm (on the device by Lanczos, or cuSOLVER's singular values) before its angles. A sweep
 // is one CUDA graph, replayed, except on the cuSOLVER path, whose calls are enqueued directly.
+// Complex tensors (issue 11, item 3) run the same kernels, generated for a complex scalar: the
+// round robin without the pivot check, the HOSVD start and the verification on the host
+// (diagonalize_complex.cpp), which also fixes the diagonal's phases.
 #include <optional>
 #include <string>
 
@@ -38,5 +41,11 @@ extern template Result<float> run_gpu_engine(const HostTensor<float>&, const Eng
 extern template Result<double> run_gpu_engine(const HostTensor<double>&, const EngineRun&);
 extern template DeviceResult<float> run_gpu_engine_on_device(const TensorView<float>&, const EngineRun&);
 extern template DeviceResult<double> run_gpu_engine_on_device(const TensorView<double>&, const EngineRun&);
+extern template std::optional<std::string> gpu_engine_declines(const HostTensor<std::complex<float>>&, std::size_t,
+                                                               const EngineRun&);
+extern template std::optional<std::string> gpu_engine_declines(const HostTensor<std::complex<double>>&, std::size_t,
+                                                               const EngineRun&);
+extern template Result<std::complex<float>> run_gpu_engine(const HostTensor<std::complex<float>>&, const EngineRun&);
+extern template Result<std::complex<double>> run_gpu_engine(const HostTensor<std::complex<double>>&, const EngineRun&);
 
 }  // namespace tensordiag::runtime

@@ -1,6 +1,7 @@
 #include "runtime/engines/gpu_kernels.hpp"
 
 #include <atomic>
+#include <complex>
 #include <thread>
 
 #include <variant>
@@ -43,7 +44,10 @@ namespace {
 
 template <class T>
 constexpr codegen::ScalarType scalar_type_of() {
-  return std::is_same_v<T, float> ? codegen::ScalarType::float32 : codegen::ScalarType::float64;
+  if constexpr (std::is_same_v<T, float>) return codegen::ScalarType::float32;
+  else if constexpr (std::is_same_v<T, double>) return codegen::ScalarType::float64;
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return codegen::ScalarType::complex64;
+  else return codegen::ScalarType::complex128;
 }
 
 }  // namespace
@@ -70,6 +74,10 @@ template codegen::KernelSpec kernel_spec_for(const TensorView<float>&, const cod
 template codegen::KernelSpec kernel_spec_for(const TensorView<double>&, const codegen::LoweredRule&, codegen::KernelKind);
 template codegen::KernelSpec kernel_spec_for<float>(int, int, Layout, const codegen::LoweredRule&, codegen::KernelKind);
 template codegen::KernelSpec kernel_spec_for<double>(int, int, Layout, const codegen::LoweredRule&, codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for(const TensorView<std::complex<float>>&, const codegen::LoweredRule&,
+                                             codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for(const TensorView<std::complex<double>>&, const codegen::LoweredRule&,
+                                             codegen::KernelKind);
 
 GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   using codegen::KernelKind;
@@ -86,6 +94,10 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
     // The checked path keeps each pair's subtensor in shared memory between modes: no split path.
     if (checked) {
       kinds.refusal = angles.refusal + "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
+      return kinds;
+    }
+    if (codegen::is_complex(base.dtype)) {
+      kinds.refusal = angles.refusal + "; complex tensors have no split path";
       return kinds;
     }
     kinds.angles = KernelKind::pivot_angles_split;
@@ -239,5 +251,7 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
 
 template class GpuKernels<float>;
 template class GpuKernels<double>;
+template class GpuKernels<std::complex<float>>;
+template class GpuKernels<std::complex<double>>;
 
 }  // namespace tensordiag::runtime

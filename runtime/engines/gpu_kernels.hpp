@@ -146,5 +146,7 @@ private:
 
 extern template class GpuKernels<float>;
 extern template class GpuKernels<double>;
+extern template class GpuKernels<std::complex<float>>;
+extern template class GpuKernels<std::complex<double>>;
 
 }  // namespace tensordiag::runtime

@@ -4,8 +4,8 @@
 //   rotation  phi = atan2(b - e, a + d)
 //   shape     D = 4, N = 5, layout F
 //   dtype     float64 (double)
-//   template  kernels_templates/group_pass.cu, on prelude.cu, factor_rotation.cuh, figures.cuh and dsl/givens.hpp
-//   tuning    block_size 256, pass_block_size 0, pass_register_bits 5, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
+//   template  kernels_templates/group_pass.cu, on prelude.cu, factor_rotation.cuh, figures.cuh, dsl/givens.hpp and dsl/complex_number.hpp
+//   tuning    block_size 256, pass_block_size 0, pass_register_bits 0, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
 //   group_pass<<<2, 512>>>
 
@@ -64,13 +64,112 @@ TENSORDIAG_HOST_DEVICE inline Givens<T> givens_from_double_angle(T x, T y) {
 
 }  // namespace tensordiag::dsl
 
+// ---- complex_number.hpp (dsl/complex_number.hpp: the complex scalar, conj and norm) ----
+// The complex scalar of the generated kernels (issue 11, item 3): plain C++ that NVRTC compiles
+// (it has no <complex>), laid out as std::complex<R> is (real part, then imaginary part), so a
+// buffer of std::complex<R> on the host is a buffer of Complex<R> on the device. Aligned to its
+// size, so that one entry is one 8- or 16-byte load. Also the real overloads the kernels write
+// their arithmetic with, so that one text serves float, double and complex: conj(x) = x and
+// norm(x) = x^2 on a real x (std::norm's name: |x|^2, not the 2-norm).
+#if !defined(__CUDACC_RTC__)
+#include "dsl/givens.hpp"  // TENSORDIAG_HOST_DEVICE (generated sources hold givens.hpp before this)
+#endif
+
+namespace tensordiag::dsl {
+
+template <class R>
+struct alignas(2 * sizeof(R)) Complex {
+  R re, im;
+
+  Complex() = default;  // trivial: __shared__ arrays of it need no constructor
+  TENSORDIAG_HOST_DEVICE constexpr Complex(R x, R y = R(0)) : re(x), im(y) {}
+
+  TENSORDIAG_HOST_DEVICE constexpr Complex& operator+=(Complex z) {
+    re += z.re;
+    im += z.im;
+    return *this;
+  }
+};
+
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator+(Complex<R> x, Complex<R> y) {
+  return {x.re + y.re, x.im + y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(Complex<R> x, Complex<R> y) {
+  return {x.re - y.re, x.im - y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(Complex<R> x) {
+  return {-x.re, -x.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator*(Complex<R> x, Complex<R> y) {
+  return {x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re};
+}
+// A real factor scales both parts (no product with a zero imaginary part, which would turn
+// Inf * 0 into NaN).
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator*(R x, Complex<R> y) {
+  return {x * y.re, x * y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator*(Complex<R> x, R y) {
+  return {x.re * y, x.im * y};
+}
+// Real constants in a rule's terms (2 * a, a - 1).
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator+(Complex<R> x, R y) {
+  return {x.re + y, x.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator+(R x, Complex<R> y) {
+  return {x + y.re, y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(Complex<R> x, R y) {
+  return {x.re - y, x.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(R x, Complex<R> y) {
+  return {x - y.re, -y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator/(Complex<R> x, R y) {
+  return {x.re / y, x.im / y};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr bool operator==(Complex<R> x, Complex<R> y) {
+  return x.re == y.re && x.im == y.im;
+}
+
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> conj(Complex<R> z) {
+  return {z.re, -z.im};
+}
+// |z|^2.
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr R norm(Complex<R> z) {
+  return z.re * z.re + z.im * z.im;
+}
+
+TENSORDIAG_HOST_DEVICE constexpr float conj(float x) { return x; }
+TENSORDIAG_HOST_DEVICE constexpr double conj(double x) { return x; }
+TENSORDIAG_HOST_DEVICE constexpr float norm(float x) { return x * x; }
+TENSORDIAG_HOST_DEVICE constexpr double norm(double x) { return x * x; }
+
+}  // namespace tensordiag::dsl
+
 // ---- prelude.cu ----
 // The scalar type and the shape are compile-time constants of this source: the JIT specializes
 // every kernel for one (D, N, dtype, layout), so loops unroll and strides fold (DESIGN.md section 3).
 // (inline / [[maybe_unused]]: a kernel kind need not use every constant.)
 using Scalar = double;
-// (c, s) of one pair in one mode.
+using Real = double;  // Scalar itself, or a complex Scalar's real and imaginary parts
+// (c, s) of one pair in one mode; for a complex Scalar (c, s) = (al, be) of the unitary rotation
+// G = [[al, -conj(be)], [be, conj(al)]], al real (DESIGN.md section 7).
 using Rotation = tensordiag::dsl::Givens<Scalar>;
+using tensordiag::dsl::conj;  // conj(x) = x on a real x: one text for both (dsl/complex_number.hpp)
 
 // The tensor order D, the size N of every mode, and its N^D entries.
 inline constexpr int D = 4;
@@ -93,6 +192,30 @@ __host__ __device__ constexpr long long power(long long base, int exponent) {
   return x;
 }
 
+// A rotation's c as the real number it is: a complex rule's c is al, real >= 0 (its imaginary part
+// is 0), so a complex entry takes two multiplications by it, not a complex product.
+__device__ __forceinline__ Real real_cosine(Real c) { return c; }
+template <class R>
+__device__ __forceinline__ R real_cosine(tensordiag::dsl::Complex<R> c) { return c.re; }
+
+// A pair's rotation of the two rows of a mode it mixes, entry by entry (DESIGN.md sections 2, 7):
+//   x_p <- c x_p + conj(s) x_q,   x_q <- c x_q - s x_p
+// (real: the Givens rotation x_p <- c x_p + s x_q, x_q <- c x_q - s x_p; complex: C <- C x_n G^H).
+__device__ __forceinline__ Scalar rotated_at_p(Rotation g, Scalar x_p, Scalar x_q) {
+  return real_cosine(g.c) * x_p + conj(g.s) * x_q;
+}
+__device__ __forceinline__ Scalar rotated_at_q(Rotation g, Scalar x_q, Scalar x_p) {
+  return real_cosine(g.c) * x_q - g.s * x_p;
+}
+
+// |x|^2 in double, the convergence figures' precision.
+__device__ __forceinline__ double squared(double x) { return x * x; }
+template <class R>
+__device__ __forceinline__ double squared(tensordiag::dsl::Complex<R> x) {
+  const double re = x.re, im = x.im;
+  return re * re + im * im;
+}
+
 // What a pair rejected by the pivot check carries: (c, s) = (1, 0).
 __device__ inline bool is_identity(Rotation g) { return g.c == Scalar(1) && g.s == Scalar(0); }
 
@@ -103,18 +226,19 @@ __device__ inline bool is_identity(Rotation g) { return g.c == Scalar(1) && g.s 
 
 // ---- factor_rotation.cuh ----
 // One row of M_n <- M_n R_n (DESIGN.md section 2): columns p and q mix as
-//   M[., p] <- c M[., p] + s M[., q],   M[., q] <- c M[., q] - s M[., p]
-// (runtime/engines/group_pass.cpp, apply_group_to_factors).
+//   M[., p] <- c M[., p] + s M[., q],   M[., q] <- c M[., q] - conj(s) M[., p]
+// (runtime/engines/group_pass.cpp, apply_group_to_factors; a complex (c, s) = (al, be), al real:
+// U <- U G).
 __device__ inline void rotate_factor_row(Scalar* row, int p, int q, Rotation g) {
   const Scalar x = row[p];
   const Scalar y = row[q];
-  row[p] = g.c * x + g.s * y;
-  row[q] = g.c * y - g.s * x;
+  row[p] = real_cosine(g.c) * x + g.s * y;
+  row[q] = real_cosine(g.c) * y - conj(g.s) * x;
 }
 
 // ---- figures.cuh ----
 // The convergence figures of DESIGN.md section 2, in double whatever the dtype:
-//   off(C)^2 = the sum of squares of the entries off the diagonal, summed directly (never as
+//   off(C)^2 = the sum of squares (|x|^2) of the entries off the diagonal, summed directly (never as
 //   ||C||^2 - ||diag C||^2, which cancels), and ||diag C||^2 = sum_i C[i, .., i]^2.
 // Sums run in a fixed order (no atomics), so a run repeats bit for bit.
 
@@ -123,12 +247,12 @@ __device__ inline double2 figures_of(const Scalar* x, long long first, long long
   double off = 0.0;
   double diag = 0.0;
   for (long long i = first; i < ENTRIES; i += step) {
-    const double v = static_cast<double>(x[i]);
+    const double v2 = squared(x[i]);
     // i is on the diagonal iff i = l * DIAGONAL_STRIDE; every such i < N^D has l < N.
     if (i % DIAGONAL_STRIDE == 0) {
-      diag += v * v;
+      diag += v2;
     } else {
-      off += v * v;
+      off += v2;
     }
   }
   return make_double2(off, diag);
@@ -223,9 +347,9 @@ inline constexpr bool UNPAIRED = N % 2 == 1;
 // Memory mode k's stride.
 __device__ constexpr Offset memory_stride(int k) { return static_cast<Offset>(power(N, D - 1 - k)); }
 
-// x <- c x + s y at p, x <- c x - s y at q (y the partner's value).
+// x's new value at p or at q (y the partner's value): the prelude's rotated_at_p / rotated_at_q.
 __device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_q) {
-  return at_q ? g.c * x - g.s * y : g.c * x + g.s * y;
+  return at_q ? rotated_at_q(g, x, y) : rotated_at_p(g, x, y);
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -435,9 +559,9 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
 #pragma unroll
         for (int j = 0; j < REGS; ++j) {
           if (j & missing) continue;
-          const double e = static_cast<double>(v[xi][j]);
-          if (j == diagonal_register) diag += e * e;
-          else off += e * e;
+          const double e2 = squared(v[xi][j]);
+          if (j == diagonal_register) diag += e2;
+          else off += e2;
         }
       }
     }

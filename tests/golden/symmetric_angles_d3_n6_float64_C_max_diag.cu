@@ -4,8 +4,8 @@
 //   rotation  2*phi = atan2(a*b + b*a - (d*e + e*d), a*a + d*d - (b*b + e*e))
 //   shape     D = 3, N = 6, layout C
 //   dtype     float64 (double)
-//   template  kernels_templates/symmetric_angles.cu, on prelude.cu, dsl/givens.hpp and dsl/symmetric_angle.hpp
-//   tuning    block_size 256, pass_block_size 0, pass_register_bits 5, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
+//   template  kernels_templates/symmetric_angles.cu, on prelude.cu, dsl/givens.hpp, dsl/symmetric_angle.hpp and dsl/complex_number.hpp
+//   tuning    block_size 256, pass_block_size 0, pass_register_bits 0, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
 //   symmetric_angles<<<1, 96>>>
 
@@ -64,13 +64,112 @@ TENSORDIAG_HOST_DEVICE inline Givens<T> givens_from_double_angle(T x, T y) {
 
 }  // namespace tensordiag::dsl
 
+// ---- complex_number.hpp (dsl/complex_number.hpp: the complex scalar, conj and norm) ----
+// The complex scalar of the generated kernels (issue 11, item 3): plain C++ that NVRTC compiles
+// (it has no <complex>), laid out as std::complex<R> is (real part, then imaginary part), so a
+// buffer of std::complex<R> on the host is a buffer of Complex<R> on the device. Aligned to its
+// size, so that one entry is one 8- or 16-byte load. Also the real overloads the kernels write
+// their arithmetic with, so that one text serves float, double and complex: conj(x) = x and
+// norm(x) = x^2 on a real x (std::norm's name: |x|^2, not the 2-norm).
+#if !defined(__CUDACC_RTC__)
+#include "dsl/givens.hpp"  // TENSORDIAG_HOST_DEVICE (generated sources hold givens.hpp before this)
+#endif
+
+namespace tensordiag::dsl {
+
+template <class R>
+struct alignas(2 * sizeof(R)) Complex {
+  R re, im;
+
+  Complex() = default;  // trivial: __shared__ arrays of it need no constructor
+  TENSORDIAG_HOST_DEVICE constexpr Complex(R x, R y = R(0)) : re(x), im(y) {}
+
+  TENSORDIAG_HOST_DEVICE constexpr Complex& operator+=(Complex z) {
+    re += z.re;
+    im += z.im;
+    return *this;
+  }
+};
+
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator+(Complex<R> x, Complex<R> y) {
+  return {x.re + y.re, x.im + y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(Complex<R> x, Complex<R> y) {
+  return {x.re - y.re, x.im - y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(Complex<R> x) {
+  return {-x.re, -x.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator*(Complex<R> x, Complex<R> y) {
+  return {x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re};
+}
+// A real factor scales both parts (no product with a zero imaginary part, which would turn
+// Inf * 0 into NaN).
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator*(R x, Complex<R> y) {
+  return {x * y.re, x * y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator*(Complex<R> x, R y) {
+  return {x.re * y, x.im * y};
+}
+// Real constants in a rule's terms (2 * a, a - 1).
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator+(Complex<R> x, R y) {
+  return {x.re + y, x.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator+(R x, Complex<R> y) {
+  return {x + y.re, y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(Complex<R> x, R y) {
+  return {x.re - y, x.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator-(R x, Complex<R> y) {
+  return {x - y.re, -y.im};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> operator/(Complex<R> x, R y) {
+  return {x.re / y, x.im / y};
+}
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr bool operator==(Complex<R> x, Complex<R> y) {
+  return x.re == y.re && x.im == y.im;
+}
+
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr Complex<R> conj(Complex<R> z) {
+  return {z.re, -z.im};
+}
+// |z|^2.
+template <class R>
+TENSORDIAG_HOST_DEVICE constexpr R norm(Complex<R> z) {
+  return z.re * z.re + z.im * z.im;
+}
+
+TENSORDIAG_HOST_DEVICE constexpr float conj(float x) { return x; }
+TENSORDIAG_HOST_DEVICE constexpr double conj(double x) { return x; }
+TENSORDIAG_HOST_DEVICE constexpr float norm(float x) { return x * x; }
+TENSORDIAG_HOST_DEVICE constexpr double norm(double x) { return x * x; }
+
+}  // namespace tensordiag::dsl
+
 // ---- prelude.cu ----
 // The scalar type and the shape are compile-time constants of this source: the JIT specializes
 // every kernel for one (D, N, dtype, layout), so loops unroll and strides fold (DESIGN.md section 3).
 // (inline / [[maybe_unused]]: a kernel kind need not use every constant.)
 using Scalar = double;
-// (c, s) of one pair in one mode.
+using Real = double;  // Scalar itself, or a complex Scalar's real and imaginary parts
+// (c, s) of one pair in one mode; for a complex Scalar (c, s) = (al, be) of the unitary rotation
+// G = [[al, -conj(be)], [be, conj(al)]], al real (DESIGN.md section 7).
 using Rotation = tensordiag::dsl::Givens<Scalar>;
+using tensordiag::dsl::conj;  // conj(x) = x on a real x: one text for both (dsl/complex_number.hpp)
 
 // The tensor order D, the size N of every mode, and its N^D entries.
 inline constexpr int D = 3;
@@ -91,6 +190,30 @@ __host__ __device__ constexpr long long power(long long base, int exponent) {
   long long x = 1;
   for (int i = 0; i < exponent; ++i) x *= base;
   return x;
+}
+
+// A rotation's c as the real number it is: a complex rule's c is al, real >= 0 (its imaginary part
+// is 0), so a complex entry takes two multiplications by it, not a complex product.
+__device__ __forceinline__ Real real_cosine(Real c) { return c; }
+template <class R>
+__device__ __forceinline__ R real_cosine(tensordiag::dsl::Complex<R> c) { return c.re; }
+
+// A pair's rotation of the two rows of a mode it mixes, entry by entry (DESIGN.md sections 2, 7):
+//   x_p <- c x_p + conj(s) x_q,   x_q <- c x_q - s x_p
+// (real: the Givens rotation x_p <- c x_p + s x_q, x_q <- c x_q - s x_p; complex: C <- C x_n G^H).
+__device__ __forceinline__ Scalar rotated_at_p(Rotation g, Scalar x_p, Scalar x_q) {
+  return real_cosine(g.c) * x_p + conj(g.s) * x_q;
+}
+__device__ __forceinline__ Scalar rotated_at_q(Rotation g, Scalar x_q, Scalar x_p) {
+  return real_cosine(g.c) * x_q - g.s * x_p;
+}
+
+// |x|^2 in double, the convergence figures' precision.
+__device__ __forceinline__ double squared(double x) { return x * x; }
+template <class R>
+__device__ __forceinline__ double squared(tensordiag::dsl::Complex<R> x) {
+  const double re = x.re, im = x.im;
+  return re * re + im * im;
 }
 
 // What a pair rejected by the pivot check carries: (c, s) = (1, 0).

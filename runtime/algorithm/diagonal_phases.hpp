@@ -1,0 +1,21 @@
+#pragma once
+// The global phase of each index of a complex result (docs/DESIGN.md section 7): every diagonal
+// entry C[i, .., i] is made real and >= 0 by C[i@1] <- conj(w_i) C[i@1] and U_1[:, i] <- w_i U_1[:, i],
+// w_i = C_ii / |C_ii| (T is unchanged; the factors of a diagonalizable T are then unique up to
+// permutation and the phases of the other modes, which trade against each other). Every complex
+// engine's result goes through it, on the host.
+#include <complex>
+
+#include "runtime/algorithm/run_result.hpp"
+
+namespace tensordiag::runtime {
+
+// Fixes the phases of result.core and result.factors[0]; the last history record's trace (now
+// sum_i |C_ii|) states the result. The other figures do not change.
+template <class R>
+void fix_diagonal_phases(Result<std::complex<R>>& result);
+
+extern template void fix_diagonal_phases(Result<std::complex<float>>&);
+extern template void fix_diagonal_phases(Result<std::complex<double>>&);
+
+}  // namespace tensordiag::runtime

@@ -226,13 +226,15 @@ nlohmann::json complex_pass_sweep(double copy_bw) {
   return rows;
 }
 
-nlohmann::json complex_table(int repeats, double copy_bw) {
+template <class Selected>
+nlohmann::json complex_table(int repeats, double copy_bw, const Selected& selected) {
   std::printf("complex beside real tensors (planted, 10 sweeps; real runs with the round robin):\n"
               "%-3s %-4s %-10s %-10s %-10s %-9s %-8s %-10s %-10s %-9s %-9s %s\n", "D", "N", "f32_ms", "f32_rr_ms", "c64_ms",
               "c64/f32rr", "c64/f32", "f64_rr_ms", "c128_ms", "c128/f64", "c64_copy", "f32_schedule");
   nlohmann::json rows = nlohmann::json::array();
   for (auto [order, size] : {std::pair{3, 8}, {5, 8}, {7, 8}, {8, 8}, {9, 8}, {3, 32}, {3, 128}, {3, 256}, {6, 16},
                              {4, 64}, {12, 2}, {10, 4}}) {
+    if (!selected(order, size)) continue;
     GeneratorOptions g;
     g.order = order;
     g.size = size;
@@ -313,7 +315,7 @@ int main(int argc, char** argv) {
   if (symmetric_only || complex_only) {
     const char* table = symmetric_only ? "symmetric" : "complex";
     const nlohmann::json sweep_rows = complex_only && sweep_tuning ? complex_pass_sweep(copy_bw) : nlohmann::json();
-    const nlohmann::json rows = symmetric_only ? symmetric_table(repeats, copy_bw) : complex_table(repeats, copy_bw);
+    const nlohmann::json rows = symmetric_only ? symmetric_table(repeats, copy_bw) : complex_table(repeats, copy_bw, selected);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"copy_bandwidth_bytes_per_second", copy_bw},
                                                 {table, rows}, {"group_pass_sweep", sweep_rows}}

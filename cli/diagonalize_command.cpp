@@ -91,7 +91,8 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
       ->check(at_least(0));
   command->add_option_function<double>(
              "--stall-tol", [&options](const double& stall_tol) { options.stall_tol = stall_tol; },
-             "Stop when a sweep raises ||diag C||^2 by less than this, relative\n"
+             "Stop when a sweep raises ||diag C||^2 by less than this, relative,\n"
+             "without halving off_rel\n"
              "[default: 1e-13 for float64, 1e-6 for float32]")
       ->check(at_least(0));
   command->add_option("--structure", arguments.structure,

@@ -142,7 +142,8 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
   long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;
-  const long long tables = 2 * representatives * 4 + 2LL * z.n * 4 + 32 * 16;  // group, partner_of, pair_of, block_sum
+  // group, held_representatives, partner_of, pair_of, held_count and figures.cuh's warp_sums
+  const long long tables = 3 * representatives * 4 + 2LL * z.n * 4 + 16 + 32 * 16;
   const auto shared = [&] { return tiles_per_block * chunk * (static_cast<long long>(z.n) << t) * z.scalar + tables; };
   while (shared() > spec.tuning.shared_bytes && tiles_per_block > 1) tiles_per_block /= 2;
   while (shared() > spec.tuning.shared_bytes && chunk > 1) chunk /= 2;
@@ -352,11 +353,11 @@ PlanAttempt plan_symmetric_angles(const Sizes& z) {
 namespace {
 
 // The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes without
-// the pivot check, and the figures. The others are real arithmetic (orders, Lanczos, the split
-// contraction) and refuse it.
+// the pivot check, the figures, and the one-block run. The others are real arithmetic (orders,
+// Lanczos, the split contraction) and refuse it.
 bool takes_complex(KernelKind kind) {
   return kind == KernelKind::pivot_angles || kind == KernelKind::group_pass || kind == KernelKind::chunk_pass ||
-         kind == KernelKind::off_norm;
+         kind == KernelKind::off_norm || kind == KernelKind::small_tensor;
 }
 
 }  // namespace
@@ -365,8 +366,9 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   validate(spec);
   if (is_complex(spec.dtype) && !takes_complex(spec.kind))
     return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
-                   " runs pivot_angles, group_pass, chunk_pass and off_norm)");
-  if (is_complex(spec.dtype) && spec.kind == KernelKind::pivot_angles && spec.rule.hermitian_terms.empty())
+                   " runs pivot_angles, group_pass, chunk_pass, off_norm and small_tensor)");
+  if (is_complex(spec.dtype) && (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::small_tensor) &&
+      spec.rule.hermitian_terms.empty())
     return refused("rule '" + spec.rule.name + "' is real-only (its objective has no complex lift): complex tensors take "
                    "rule max_diag");
   const Sizes z = sizes_of(spec);

@@ -130,9 +130,13 @@ std::vector<KindSource> every_kind_source(const KernelSpec& spec) {
   for (const std::string& name : kernel_kinds()) {
     KindSource kind{spec, {}, {}};
     kind.spec.kind = parse_kernel_kind(name);
-    const PlanAttempt attempt = try_plan(kind.spec);
-    if (attempt.plan) kind.source = source_of(kind.spec, *attempt.plan);
-    else kind.refusal = codegen_error(attempt.refusal).what();
+    try {
+      const PlanAttempt attempt = try_plan(kind.spec);  // validates the kind's spec (D = 2: some kinds only)
+      if (attempt.plan) kind.source = source_of(kind.spec, *attempt.plan);
+      else kind.refusal = codegen_error(attempt.refusal).what();
+    } catch (const codegen_error& error) {
+      kind.refusal = error.what();
+    }
     sources.push_back(std::move(kind));
   }
   return sources;

@@ -39,9 +39,17 @@ dsl::Layout parse_layout(std::string_view name) {
 }
 
 void validate(const KernelSpec& spec) {
-  if (spec.order == 2)
-    throw codegen_error("order 2 (a matrix) is out of scope: per-mode rotations stall far from the SVD; use an SVD");
-  if (spec.order < 3) throw codegen_error("order " + std::to_string(spec.order) + ": a tensor has order D >= 3");
+  // A symmetric matrix (structure symmetric, one Q: the Jacobi eigenvalue method) takes the
+  // symmetric angles, the passes, the figures and the device verification's mode products;
+  // per-mode rotations of a general matrix stall.
+  const bool matrix_kind = spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::group_pass ||
+                           spec.kind == KernelKind::chunk_pass || spec.kind == KernelKind::off_norm ||
+                           spec.kind == KernelKind::mode_product;
+  if (spec.order == 2 && !matrix_kind)
+    throw codegen_error("order 2 (a matrix) is out of scope for " + std::string(to_string(spec.kind)) +
+                        ": per-mode rotations stall far from the SVD; use an SVD (a symmetric matrix takes "
+                        "symmetric_angles, group_pass, chunk_pass, off_norm and mode_product)");
+  if (spec.order < 2) throw codegen_error("order " + std::to_string(spec.order) + ": a tensor has order D >= 3");
   if (spec.size < 2) throw codegen_error("size " + std::to_string(spec.size) + ": every mode needs N >= 2");
   // Kernels index N x N matrices (factors, Lambda) with 32-bit integers.
   if (spec.size > 32768) throw codegen_error("size " + std::to_string(spec.size) + ": the kernels support N <= 32768");

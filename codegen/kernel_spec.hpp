@@ -64,7 +64,7 @@ struct Tuning {
 
 struct KernelSpec {
   KernelKind kind;
-  int order;  // D >= 3
+  int order;  // D >= 3 (D = 2 for the kinds of a symmetric matrix: validate())
   int size;   // N >= 2
   ScalarType dtype;
   dsl::Layout layout;
@@ -72,7 +72,8 @@ struct KernelSpec {
   Tuning tuning;
 };
 
-// Throws codegen_error when the spec cannot be generated: D < 3 (matrices: use an SVD),
+// Throws codegen_error when the spec cannot be generated: D < 3 (matrices: use an SVD; a
+// symmetric matrix's kinds take D = 2),
 // N < 2 or N > 32768, N^D beyond 64-bit addressing, or tuning out of range.
 void validate(const KernelSpec& spec);
 

@@ -26,10 +26,16 @@ inline constexpr int STOP_TOLERANCE = 1;
 inline constexpr int STOP_STALLED = 2;
 inline constexpr int RUNNING = -1;
 
-// sum_i C[i, .., i] in double, the same in every thread (each reads the N diagonal entries).
+// The real part of x in double.
+__device__ __forceinline__ double real_part(double x) { return x; }
+template <class R>
+__device__ __forceinline__ double real_part(tensordiag::dsl::Complex<R> x) { return x.re; }
+
+// sum_i C[i, .., i] in double (its real part), the same in every thread (each reads the N diagonal
+// entries).
 __device__ inline double trace_of(const Scalar* core) {
   double sum = 0.0;
-  for (int i = 0; i < N; ++i) sum += static_cast<double>(core[i * DIAGONAL_STRIDE]);
+  for (int i = 0; i < N; ++i) sum += real_part(core[i * DIAGONAL_STRIDE]);
   return sum;
 }
 
@@ -63,6 +69,7 @@ small_tensor(${small_tensor_parameters}) {
   int sweep = 0;
   int reason = off_input == 0 ? STOP_TOLERANCE : RUNNING;  // already diagonal
   double watched_before = stall_on_trace ? trace_input : input.y;
+  double off_rel_before = 1.0;
   while (reason == RUNNING) {
     ++sweep;
     for (int r = 0; r < GROUPS; ++r) shared_group_step<WARPS>(core, factor, table, groups[r], subtensors);
@@ -75,8 +82,9 @@ small_tensor(${small_tensor_parameters}) {
       rows[3 * sweep + 2] = trace;
     }
     const double watched = stall_on_trace ? trace : now.y;
-    const bool stalled =
+    const bool no_gain =
         watched_before > 0 ? (watched - watched_before) / watched_before < stall_tol : watched <= watched_before;
+    const bool stalled = no_gain && !(off_rel <= 0.5 * off_rel_before);  // runtime::stop_reason_after
     if (off_rel <= tol) {
       reason = STOP_TOLERANCE;
     } else if (stalled) {
@@ -85,6 +93,7 @@ small_tensor(${small_tensor_parameters}) {
       reason = STOP_MAX_SWEEPS;
     }
     watched_before = watched;
+    off_rel_before = off_rel;
   }
 
   for (int i = threadIdx.x; i < ENTRIES; i += THREADS) tensors[b * ENTRIES + i] = core[i];

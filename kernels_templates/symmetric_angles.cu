@@ -80,7 +80,7 @@ __device__ __forceinline__ double best_tangent(const tensordiag::dsl::SymmetricA
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 symmetric_angles(${symmetric_angles_parameters}) {
-  static_assert(D >= 3, "codegen generates order 3 and more");
+  static_assert(D >= 2, "a symmetric rotation needs order >= 2 (D = 2: the Jacobi eigenvalue method)");
   __shared__ double level_roots[WARPS][2][LEVEL_ROOTS];
   __shared__ tensordiag::dsl::SymmetricAnglePolynomials<D> pair_polynomials[SHARED_POLYNOMIALS ? WARPS : 1];
   const int warp = threadIdx.x / 32;

@@ -129,7 +129,8 @@ TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes 
   CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", 20, 3, "float32", "C", "max_diag")), codegen_error);
 }
 
-// The complex kinds (issue 11, item 3): the general engine's angles and passes and the figures, for
+// The complex kinds (issue 11, item 3): the general engine's angles and passes, the figures and the
+// one-block run, for
 // complex64 and complex128, both layouts, at every listed D and N they serve (pivot_angles up to the
 // subtensor its warp holds, group_pass up to its tile); every other kind, and max_trace's angles,
 // refuse a complex spec with a reason.
@@ -142,7 +143,8 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128; the oth
         if (order == 9 && size == 128) continue;
         const int i = static_cast<int>(cases.size());
         const Case c{kind, order, size, i % 2 == 0 ? "complex64" : "complex128", i % 4 < 2 ? "C" : "F", "max_diag"};
-        const bool complex_kind = kind == "pivot_angles" || kind == "group_pass" || kind == "chunk_pass" || kind == "off_norm";
+        const bool complex_kind = kind == "pivot_angles" || kind == "group_pass" || kind == "chunk_pass" ||
+                                  kind == "off_norm" || kind == "small_tensor";
         try {
           kernel_entries(c.spec());
           CHECK_MESSAGE(complex_kind, c.name(), " was planned");
@@ -154,8 +156,32 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128; the oth
                         c.name(), ": ", why);
         }
       }
-  CHECK(served >= 4 * 19);  // each complex kind at most of the 19 shapes
+  CHECK(served >= 4 * 19);  // the general kinds at most of the 19 shapes, small_tensor at the small ones
   check_compiles(cases);
   CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("pivot_angles", 4, 8, "complex64", "C", "max_trace")),
                        doctest::Contains("real-only"), codegen_error);
+}
+
+// Order 2, structure symmetric (the Jacobi eigenvalue method on the GPU): the symmetric angles,
+// the passes and the figures compile for matrices of every listed size and the spin chains'
+// sector sizes, both dtypes and layouts. group_pass is planned (and then compiles: its plan counts
+// every shared array the kernel declares, which at N = 1716 float64 leaves it one register row a
+// round) or refused for the shared memory, where the engine takes chunk_pass.
+TEST_CASE("the symmetric matrix kinds compile at D = 2") {
+  std::vector<Case> cases;
+  int refused = 0;
+  for (const char* kind : {"symmetric_angles", "group_pass", "chunk_pass", "off_norm", "mode_product"})
+    for (const int size : {2, 3, 8, 128, 255, 1716, 4096}) {
+      const Case c = cycled(kind, 2, size, static_cast<int>(cases.size()) + refused);
+      if (const PlanAttempt attempt = try_plan(c.spec()); !attempt.plan) {
+        CHECK_MESSAGE(std::string(kind) == "group_pass", c.name(), ": ", attempt.refusal);
+        CHECK_MESSAGE(attempt.refusal.find("shared memory") != std::string::npos, attempt.refusal);
+        ++refused;
+        continue;
+      }
+      cases.push_back(c);
+    }
+  CHECK(refused >= 1);  // group_pass at N = 4096 (its index tables alone are 40 KB)
+  cases.push_back({"group_pass", 2, 1716, "float64", "C", "max_diag"});  // past 48 KB before its plan counted them all
+  check_compiles(cases);
 }

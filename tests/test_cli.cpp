@@ -278,7 +278,7 @@ TEST_CASE("cli: a stall is reported against the rule's own objective") {
     INFO(rule, "\n", run.out, run.err);
     REQUIRE(run.exit_code == 0);
     CHECK(run.out.starts_with("stalled after "));
-    CHECK(run.out.find(std::string("(a sweep raised ") + objective + " by less than stall_tol 1e-13, relative)") !=
+    CHECK(run.out.find(std::string("(a sweep raised ") + objective + " by less than stall_tol 1e-13, relative, and did not halve off_rel)") !=
           std::string::npos);
   }
 }

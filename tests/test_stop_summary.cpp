@@ -16,9 +16,9 @@ TEST_CASE("stop_summary: every stop reason, a stall against the rule's objective
   CHECK(stop_summary(StopReason::tolerance, StallFigure::diag_norm2, 5, 3.938e-16, 1e-12, 1e-13) ==
         "converged after 5 sweeps: off_rel 3.938e-16 <= tol 1e-12");
   CHECK(stop_summary(StopReason::stalled, StallFigure::diag_norm2, 9, 0.25, 1e-12, 1e-13) ==
-        "stalled after 9 sweeps: off_rel 2.500e-01 (a sweep raised ||diag C||^2 by less than stall_tol 1e-13, relative)");
+        "stalled after 9 sweeps: off_rel 2.500e-01 (a sweep raised ||diag C||^2 by less than stall_tol 1e-13, relative, and did not halve off_rel)");
   CHECK(stop_summary(StopReason::stalled, StallFigure::trace, 9, 0.25, 1e-5, 1e-6) ==
-        "stalled after 9 sweeps: off_rel 2.500e-01 (a sweep raised the trace by less than stall_tol 1e-06, relative)");
+        "stalled after 9 sweeps: off_rel 2.500e-01 (a sweep raised the trace by less than stall_tol 1e-06, relative, and did not halve off_rel)");
   CHECK(stop_summary(StopReason::max_sweeps, StallFigure::trace, 3, 0.5, 1e-12, 1e-13) ==
         "stopped at max_sweeps (3): off_rel 5.000e-01 > tol 1e-12");
   CHECK(stop_summary(StopReason::callback, StallFigure::diag_norm2, 2, 0.125, 1e-12, 1e-13) ==

@@ -69,10 +69,5 @@ TEST_CASE("cli symmetric: refused inputs and options are one line and write noth
   check_rejected(workspace, "diagonalize t.npy --out result --structure symmetric", "the tensor is not symmetric: T[");
   check_rejected(workspace, "diagonalize s.npy --out result --structure symmetric --rule max_trace", "rule max_diag");
   check_rejected(workspace, "diagonalize s.npy --out result --structure symmetric --eta 0.1", "pivot check");
-  // The general GPU engine takes symmetric tensors of order 3 and more; a symmetric matrix is the
-  // CPU's, with or without a device.
-  REQUIRE(workspace.run("generate --order 2 --size 4 --seed 6 --structure symmetric m.npy").exit_code == 0);
-  check_rejected(workspace, "diagonalize m.npy --out result --structure symmetric --backend cuda",
-                 "order 2 (a symmetric matrix) runs on the CPU engine only");
   check_rejected(workspace, "diagonalize s.npy --out result --structure antisymmetric", "--structure");
 }

@@ -141,11 +141,6 @@ TEST_CASE("symmetric: bad input and options are user errors with a clear message
   options = symmetric_options();
   options.schedule = SweepSchedule::xor_subspaces;
   CHECK_THROWS_WITH_AS(diagonalize(matrix, options), doctest::Contains("the xor schedule is not available"), user_error);
-  // The GPU engines decline a symmetric matrix, with the reason (before any device is looked for).
-  options = symmetric_options();
-  options.backend = Backend::cuda;
-  CHECK_THROWS_WITH_AS(diagonalize(planted<float>(2, 4, 8).tensor, options),
-                       doctest::Contains("order 2 (a symmetric matrix) runs on the CPU engine only"), user_error);
 }
 
 TEST_CASE("symmetric: the generator's tensors are symmetric, with and without noise, in both layouts") {

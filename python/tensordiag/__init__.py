@@ -56,7 +56,8 @@ class Result:
     off(X)^2 the sum of squares of the off-diagonal entries, diag_norm2 = ||diag C||^2,
     trace = sum_i C[i, .., i] and seconds the wall time of that sweep alone. ``stop_reason`` is
     ``"tolerance"`` (off_rel <= tol), ``"stalled"`` (a sweep raised the rule's objective,
-    ||diag C||^2 or the trace for max_trace, by less than stall_tol, relative: the tensor is not
+    ||diag C||^2 or the trace for max_trace, by less than stall_tol, relative, and did not halve
+    off_rel: the tensor is not
     diagonalizable, or rounding has taken over), ``"max_sweeps"`` or ``"callback"``.
     ``pivot_checks`` (with ``eta > 0``) is ``{"mode_checks", "exact_norms"}``: the mode checks
     made and how many needed the exact ||Lambda||_2 (the rest were decided by its bounds); None
@@ -344,7 +345,7 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         indices (checked to 1e-10 of max|T| in float64, 1e-5 in float32: ValueError otherwise) and
         T = C x_1 Q ... x_D Q with one orthogonal Q, returned D times; order 2 is taken (the
         Jacobi eigenvalue method). max_diag and eta = 0 only, for now; the general GPU engine runs
-        it for order 3 and more (order 2 on the CPU), from NumPy arrays (not CUDA arrays).
+        it at every order, order 2 included, from NumPy arrays (not CUDA arrays).
         ``"skew"``: the tensor changes sign under every swap of two indices (checked alike; N >= D),
         one orthogonal Q as for symmetric, and C skew-symmetric and as close to the block form as
         max_diag on the blocks gets it: the entries C[kD, kD+1, .., kD+D-1] (k < N // D) and their
@@ -352,7 +353,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         reads them). Order 2 gives the Murnaghan form of a skew matrix. CPU only, max_diag, eta = 0.
     stall_tol : float, optional
         Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
-        less than this, relative: a tensor that is not diagonalizable converges to off_rel > 0.
+        less than this, relative, without halving off_rel: a tensor that is not diagonalizable
+        converges to off_rel > 0.
         Default 1e-13 (float64), 1e-6 (float32).
     threads : int
         CPU threads; 0 is OpenMP's default (OMP_NUM_THREADS if set, else every hardware thread).

@@ -1,7 +1,13 @@
 #pragma once
 // When a run stops (DESIGN.md section 2): at off_rel <= tol, when a sweep raised the rule's
-// objective (||diag C||^2, or the trace for max_trace) by less than stall_tol relative (a non-diagonalizable tensor has reached its limit), or after
-// max_sweeps. Shared by every engine so they stop alike.
+// objective (||diag C||^2, or the trace for max_trace) by less than stall_tol relative without
+// halving off_rel (a non-diagonalizable tensor has reached its limit), or after max_sweeps. Shared
+// by every engine so they stop alike (kernels_templates/small_tensor.cu repeats it on the device).
+//
+// Why off_rel too: near convergence a sweep's gain of ||diag C||^2 is about off_rel^2 before it,
+// so a quadratically converging run (the Jacobi eigenvalue method at D = 2) passes under
+// stall_tol = 1e-13 while off_rel still falls from 3e-7 to 1e-12, one sweep short of tol; a run
+// at its limit, or at rounding's floor, does not halve off_rel.
 #include <optional>
 #include <vector>
 
@@ -28,7 +34,8 @@ inline std::optional<StopReason> stop_reason_after(const std::vector<SweepRecord
     const bool on_trace = c.stalls_on == dsl::StallFigure::trace;
     const double before = on_trace ? last.trace : last.diag_norm2;
     const double after = on_trace ? now.trace : now.diag_norm2;
-    const bool stalled = before > 0 ? (after - before) / before < c.stall_tol : after <= before;
+    const bool no_gain = before > 0 ? (after - before) / before < c.stall_tol : after <= before;
+    const bool stalled = no_gain && !(now.off_rel <= 0.5 * last.off_rel);
     if (stalled) return StopReason::stalled;
   }
   if (now.sweep >= c.max_sweeps) return StopReason::max_sweeps;

@@ -21,7 +21,8 @@ std::string stop_summary(StopReason reason, dsl::StallFigure stalls_on, int swee
     case StopReason::tolerance:
       return format("converged after %d sweeps: off_rel %.3e <= tol %.3g", sweeps, off_rel, tol);
     case StopReason::stalled:
-      return format("stalled after %d sweeps: off_rel %.3e (a sweep raised %s by less than stall_tol %.3g, relative)",
+      return format("stalled after %d sweeps: off_rel %.3e (a sweep raised %s by less than stall_tol %.3g, relative, "
+                    "and did not halve off_rel)",
                     sweeps, off_rel, stalls_on == dsl::StallFigure::trace ? "the trace" : "||diag C||^2", stall_tol);
     case StopReason::max_sweeps:
       return format("stopped at max_sweeps (%d): off_rel %.3e > tol %.3g", sweeps, off_rel, tol);

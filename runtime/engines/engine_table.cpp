@@ -37,8 +37,8 @@ constexpr Engine<T> engine_table[] = {
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 
-// Complex tensors (issue 11, item 3): the general GPU engine's kernels generated for a complex
-// scalar, or the CPU's complex engine; either result's diagonal is made real >= 0 on the host.
+// Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
+// a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host.
 template <class R>
 Result<std::complex<R>> run_gpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
   Result<std::complex<R>> result = run_gpu_engine(tensor, run);
@@ -53,8 +53,18 @@ Result<std::complex<R>> run_cpu_complex(const HostTensor<std::complex<R>>& tenso
   return result;
 }
 
+// The one-block path's batch, each result's phases fixed.
+template <class R>
+std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostTensor<std::complex<R>>> tensors,
+                                                           const EngineRun& run) {
+  std::vector<Result<std::complex<R>>> results = run_gpu_small_batch(tensors, run);
+  for (Result<std::complex<R>>& result : results) fix_diagonal_phases(result);
+  return results;
+}
+
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
+    {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},
     {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>,
      one_after_another<std::complex<R>, run_gpu_complex<R>>, false},
     {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,

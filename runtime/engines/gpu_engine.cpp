@@ -470,9 +470,8 @@ std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::
   if (is_complex_v<T> && run.settings.eta > 0) return "the pivot check on complex tensors runs on the CPU engine only";
   // The skew rule's pairs run one at a time (cpu_skew_engine.hpp), which no GPU kernel does yet.
   if (run.settings.structure == Structure::skew) return "structure skew runs on the CPU engine only";
-  // The kernels are generated for D >= 3 (codegen::validate): a symmetric matrix is the CPU's.
-  if (first.order() == 2)
-    return "order 2 (a symmetric matrix) runs on the CPU engine only: the GPU kernels are generated for D >= 3";
+  // Order 2 is a symmetric matrix (structure general refuses it before): the Jacobi eigenvalue
+  // method, one Q, symmetric_angles at D = 2 (codegen::validate).
   GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));
   if (!kinds.refusal.empty()) return std::move(kinds.refusal);
   // The tensors run one at a time.

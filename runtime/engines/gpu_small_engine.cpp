@@ -120,5 +120,13 @@ template std::optional<std::string> one_block_declines(const HostTensor<float>&,
 template std::optional<std::string> one_block_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 template std::vector<Result<float>> run_gpu_small_batch(std::span<const HostTensor<float>>, const EngineRun&);
 template std::vector<Result<double>> run_gpu_small_batch(std::span<const HostTensor<double>>, const EngineRun&);
+template std::optional<std::string> one_block_declines(const HostTensor<std::complex<float>>&, std::size_t,
+                                                       const EngineRun&);
+template std::optional<std::string> one_block_declines(const HostTensor<std::complex<double>>&, std::size_t,
+                                                       const EngineRun&);
+template std::vector<Result<std::complex<float>>> run_gpu_small_batch(std::span<const HostTensor<std::complex<float>>>,
+                                                                      const EngineRun&);
+template std::vector<Result<std::complex<double>>> run_gpu_small_batch(
+    std::span<const HostTensor<std::complex<double>>>, const EngineRun&);
 
 }  // namespace tensordiag::runtime

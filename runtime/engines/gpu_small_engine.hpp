@@ -27,5 +27,13 @@ extern template std::optional<std::string> one_block_declines(const HostTensor<f
 extern template std::optional<std::string> one_block_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 extern template std::vector<Result<float>> run_gpu_small_batch(std::span<const HostTensor<float>>, const EngineRun&);
 extern template std::vector<Result<double>> run_gpu_small_batch(std::span<const HostTensor<double>>, const EngineRun&);
+extern template std::optional<std::string> one_block_declines(const HostTensor<std::complex<float>>&, std::size_t,
+                                                              const EngineRun&);
+extern template std::optional<std::string> one_block_declines(const HostTensor<std::complex<double>>&, std::size_t,
+                                                              const EngineRun&);
+extern template std::vector<Result<std::complex<float>>> run_gpu_small_batch(
+    std::span<const HostTensor<std::complex<float>>>, const EngineRun&);
+extern template std::vector<Result<std::complex<double>>> run_gpu_small_batch(
+    std::span<const HostTensor<std::complex<double>>>, const EngineRun&);
 
 }  // namespace tensordiag::runtime

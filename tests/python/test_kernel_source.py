@@ -35,8 +35,16 @@ def test_all_gives_every_kind_that_serves_the_shape():
     assert "qubit_sweep" in qubit and "qubit_reduce_low(" in qubit["qubit_sweep"]
 
 
+def test_order_2_gives_the_symmetric_matrix_kinds():
+    # A symmetric matrix runs the Jacobi eigenvalue method on the GPU: the symmetric angles, the
+    # passes, the figures and the verification's mode products; per-mode kinds refuse order 2.
+    matrix = tensordiag.kernel_source(2, 12, "all", dtype="float64")
+    assert set(matrix) == {"symmetric_angles", "group_pass", "chunk_pass", "off_norm", "mode_product"}
+    assert "//   shape     D = 2, N = 12, layout C\n" in matrix["symmetric_angles"]
+
+
 @pytest.mark.parametrize("arguments,message", [
-    ((2, 4), r"codegen_error: order 2 \(a matrix\) is out of scope: .* use an SVD"),
+    ((2, 4, "pivot_angles"), r"codegen_error: order 2 \(a matrix\) is out of scope for pivot_angles: .* use an SVD"),
     ((3, 1), r"codegen_error: size 1: every mode needs N >= 2"),
     ((3, 4, "gemm"), r"codegen_error: unknown kernel kind 'gemm': the kinds are pivot_angles, "),
     ((3, 64, "small_tensor"), r"codegen_error: small_tensor: a tensor of 64\^3 entries needs"),

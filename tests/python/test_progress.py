@@ -193,4 +193,4 @@ def test_tol_0_means_no_tolerance_stop():
 def test_a_stall_is_reported_against_the_rules_objective(noisy, rule, objective):
     result = tensordiag.diagonalize_full(noisy, rule=rule)
     assert result.stop_reason == "stalled"
-    assert f"(a sweep raised {objective} by less than stall_tol 1e-13, relative)" in result.summary()
+    assert f"(a sweep raised {objective} by less than stall_tol 1e-13, relative, and did not halve off_rel)" in result.summary()

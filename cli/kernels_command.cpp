@@ -111,7 +111,9 @@ CLI::App* add_kernels_command(CLI::App& app, KernelsArguments& arguments) {
       "DIR/<kind>.cu instead; --compile compiles each with NVRTC through\n"
       "the kernel cache and prints a table of the kernels in place of the\n"
       "sources. Needs no GPU (pass --arch where there is none).");
-  add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout, false, true);
+  // Order 2 passes: a symmetric matrix's kinds serve it (the GPU's Jacobi eigenvalue method), the
+  // others refuse it with codegen's pointer to an SVD.
+  add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout, true, true);
   add_rule_option(*command, arguments.rule);
   std::vector<std::string> kinds = codegen::kernel_kinds();
   kinds.emplace_back("all");

@@ -11,10 +11,11 @@ namespace {
 CLI::Validator tensor_order(bool matrix_allowed) {
   return CLI::Validator(
       [matrix_allowed](std::string& text) -> std::string {
-        if (text == "2") return matrix_allowed ? std::string() : order_2_message;
+        if (matrix_allowed) return whole_number(2)(text);
+        if (text == "2") return order_2_message;
         return whole_number(3)(text);
       },
-      ">=3");
+      matrix_allowed ? ">=2" : ">=3");
 }
 
 }  // namespace

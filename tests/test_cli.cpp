@@ -175,7 +175,7 @@ TEST_CASE("cli: bad option values are one line each") {
   check_rejected(workspace, "", "subcommand");
   const std::string generate = "generate --order 3 --size 4 --seed 1 t.npy ";
   check_rejected(workspace, "generate --order 2 --size 4 --seed 1 t.npy", "SVD");
-  check_rejected(workspace, "generate --order 1 --size 4 --seed 1 t.npy", "--order: must be >=3");
+  check_rejected(workspace, "generate --order 1 --size 4 --seed 1 t.npy", "--order: must be >=2, got 1");
   check_rejected(workspace, "generate --order 3 --size 1 --seed 1 t.npy", "--size: must be >=2");
   check_rejected(workspace, "generate --order 3 --size 4 --seed -1 t.npy", "--seed: must be >=0");
   check_rejected(workspace, "generate --order 3 --size 4 t.npy", "--seed is required");

@@ -102,6 +102,20 @@ TEST_CASE("cli kernels: --out writes DIR/<kind>.cu for every kind, the sources i
   CHECK(workspace.files() == expected);
 }
 
+TEST_CASE("cli kernels: order 2 gives the symmetric matrix's kinds and names the others on stderr") {
+  const Workspace workspace;
+  const CliRun run = workspace.run("kernels --order 2 --size 7 --dtype float64 --out m");
+  CHECK(run.exit_code == 0);
+  std::set<std::string> expected{"m"};
+  for (const char* kind : {"symmetric_angles", "group_pass", "chunk_pass", "off_norm", "mode_product"}) {
+    expected.insert(std::string("m/") + kind + ".cu");
+    CHECK(read_file(workspace / (std::string("m/") + kind + ".cu")) ==
+          codegen::kernel_source(codegen::make_kernel_spec(kind, 2, 7, "float64", "C", "max_diag")));
+  }
+  CHECK(workspace.files() == expected);
+  CHECK(contains(run.err, "order 2 (a matrix) is out of scope for pivot_angles"));
+}
+
 TEST_CASE("cli kernels: --compile --arch sm_90 compiles through the kernel cache, no GPU needed") {
   const Workspace workspace;
   test::ScopedEnvironment environment;
@@ -143,7 +157,8 @@ TEST_CASE("cli kernels: bad requests are one line, a non-zero exit and no files"
   test::ScopedEnvironment environment;
   environment.set("TENSORDIAG_CACHE_DIR", (workspace / "cache").string());
   check_rejected(workspace, "kernels --order 3 --size 4 --kernel gemm --out k", "gemm not in");
-  check_rejected(workspace, "kernels --order 2 --size 4 --out k", "use an SVD");
+  check_rejected(workspace, "kernels --order 2 --size 4 --kernel pivot_angles --out k", "use an SVD");
+  check_rejected(workspace, "kernels --order 1 --size 4 --out k", "--order: must be >=2, got 1");
   check_rejected(workspace, "kernels --order 3 --size 1 --out k", ">=2");
   check_rejected(workspace, "kernels --order 3 --size 40000 --out k", "codegen_error: size 40000");
   check_rejected(workspace, "kernels --order 3 --size 4 --rule min_diag --out k", "min_diag not in");

@@ -72,9 +72,11 @@ TEST_CASE("cli numeric options: every bad value of diagonalize's is one line and
 
 TEST_CASE("cli numeric options: every bad value of generate's and kernels' is one line and writes nothing") {
   const Workspace workspace;
-  std::vector<BadValue> orders = bad_counts(3);
-  orders.front().message = "order 2 is a matrix: use an SVD";  // its own message (tensor_options.cpp)
+  // Both commands take order 2 (a symmetric or skew matrix), so their least order is 2; generate
+  // refuses a plain order-2 tensor with its own message.
+  const std::vector<BadValue> orders = bad_counts(2);
   check_all_rejected(workspace, "generate --size 4 --seed 1 t.npy", "--order", orders);
+  check_rejected(workspace, "generate --size 4 --seed 1 --order 2 t.npy", "--order: order 2 is a matrix: use an SVD");
   check_all_rejected(workspace, "generate --order 3 --seed 1 t.npy", "--size", bad_counts(2));
   check_all_rejected(workspace, "generate --order 3 --size 4 --seed 1 t.npy", "--noise", bad_non_negative_reals());
   check_all_rejected(workspace, "generate --order 3 --size 4 t.npy", "--seed",

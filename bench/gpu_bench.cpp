@@ -162,7 +162,7 @@ nlohmann::json symmetric_table(int repeats, double copy_bw) {
               "%-3s %-4s %-11s %-9s %-11s %-11s %-9s %-11s %-9s %-9s\n", "D", "N", "sym_ms", "sym_off", "sym_of_copy",
               "general_ms", "schedule", "general_rr", "sym/gen", "sym/rr");
   nlohmann::json rows = nlohmann::json::array();
-  for (auto [order, size] : {std::pair{3, 64}, {3, 128}, {4, 32}, {6, 8}}) {
+  for (auto [order, size] : {std::pair{3, 64}, {3, 128}, {4, 32}, {5, 16}, {6, 8}, {8, 6}}) {
     GeneratorOptions g;
     g.order = order;
     g.size = size;

@@ -1,27 +1,45 @@
 #pragma once
-// The symmetric Jacobi step's angle by real-root isolation (DESIGN.md section 7): the maximizer of a
-// symmetric pivot's share of ||diag C||^2, f(phi) = C'_{p..p}^2 + C'_{q..q}^2 with every mode rotated
-// by G(phi) (runtime/algorithm/symmetric_rotation.hpp states f and finds the same maximizer with a
-// companion matrix, an Eigen eigenproblem the kernels cannot run). Plain C++ that NVRTC also compiles
-// (no std:: in device code, fixed-size arrays), so the host tests check the kernels' root finder.
+// The symmetric Jacobi step's angle (DESIGN.md section 7): the maximizer of a symmetric pivot's share
+// of ||diag C||^2, f(phi) = C'_{p..p}^2 + C'_{q..q}^2 with every mode rotated by G(phi)
+// (runtime/algorithm/symmetric_rotation.hpp states f and finds the same maximizer with a companion
+// matrix, an Eigen eigenproblem the kernels cannot run). Plain C++ that NVRTC also compiles (no
+// std:: in device code, fixed-size arrays), so the host tests check the kernels' root finder.
 //
-// With t = tan phi and f(c, s) = c^(2D) F(t), F(t) = P(t)^2 + Q(t)^2 of degree 2D:
-//   P(t) = sum_k binom(D, k) t_k t^k,   Q(t) = sum_k binom(D, k) t_k (-t)^(D-k).
-// df/dphi = 0 where d/dt [F(t) / (1 + t^2)^D] = 0, i.e. where
-//   g(t) = F'(t) (1 + t^2) - 2D t F(t) = sum_j ((j+1) F_{j+1} + (j-1-2D) F_{j-1}) t^j = 0,
-// degree <= 2D (the t^(2D+1) terms cancel). f has period pi/2, so every maximizer has a twin with
-// t in (-1, 1]: the real roots of g in [-1, 1] are isolated by the recursive-derivative method (the
-// roots of g^(j) lie between consecutive roots of g^(j+1): one bracketed, safeguarded Newton search
-// per monotone interval, from g^(2D-1) down to g), and f is compared at each root, at t = 1 and at
-// t = 0 (the identity) by its gain over the identity,
-//   f(phi) - f(0) = H(t) / (1 + t^2)^D,   H(t) = F(t) - F(0) (1 + t^2)^D,   H(0) = 0 exactly,
-// which keeps full relative precision near phi = 0 (the last sweeps' angles are ~1e-9). The step
-// never loses to the identity: only a strictly positive gain replaces it. A root at t = -1 is taken
-// as t = 1 (phi = pi/4, its twin). D = 2 keeps the classical Jacobi closed form.
+// f has period pi/2 (c -> -s, s -> c swaps C'_{p..p} and C'_{q..q} up to sign), so of the
+// frequencies 0, 2, .., 2D of a homogeneous polynomial of degree 2D in (c, s) only the multiples of 4
+// remain: in psi = 4 phi, f is a trigonometric polynomial of degree K = floor(D / 2),
+//   f = gamma_0 + 2 sum_{k=1..K} Re(gamma_k e^{i k psi}).
+// gamma_k comes from f's coefficients F_j (of c^(2D-j) s^j, formed as sums of products in which the
+// t_0 t_D terms cancel exactly) through fixed integers: with z = e^{i phi},
+//   c^(2D-j) s^j = 4^-D (-i)^j (z + 1/z)^(2D-j) (z - 1/z)^j,
+// so gamma_k = sum_j F_j (-i)^j kappa_kj, kappa_kj = 4^-D [z^(4k)] (z + 1/z)^(2D-j) (z - 1/z)^j.
+// Even j feed Re gamma_k and odd j Im gamma_k: near a diagonal pivot, Im gamma_k (products such as
+// t_0 t_1) keeps its relative precision, and so does the small angle it sets.
+// The maximizer over psi in (-pi, pi]:
+// - K = 1 (D = 3; D = 2 keeps the classical Jacobi closed form): psi = -arg gamma_1.
+// - K >= 2: the stationary points, the real roots of d/dpsi sum Re(gamma_k e^{i k psi}) on two
+//   charts of the circle: u = tan(psi / 2) in [-1, 1] (psi in [-pi/2, pi/2]) and the same with
+//   psi - pi (gamma_k -> (-1)^k gamma_k). Times (1 + u^2)^K, with e^{i k psi} (1 + u^2)^K =
+//   (1 + iu)^(K+k) (1 - iu)^(K-k), the derivative is a polynomial of degree 2K in u,
+//   P(u) = sum_k k Re(i gamma_k (1 + iu)^(K+k) (1 - iu)^(K-k)).
+//   Its real roots in [-1, 1] are isolated by the recursive-derivative method (the roots of P^(j)
+//   lie between consecutive roots of P^(j+1): one bracketed, safeguarded Newton search per
+//   monotone interval, from P^(2K-1) down to P). Degree 2K <= D where the direct polynomial in
+//   tan phi had degree 2D: half the levels, each of half the degree.
+// Candidates are compared by their gain over the identity, f(psi) - f(0) = 2 sum_k Re(gamma_k
+// (e^{i k psi} - 1)) = -4 sum_k Im(w^k) Im(gamma_k w^k) with w = e^{i psi / 2} (no cancellation
+// near psi = 0, where the last sweeps' angles are ~1e-9); only a strictly positive gain replaces the
+// identity. The angle returned is phi = psi / 4 in (-pi/4, pi/4] (psi = pi gives phi = pi/4).
 #if !defined(__CUDACC_RTC__)
 #include <cmath>
 
 #include "dsl/givens.hpp"
+#endif
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define TENSORDIAG_UNROLL _Pragma("unroll")
+#else
+#define TENSORDIAG_UNROLL
 #endif
 
 namespace tensordiag::dsl {
@@ -35,11 +53,19 @@ TENSORDIAG_HOST_DEVICE inline double polynomial_at(const double* coef, int degre
   return y;
 }
 
-TENSORDIAG_HOST_DEVICE inline double binomial(int n, int k) {
-  double b = 1.0;
-  for (int i = 1; i <= k; ++i) b = b * (n - k + i) / i;
-  return b;
-}
+// binom(n, k) for n <= N by Pascal's rule (additions only: exact in 64 bits for n <= 62); for the
+// constexpr tables below.
+template <int N>
+struct Binomials {
+  long long row[N + 1][N + 1];
+  constexpr Binomials() : row{} {
+    for (int n = 0; n <= N; ++n) {
+      row[n][0] = 1;
+      for (int k = 1; k <= n; ++k) row[n][k] = row[n - 1][k - 1] + (k < n ? row[n - 1][k] : 0);
+    }
+  }
+  constexpr long long operator()(int n, int k) const { return k < 0 || k > n ? 0 : row[n][k]; }
+};
 
 // The root of p (degree `degree`) in [lo, hi], where p(lo) and p(hi) are nonzero of opposite signs
 // and p is monotone (no root of dp inside): Newton steps kept inside the bracket, which every
@@ -62,62 +88,160 @@ TENSORDIAG_HOST_DEVICE inline double bracketed_root(const double* p, const doubl
   return x;
 }
 
+// binom(D, k), and kappa_kj (see the top) for k = 0..K, j = 0..2D: integers (exact in 64 bits for
+// D <= 31) times 4^-D. Built at compile time.
+template <int D>
+struct FourierBasis {
+  static constexpr int K = D / 2;
+  double binomials[D + 1];
+  double kappa[K + 1][2 * D + 1];
+  constexpr FourierBasis() : binomials{}, kappa{} {
+    const Binomials<2 * D> binomial;
+    for (int k = 0; k <= D; ++k) binomials[k] = static_cast<double>(binomial(D, k));
+    for (int k = 0; k <= K; ++k)
+      for (int j = 0; j <= 2 * D; ++j) {
+        // [z^(4k)] (z + 1/z)^(2D-j) (z - 1/z)^j: l factors -1/z from the second power, D - 2k - l
+        // factors 1/z from the first.
+        long long sum = 0;
+        const int lows = D - 2 * k;
+        for (int l = 0; l <= j && l <= lows; ++l)
+          sum += (l % 2 ? -1 : 1) * binomial(2 * D - j, lows - l) * binomial(j, l);
+        double scale = 1.0;
+        for (int i = 0; i < D; ++i) scale *= 0.25;
+        kappa[k][j] = static_cast<double>(sum) * scale;
+      }
+  }
+};
+
+// omega_kj = [u^j] (1 + iu)^(K+k) (1 - iu)^(K-k) / i^j = sum_l binom(K+k, l) binom(K-k, j-l)
+// (-1)^(j-l), k = 1..K, j = 0..2K (integers). Built at compile time.
+template <int K>
+struct ChartBasis {
+  double omega[K + 1][2 * K + 1];
+  constexpr ChartBasis() : omega{} {
+    const Binomials<2 * K> binomial;
+    for (int k = 1; k <= K; ++k)
+      for (int j = 0; j <= 2 * K; ++j) {
+        long long sum = 0;
+        for (int l = 0; l <= j; ++l) sum += ((j - l) % 2 ? -1 : 1) * binomial(K + k, l) * binomial(K - k, j - l);
+        omega[k][j] = static_cast<double>(sum);
+      }
+  }
+};
+
+// A complex number as two doubles, for the few products below.
+struct Pair {
+  double re, im;
+};
+TENSORDIAG_HOST_DEVICE inline Pair times(Pair a, Pair b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+
 }  // namespace symmetric_angle_detail
 
-// The polynomials of one pivot in t = tan phi, from t_0 .. t_D scaled to max |t_k| = 1 (f's
-// maximizer does not change with the scale, and 1 keeps F's squares in range): the gain's
-// numerator H, and g with its derivatives, derivatives[j] = g^(j) of degree 2D - j.
+// gamma_1 .. gamma_K of one pivot (index 0 unused), from t_0 .. t_D scaled to max |t_k| = 1 (f's
+// maximizer does not change with the scale, and 1 keeps F's squares in range).
 template <int D>
-struct SymmetricAnglePolynomials {
-  static constexpr int M = 2 * D;  // the degree of F and g
-  double h[M + 1];
-  double derivatives[M + 1][M + 1];
+struct SymmetricFourier {
+  static constexpr int K = D / 2;
+  double re[K + 1];
+  double im[K + 1];
 };
 
 // Fills `out`; false when every t_k is 0 (f is 0 everywhere: the identity).
 template <int D>
-TENSORDIAG_HOST_DEVICE inline bool symmetric_angle_polynomials(const double* t, SymmetricAnglePolynomials<D>& out) {
+TENSORDIAG_HOST_DEVICE inline bool symmetric_fourier(const double* t, SymmetricFourier<D>& out) {
   using namespace symmetric_angle_detail;
+  static_assert(D >= 2 && D <= 31, "symmetric_fourier: 2 <= D <= 31 (kappa exact in 64-bit integers)");
   constexpr int M = 2 * D;
+  constexpr int K = D / 2;
   double scale = 0.0;
   for (int k = 0; k <= D; ++k) {
     const double size = t[k] < 0 ? -t[k] : t[k];
     scale = size > scale ? size : scale;
   }
   if (scale == 0.0) return false;
+  // C'_{p..p} = c^D P(t), C'_{q..q} = c^D Q(t) (t = tan phi): P_k = binom(D, k) t_k,
+  // Q_(D-k) = (-1)^(D-k) binom(D, k) t_k; F = P^2 + Q^2.
+  constexpr FourierBasis<D> basis{};
   double p[D + 1], q[D + 1];
+  TENSORDIAG_UNROLL
   for (int k = 0; k <= D; ++k) {
-    const double b = binomial(D, k) * (t[k] / scale);
+    const double b = basis.binomials[k] * (t[k] / scale);
     p[k] = b;
     q[D - k] = (D - k) % 2 ? -b : b;
   }
   double f[M + 1];
+  TENSORDIAG_UNROLL
   for (int j = 0; j <= M; ++j) f[j] = 0.0;
+  TENSORDIAG_UNROLL
   for (int i = 0; i <= D; ++i)
+    TENSORDIAG_UNROLL
     for (int k = 0; k <= D; ++k) f[i + k] += p[i] * p[k] + q[i] * q[k];
-  for (int j = 0; j <= M; ++j) out.h[j] = j % 2 ? f[j] : f[j] - f[0] * binomial(D, j / 2);
-  out.h[0] = 0.0;
-  for (int j = 0; j <= M; ++j)
-    out.derivatives[0][j] = (j + 1 <= M ? (j + 1) * f[j + 1] : 0.0) + (j >= 1 ? (j - 1 - M) * f[j - 1] : 0.0);
-  for (int level = 1; level <= M; ++level)
-    for (int j = 0; j <= M - level; ++j) out.derivatives[level][j] = (j + 1) * out.derivatives[level - 1][j + 1];
+  TENSORDIAG_UNROLL
+  for (int k = 1; k <= K; ++k) {
+    double re = 0.0, im = 0.0;
+    // (-i)^j: 1, -i, -1, i for j = 0, 1, 2, 3 (mod 4).
+    TENSORDIAG_UNROLL
+    for (int j = 0; j <= M; ++j) {
+      const double term = f[j] * basis.kappa[k][j];
+      if (j % 2 == 0) re += j % 4 == 0 ? term : -term;
+      else im += j % 4 == 1 ? -term : term;
+    }
+    out.re[k] = re;
+    out.im[k] = im;
+  }
+  out.re[0] = out.im[0] = 0.0;
   return true;
 }
 
-// Slot `slot` of one level of the root isolation: `critical` holds the `count` roots of g^(level+1)
-// in [-1, 1], ascending, which cut [-1, 1] into the intervals 0..count, on each of which g^(level)
-// is monotone; slot count + 1 is the end t = 1. A slot has one root of g^(level) at most: its
-// interval's left end where g^(level) is 0 there (once, where critical points repeat), or the one
-// inside its interval where the signs of the ends differ; the end slot, t = 1 where g^(level) is 0
-// and the last interval did not already take it. The slots are independent (the kernel gives
-// each its own lane) and their roots, in slot order, ascend. Returns whether the slot has one.
+// One chart's derivative polynomial P(u) (chart 0: psi = 2 atan u; chart 1: psi = pi + 2 atan u)
+// with its derivatives: derivatives[j] = P^(j), of degree 2K - j.
+template <int K>
+struct SymmetricChart {
+  static constexpr int M = 2 * K;
+  double derivatives[M + 1][M + 1];
+};
+
 template <int D>
-TENSORDIAG_HOST_DEVICE inline bool symmetric_angle_slot_root(const SymmetricAnglePolynomials<D>& polynomials,
-                                                             int level, const double* critical, int count, int slot,
+TENSORDIAG_HOST_DEVICE inline void symmetric_chart(const SymmetricFourier<D>& fourier, int chart,
+                                                   SymmetricChart<D / 2>& out) {
+  using namespace symmetric_angle_detail;
+  constexpr int K = D / 2;
+  constexpr int M = 2 * K;
+  constexpr ChartBasis<K> basis{};
+  double* P = out.derivatives[0];
+  TENSORDIAG_UNROLL
+  for (int j = 0; j <= M; ++j) P[j] = 0.0;
+  TENSORDIAG_UNROLL
+  for (int k = 1; k <= K; ++k) {
+    const double sign = chart == 1 && k % 2 ? -1.0 : 1.0;
+    const double re = sign * fourier.re[k] * k, im = sign * fourier.im[k] * k;
+    // [u^j] (1 + iu)^(K+k) (1 - iu)^(K-k) = i^j omega_kj; Re(i gamma i^j) = Re gamma, -Im gamma,
+    // -Re gamma, Im gamma for j + 1 = 0, 1, 2, 3 (mod 4).
+    TENSORDIAG_UNROLL
+    for (int j = 0; j <= M; ++j) {
+      const int phase = (j + 1) % 4;
+      const double part = phase == 0 ? re : phase == 1 ? -im : phase == 2 ? -re : im;
+      P[j] += basis.omega[k][j] * part;
+    }
+  }
+  for (int level = 1; level <= M; ++level)
+    for (int j = 0; j <= M - level; ++j) out.derivatives[level][j] = (j + 1) * out.derivatives[level - 1][j + 1];
+}
+
+// Slot `slot` of one level of a chart's root isolation: `critical` holds the `count` roots of
+// P^(level+1) in [-1, 1], ascending, which cut [-1, 1] into the intervals 0..count, on each of which
+// P^(level) is monotone; slot count + 1 is the end u = 1. A slot has one root of P^(level) at most:
+// its interval's left end where P^(level) is 0 there (once, where critical points repeat), or the
+// one inside its interval where the signs of the ends differ; the end slot, u = 1 where P^(level)
+// is 0 and the last interval did not already take it. The slots are independent (the kernel gives
+// each its own lane) and their roots, in slot order, ascend. Returns whether the slot has one.
+template <int K>
+TENSORDIAG_HOST_DEVICE inline bool symmetric_chart_slot_root(const SymmetricChart<K>& chart, int level,
+                                                             const double* critical, int count, int slot,
                                                              double* root) {
   using namespace symmetric_angle_detail;
-  const double* g = polynomials.derivatives[level];
-  const int degree = 2 * D - level;
+  const double* g = chart.derivatives[level];
+  const int degree = 2 * K - level;
   bool zero = true;
   for (int j = 0; j <= degree; ++j) zero = zero && g[j] == 0.0;
   if (zero) return false;  // a constant 0: no isolated roots
@@ -134,21 +258,47 @@ TENSORDIAG_HOST_DEVICE inline bool symmetric_angle_slot_root(const SymmetricAngl
   const double hi = slot < count ? critical[slot] : 1.0;
   const double value_hi = polynomial_at(g, degree, hi);
   if (value_hi == 0.0 || (value_lo < 0.0) == (value_hi < 0.0)) return false;
-  *root = bracketed_root(g, polynomials.derivatives[level + 1], degree, lo, hi, value_lo < 0.0);
+  *root = bracketed_root(g, chart.derivatives[level + 1], degree, lo, hi, value_lo < 0.0);
   return true;
 }
 
-// f(phi) - f(0) at a root t of g in units of the scaled t_k (a root at t = -1 is t = 1's twin and
-// is taken as t = 1: see symmetric_angle_candidate).
+// f(psi) - f(0), up to the positive factor 2, at u of `chart`.
 template <int D>
-TENSORDIAG_HOST_DEVICE inline double symmetric_angle_gain(const SymmetricAnglePolynomials<D>& polynomials, double t) {
-  double circle = 1.0;  // (1 + t^2)^D
-  for (int k = 0; k < D; ++k) circle *= 1.0 + t * t;
-  return symmetric_angle_detail::polynomial_at(polynomials.h, 2 * D, t) / circle;
+TENSORDIAG_HOST_DEVICE inline double symmetric_gain(const SymmetricFourier<D>& fourier, int chart, double u) {
+  using namespace symmetric_angle_detail;
+#if !defined(__CUDACC_RTC__)
+  using std::sqrt;
+#endif
+  const double norm = 1.0 / sqrt(1.0 + u * u);
+  const Pair w{norm, u * norm};  // e^{i psi / 2} on chart 0
+  Pair power{1.0, 0.0};
+  double gain = 0.0;
+  TENSORDIAG_UNROLL
+  for (int k = 1; k <= D / 2; ++k) {
+    power = times(power, w);
+    if (chart == 0) {
+      // Re(gamma (w^2k - 1)) = -2 Im(w^k) Im(gamma w^k).
+      gain -= 2.0 * power.im * (fourier.re[k] * power.im + fourier.im[k] * power.re);
+    } else {
+      // e^{i k psi} = (-1)^k w^2k: Re(gamma ((-1)^k w^2k - 1)).
+      const Pair square = times(power, power);
+      const double sign = k % 2 ? -1.0 : 1.0;
+      gain += sign * (fourier.re[k] * square.re - fourier.im[k] * square.im) - fourier.re[k];
+    }
+  }
+  return gain;
 }
 
-// The twin rule: t = -1 (phi = -pi/4) becomes t = 1 (phi = pi/4).
-TENSORDIAG_HOST_DEVICE inline double symmetric_angle_candidate(double t) { return t <= -1.0 ? 1.0 : t; }
+// t = tan phi, phi = psi / 4 in (-pi/4, pi/4], for u on `chart`.
+TENSORDIAG_HOST_DEVICE inline double symmetric_tangent(int chart, double u) {
+#if !defined(__CUDACC_RTC__)
+  using std::sqrt;
+#endif
+  const double half = u / (1.0 + sqrt(1.0 + u * u));  // tan(atan(u) / 2)
+  if (chart == 0) return half;
+  // phi = pi/4 + beta, tan beta = half: tan(pi/4 + beta), or its twin tan(beta - pi/4) when beta > 0.
+  return half <= 0.0 ? (1.0 + half) / (1.0 - half) : (half - 1.0) / (1.0 + half);
+}
 
 // (c, s) of t = tan phi.
 TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_rotation(double t) {
@@ -159,10 +309,29 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_rotation(double t) 
   return {c, t * c};
 }
 
+// K = 1 (D = 3): psi = -arg gamma_1, t = tan(psi / 4); 0 (the identity) where gamma_1 >= 0 is
+// real (no gain: the gain is |gamma_1| - Re gamma_1).
+TENSORDIAG_HOST_DEVICE inline double symmetric_tangent_closed_form(double re, double im) {
+#if !defined(__CUDACC_RTC__)
+  using std::sqrt;
+#endif
+  const double x = re, y = -im;
+  if (y == 0.0) return x >= 0.0 ? 0.0 : 1.0;  // psi = 0, or pi (phi = pi/4)
+  const double r = sqrt(x * x + y * y);
+  // tan(psi / 2), then tan(psi / 4) = h / (1 + sqrt(1 + h^2)), written for |h| > 1 without overflow.
+  if (x >= 0.0) {
+    const double h = y / (r + x);
+    return h / (1.0 + sqrt(1.0 + h * h));
+  }
+  const double inverse = y / (r - x);  // 1 / h, |1 / h| < 1
+  const double magnitude = 1.0 / ((inverse < 0 ? -inverse : inverse) + sqrt(inverse * inverse + 1.0));
+  return inverse < 0 ? -magnitude : magnitude;
+}
+
 // The maximizer of f from t_0 .. t_D (t[k]: the mean of the pivot entries with k indices q), as
 // (c, s) with phi in (-pi/4, pi/4]; the identity when no angle gains. The serial form of what
-// kernels_templates/symmetric_angles.cu runs a slot a lane: the levels from g^(2D-1) down to g,
-// then the first candidate of the largest positive gain among g's roots and t = 1.
+// kernels_templates/symmetric_angles.cu runs a slot a lane: each chart's levels from P^(2K-1) down to
+// P, then the first candidate of the largest positive gain, chart 0's roots before chart 1's.
 template <int D>
 TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
   static_assert(D >= 2, "a symmetric rotation needs order >= 2");
@@ -172,29 +341,35 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
     const double diff = t[0] - t[2];
     return givens_from_double_angle(diff < 0 ? -diff : diff, sign * 2 * t[1]);
   } else {
-    constexpr int M = 2 * D;
-    SymmetricAnglePolynomials<D> polynomials;
-    if (!symmetric_angle_polynomials<D>(t, polynomials)) return {1.0, 0.0};
-    double roots[2][M + 2];  // the levels alternate between the two
-    int count = 0;
-    for (int level = M - 1; level >= 0; --level) {
-      const double* critical = roots[level % 2 == 0];
-      double* found = roots[level % 2];
-      int found_count = 0;
-      for (int slot = 0; slot <= count + 1; ++slot)
-        if (double root; symmetric_angle_slot_root<D>(polynomials, level, critical, count, slot, &root))
-          found[found_count++] = root;
-      count = found_count;
-    }
-    double best_t = 0.0, best_gain = 0.0;
-    for (int i = 0; i <= count; ++i) {
-      const double x = i < count ? symmetric_angle_candidate(roots[0][i]) : 1.0;
-      if (const double gain = symmetric_angle_gain<D>(polynomials, x); gain > best_gain) {
-        best_gain = gain;
-        best_t = x;
+    SymmetricFourier<D> fourier;
+    if (!symmetric_fourier<D>(t, fourier)) return {1.0, 0.0};
+    if constexpr (D / 2 == 1) {
+      return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
+    } else {
+      constexpr int M = 2 * (D / 2);
+      double best_t = 0.0, best_gain = 0.0;
+      for (int chart = 0; chart < 2; ++chart) {
+        SymmetricChart<D / 2> polynomials;
+        symmetric_chart<D>(fourier, chart, polynomials);
+        double roots[2][M + 2];  // the levels alternate between the two
+        int count = 0;
+        for (int level = M - 1; level >= 0; --level) {
+          const double* critical = roots[level % 2 == 0];
+          double* found = roots[level % 2];
+          int found_count = 0;
+          for (int slot = 0; slot <= count + 1; ++slot)
+            if (double root; symmetric_chart_slot_root<D / 2>(polynomials, level, critical, count, slot, &root))
+              found[found_count++] = root;
+          count = found_count;
+        }
+        for (int i = 0; i < count; ++i)
+          if (const double gain = symmetric_gain<D>(fourier, chart, roots[0][i]); gain > best_gain) {
+            best_gain = gain;
+            best_t = symmetric_tangent(chart, roots[0][i]);
+          }
       }
+      return symmetric_angle_rotation(best_t);
     }
-    return symmetric_angle_rotation(best_t);
   }
 }
 

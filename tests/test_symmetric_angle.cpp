@@ -1,5 +1,6 @@
-// The kernels' symmetric angle (dsl/symmetric_angle.hpp: real-root isolation of df/dphi in
-// t = tan phi), compiled here as host code, against the host engine's companion-matrix maximizer
+// The kernels' symmetric angle (dsl/symmetric_angle.hpp: f's Fourier coefficients in 4 phi, the
+// closed form at D = 3, the real roots of a polynomial of degree 2 floor(D/2) on two charts from
+// D = 4), compiled here as host code, against the host engine's companion-matrix maximizer
 // (runtime/algorithm/symmetric_rotation.hpp) on the same t_0 .. t_D: the same objective value to
 // 1e-12 relative, the same angle where the maximizer is unique, never below the identity.
 #include <doctest/doctest.h>
@@ -7,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <utility>
 #include <vector>
 
 #include "dsl/symmetric_angle.hpp"
@@ -21,15 +21,9 @@ namespace {
 
 constexpr int max_order = 16;
 
-// symmetric_angle<D> for the run-time D = t.size() - 1, 2..max_order.
-dsl::Givens<double> device_angle(const std::vector<double>& t) {
-  dsl::Givens<double> g{1.0, 0.0};
-  const int order = static_cast<int>(t.size()) - 1;
-  [&]<int... J>(std::integer_sequence<int, J...>) {
-    ((order == J + 2 ? (g = dsl::symmetric_angle<J + 2>(t.data()), true) : false) || ...);
-  }(std::make_integer_sequence<int, max_order - 1>{});
-  return g;
-}
+// The kernels' angle (dsl::symmetric_angle<D>) for the run-time D = t.size() - 1, as the CPU
+// engine calls it.
+dsl::Givens<double> device_angle(const std::vector<double>& t) { return symmetric_angle(t); }
 
 double angle_of(dsl::Givens<double> g) { return std::atan2(g.s, g.c); }
 
@@ -161,4 +155,10 @@ TEST_CASE("symmetric angle: D = 2 is the host's classical Jacobi rotation, bit f
     CHECK(g.c == host.c);
     CHECK(g.s == host.s);
   }
+}
+
+TEST_CASE("symmetric angle: orders 17..31 (the Fourier tables' 64-bit range) reach the companion matrix's objective") {
+  RandomStream random(85);
+  for (int order = 17; order <= max_dsl_symmetric_order; ++order)
+    for (int trial = 0; trial < 12; ++trial) check_against_host(random_values(order, random));
 }

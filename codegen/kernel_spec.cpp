@@ -50,6 +50,11 @@ void validate(const KernelSpec& spec) {
                         ": per-mode rotations stall far from the SVD; use an SVD (a symmetric matrix takes "
                         "symmetric_angles, group_pass, chunk_pass, off_norm and mode_product)");
   if (spec.order < 2) throw codegen_error("order " + std::to_string(spec.order) + ": a tensor has order D >= 3");
+  if (spec.symmetric && spec.kind != KernelKind::small_tensor && spec.kind != KernelKind::subspace_angles)
+    throw codegen_error("structure symmetric is a variant of small_tensor and subspace_angles only (" +
+                        std::string(to_string(spec.kind)) + " is the same for it, or symmetric_angles serves it)");
+  if (spec.symmetric && is_complex(spec.dtype))
+    throw codegen_error("structure symmetric takes real dtypes (a complex symmetric tensor is not derived)");
   if (spec.size < 2) throw codegen_error("size " + std::to_string(spec.size) + ": every mode needs N >= 2");
   // Kernels index N x N matrices (factors, Lambda) with 32-bit integers.
   if (spec.size > 32768) throw codegen_error("size " + std::to_string(spec.size) + ": the kernels support N <= 32768");

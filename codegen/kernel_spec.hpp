@@ -70,6 +70,10 @@ struct KernelSpec {
   dsl::Layout layout;
   LoweredRule rule;
   Tuning tuning;
+  // Structure symmetric (DESIGN.md section 7) for the kinds that find a group's angles themselves
+  // in shared memory (small_tensor, subspace_angles): one rotation a pair, the same in every mode,
+  // by dsl/symmetric_angle.hpp instead of the rule's per-mode micro-iterations. Real dtypes only.
+  bool symmetric = false;
 };
 
 // Throws codegen_error when the spec cannot be generated: D < 3 (matrices: use an SVD; a

@@ -1,6 +1,7 @@
 // One group step on a tensor the whole block holds in shared memory (DESIGN.md sections 2-3), as
 // the CPU engine's group step: the warps run the D micro-iterations of the group's pairs (a warp a
-// pair, its pivot subtensor in `subtensors[warp]`), the rotations go to table[n][k]; then the block
+// pair, its pivot subtensor in `subtensors[warp]`; under structure symmetric the pair's one
+// rotation for every mode instead), the rotations go to table[n][k]; then the block
 // applies every mode's rotations in memory order to `core` and updates the factors M_n <- M_n R_n
 // beside the first mode (they share no memory). Ends after a barrier: table and group are free.
 // Shared by small_tensor (a whole run) and subspace_angles (an XOR pass on a diagonal cell).
@@ -9,8 +10,13 @@ __device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], 
                                          const int* group, Scalar (*subtensors)[SUBTENSOR]) {
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
-  for (int k = warp; k < PAIRS; k += WARPS_)
+  for (int k = warp; k < PAIRS; k += WARPS_) {
+#ifdef TENSORDIAG_SYMMETRIC
+    symmetric_pair_rotations(core, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
+#else
     pair_rotations(core, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
+#endif
+  }
   __syncthreads();
   for (int i = threadIdx.x; i < D * PAIRS * N; i += 32 * WARPS_) {
     const int row = i % N;

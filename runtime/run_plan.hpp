@@ -38,7 +38,7 @@ inline void check_options(const Options& options) {
                        "' is not available for it");
     if (options.eta != 0)
       throw user_error("the pivot check (eta > 0) is not available with structure " + structure);
-    if (options.schedule == SweepSchedule::xor_subspaces)
+    if (options.schedule == SweepSchedule::xor_subspaces && options.structure == Structure::skew)
       throw user_error("structure " + structure + " runs the round robin; the xor schedule is not available for it");
   }
 }

@@ -34,8 +34,13 @@ struct Case {
   std::string dtype;
   std::string layout;
   std::string rule;
+  bool symmetric = false;  // KernelSpec::symmetric
 
-  KernelSpec spec() const { return make_kernel_spec(kind, order, size, dtype, layout, rule); }
+  KernelSpec spec() const {
+    KernelSpec spec = make_kernel_spec(kind, order, size, dtype, layout, rule);
+    spec.symmetric = symmetric;
+    return spec;
+  }
   std::string name() const { return program_name(spec()); }
 };
 
@@ -184,4 +189,31 @@ TEST_CASE("the symmetric matrix kinds compile at D = 2") {
   CHECK(refused >= 1);  // group_pass at N = 4096 (its index tables alone are 40 KB)
   cases.push_back({"group_pass", 2, 1716, "float64", "C", "max_diag"});  // past 48 KB before its plan counted them all
   check_compiles(cases);
+}
+
+// Structure symmetric's variants (KernelSpec::symmetric: one rotation a pair in every mode, by
+// dsl/symmetric_angle.hpp): small_tensor and subspace_angles compile at every listed D and N they
+// serve, both dtypes and layouts; every other kind, and complex dtypes, refuse the flag.
+TEST_CASE("structure symmetric's small_tensor and subspace_angles compile; other kinds and complex refuse it") {
+  std::vector<Case> cases;
+  for (const char* kind : {"small_tensor", "subspace_angles"})
+    for (const int order : orders)
+      for (const int size : sizes) {
+        Case c = cycled(kind, order, size, static_cast<int>(cases.size()));
+        c.rule = "max_diag";
+        c.symmetric = true;
+        if (order == 9 && size == 128) continue;  // beyond 64-bit addressing
+        if (try_plan(c.spec()).plan) cases.push_back(c);
+      }
+  CHECK(cases.size() >= 10);
+  check_compiles(cases);
+  for (const char* kind : {"group_pass", "pivot_angles", "subspace_apply", "symmetric_angles"}) {
+    KernelSpec spec = make_kernel_spec(kind, 3, 8, "float64", "C", "max_diag");
+    spec.symmetric = true;
+    CHECK_THROWS_WITH_AS(validate(spec), doctest::Contains("variant of small_tensor and subspace_angles only"),
+                         codegen_error);
+  }
+  KernelSpec complex = make_kernel_spec("small_tensor", 3, 4, "complex128", "C", "max_diag");
+  complex.symmetric = true;
+  CHECK_THROWS_WITH_AS(validate(complex), doctest::Contains("real dtypes"), codegen_error);
 }

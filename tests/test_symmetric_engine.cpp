@@ -140,7 +140,30 @@ TEST_CASE("symmetric: bad input and options are user errors with a clear message
   CHECK_THROWS_WITH_AS(diagonalize(matrix, options), doctest::Contains("pivot check"), user_error);
   options = symmetric_options();
   options.schedule = SweepSchedule::xor_subspaces;
-  CHECK_THROWS_WITH_AS(diagonalize(matrix, options), doctest::Contains("the xor schedule is not available"), user_error);
+  const auto odd = planted<double>(3, 6, 8).tensor;
+  CHECK_THROWS_WITH_AS(diagonalize(odd, options), doctest::Contains("the xor schedule takes N a power of two"),
+                       user_error);
+}
+
+TEST_CASE("symmetric: the xor schedule recovers planted tensors within one sweep of the round robin, its groups in the GPU's subspace order") {
+  for (auto [order, size] : {std::pair{3, 8}, {3, 16}, {3, 32}, {4, 8}, {5, 4}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    const auto truth = planted<double>(order, size, 900u + static_cast<unsigned>(order * 31 + size));
+    const auto round_robin = diagonalize(truth.tensor, symmetric_options());
+    Options options = symmetric_options();
+    options.schedule = SweepSchedule::xor_subspaces;
+    const auto xor_run = diagonalize(truth.tensor, options);
+    CHECK(xor_run.schedule == "xor");
+    CHECK(round_robin.schedule == "round-robin");
+    CHECK(xor_run.passes_per_sweep == size - 1);  // every group once, a pass each
+    CHECK(xor_run.converged());
+    CHECK(xor_run.sweeps() <= round_robin.sweeps() + 1);
+    check_recovered(truth, xor_run, 1e-12);
+    CHECK(symmetry_deviation(xor_run.core).largest <= 1e-14 * max_abs(xor_run.core));
+    for (std::size_t k = 1; k < xor_run.history.size(); ++k)
+      CHECK(xor_run.history[k].diag_norm2 >= xor_run.history[k - 1].diag_norm2 * (1 - 1e-14));
+  }
 }
 
 TEST_CASE("symmetric: the generator's tensors are symmetric, with and without noise, in both layouts") {

@@ -16,13 +16,15 @@ std::optional<std::string> takes_everything(const HostTensor<T>&, std::size_t, c
   return std::nullopt;
 }
 
-// The one-block and N = 2 engines have no symmetric angles: a symmetric run (one Q, the same
-// rotation in every mode; DESIGN.md section 7) is the general GPU engine's or the CPU's.
-template <class T, std::optional<std::string> (*declines)(const HostTensor<T>&, std::size_t, const EngineRun&)>
-std::optional<std::string> general_structure_only(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
-  if (run.settings.structure != Structure::general)
-    return "structure " + std::string(to_string(run.settings.structure)) +
-           " runs on the general engines only (cuda, cpu)";
+// The N = 2 engine has no symmetric angles and no engine on the GPU has skew ones: such a run is
+// the general GPU engine's or the CPU's. The one-block engine takes structure symmetric (its
+// small_tensor variant: one rotation a pair in every mode; DESIGN.md section 7).
+template <class T, std::optional<std::string> (*declines)(const HostTensor<T>&, std::size_t, const EngineRun&),
+          bool takes_symmetric>
+std::optional<std::string> structures_served(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
+  const Structure structure = run.settings.structure;
+  if (structure != Structure::general && !(takes_symmetric && structure == Structure::symmetric))
+    return "structure " + std::string(to_string(structure)) + " runs on the general engines only (cuda, cpu)";
   return declines(first, count, run);
 }
 
@@ -30,8 +32,8 @@ std::optional<std::string> general_structure_only(const HostTensor<T>& first, st
 // then N = 2 with large D, two reads of the tensor a sweep (gpu_qubit_engine.hpp).
 template <class T>
 constexpr Engine<T> engine_table[] = {
-    {"cuda_one_block", Backend::cuda, general_structure_only<T, one_block_declines<T>>, run_gpu_small_batch<T>, false},
-    {"cuda_qubit", Backend::cuda, general_structure_only<T, qubit_engine_declines<T>>,
+    {"cuda_one_block", Backend::cuda, structures_served<T, one_block_declines<T>, true>, run_gpu_small_batch<T>, false},
+    {"cuda_qubit", Backend::cuda, structures_served<T, qubit_engine_declines<T>, false>,
      one_after_another<T, run_gpu_qubit_engine<T>>, false},
     {"cuda", Backend::cuda, gpu_engine_declines<T>, one_after_another<T, run_gpu_engine<T>>, true},
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},

@@ -66,13 +66,15 @@ struct GpuSchedule {
 // so auto keeps the round robin there. They need N a power of two, cells of at least 4 a mode
 // within a block's shared memory, and no pivot check (its Lambda needs the whole tensor between
 // groups). An explicit xor takes the subspace passes wherever they fit (cells of 8, else 4, within
-// 100 KB, or TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass. Structure symmetric runs
-// the round robin, as on the CPU (the subspace angles are the general rule's).
+// 100 KB, or TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass. Structure symmetric takes
+// the same choice, its subspace angles the symmetric variant (one rotation a pair in every mode;
+// bench/results/symmetric_fourier_h100_2026-11-25.md).
 GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettings& settings) {
   const int size = base.size;
   GpuSchedule schedule;
+  const bool symmetric = settings.structure == Structure::symmetric;
   const bool xor_asked = settings.schedule == SweepSchedule::xor_subspaces;
-  const bool auto_takes_xor = base.order == 3 && size >= 16 && settings.structure == Structure::general;
+  const bool auto_takes_xor = base.order == 3 && size >= 16;
   if ((xor_asked || (settings.schedule == SweepSchedule::automatic && auto_takes_xor)) && has_xor_schedule(size) &&
       settings.eta == 0) {
     codegen::KernelSpec apply = base;
@@ -80,7 +82,7 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     apply.tuning.subspace_bits = subspace_bits_from_environment();
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
       const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
-      if (codegen::try_plan(subspace_angles_spec(base, plan.cell_bits)).plan) {
+      if (codegen::try_plan(subspace_angles_spec(base, plan.cell_bits, symmetric)).plan) {
         schedule.ran = SweepSchedule::xor_subspaces;
         schedule.subspaces = xor_schedule(size, plan.cell_bits);
         schedule.subspace_plan = plan;
@@ -391,7 +393,8 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   std::optional<GpuSubspacePasses<T>> subspaces;
   if constexpr (!is_complex_v<T>)  // complex kernels have no subspace passes (codegen refuses them)
     if (schedule.subspace_plan) {
-      kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits);
+      kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits,
+                            settings.structure == Structure::symmetric);
       subspaces.emplace(schedule.subspaces, tensor.size(), tensor.layout(), *kernels.subspace_plan, stream.get());
     }
   DeviceState<T> state(tensor, schedule.groups, kernels, norm, stream.get());

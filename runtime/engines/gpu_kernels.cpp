@@ -185,15 +185,16 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   report_.seconds = stopwatch.seconds();
 }
 
-codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits) {
+codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits, bool symmetric) {
   base.kind = codegen::KernelKind::subspace_angles;
   base.size = 1 << cell_bits;
   base.layout = dsl::Layout::c_order;
+  base.symmetric = symmetric;
   return base;
 }
 
 template <class T>
-void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits) {
+void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits, bool symmetric) {
   const Stopwatch stopwatch;
   codegen::KernelSpec apply = base_;
   apply.kind = codegen::KernelKind::subspace_apply;
@@ -201,7 +202,7 @@ void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits) {
   const codegen::KernelPlan apply_plan = codegen::plan_kernel(apply);
   subspace_plan = std::get<codegen::SubspaceApplyPlan>(apply_plan.kind_plan);
   load(apply, apply_plan, arch, {&subspace_apply});
-  const codegen::KernelSpec angles = subspace_angles_spec(base_, subspace_plan->cell_bits);
+  const codegen::KernelSpec angles = subspace_angles_spec(base_, subspace_plan->cell_bits, symmetric);
   load(angles, codegen::plan_kernel(angles), arch, {&subspace_angles});
   report_.seconds += stopwatch.seconds();
 }

@@ -42,8 +42,9 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
 }
 
 // The spec of subspace_angles for the XOR passes of `base` with cells of 2^cell_bits: its source is
-// specialized for the cell, a C-order tensor of 2^cell_bits a mode.
-codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits);
+// specialized for the cell, a C-order tensor of 2^cell_bits a mode; `symmetric`: structure
+// symmetric's variant (one rotation a pair in every mode).
+codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits, bool symmetric);
 
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
 // pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not
@@ -124,8 +125,9 @@ public:
 
   // Loads the XOR subspace passes' kernels (subspace_apply for the spec, subspace_angles for its
   // cell) beside the general set, for cells of 2^cell_bits a mode (0: the plan's choice); throws
-  // codegen_error when those cells do not fit a block. Their time joins report().seconds.
-  void load_subspace(const std::string& arch, int cell_bits);
+  // codegen_error when those cells do not fit a block; `symmetric` as for subspace_angles_spec.
+  // Their time joins report().seconds.
+  void load_subspace(const std::string& arch, int cell_bits, bool symmetric);
 
   // Loads what the general set lacks for the device verification: mode_product (the general set
   // has residual_partial and off_norm_final). Its time joins report().seconds.

@@ -24,10 +24,20 @@ constexpr std::size_t one_block_single_tensor_entries = 1024;
 // history on the host, takes the run (a --max-sweeps of 2^31 - 1 asked for 48 GiB a tensor).
 constexpr double one_block_history_bytes = 256.0 * (1 << 20);
 
+// small_tensor for the run: the rule's micro-iterations, or under structure symmetric one rotation
+// a pair in every mode (codegen::KernelSpec::symmetric).
+template <class T>
+codegen::KernelSpec small_tensor_spec(const HostTensor<T>& first, const EngineRun& run) {
+  codegen::KernelSpec spec = kernel_spec_for(first, run.rule, codegen::KernelKind::small_tensor);
+  spec.symmetric = run.settings.structure == Structure::symmetric;
+  return spec;
+}
+
 }  // namespace
 
 template <class T>
 std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
+  if (first.order() < 3) return "a symmetric matrix (order 2) runs on the general GPU engine";
   if (run.settings.eta > 0) return "the one-block path has no pivot check";
   if (run.settings.on_sweep) return "the one-block path reports only when the whole run ends";
   if (run.settings.schedule == SweepSchedule::xor_subspaces && first.size() > 2)
@@ -40,7 +50,7 @@ std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::s
     return "a single tensor of over " + std::to_string(one_block_single_tensor_entries) +
            " entries runs faster on the general path";
   const codegen::PlanAttempt attempt =
-      codegen::try_plan(kernel_spec_for(first, run.rule, codegen::KernelKind::small_tensor));
+      codegen::try_plan(small_tensor_spec(first, run));
   if (!attempt.plan) return attempt.refusal;
   return std::nullopt;
 }
@@ -57,7 +67,7 @@ std::vector<Result<T>> run_gpu_small_batch(std::span<const HostTensor<T>> tensor
   const std::size_t square = static_cast<std::size_t>(size) * size;
   const std::size_t rows = static_cast<std::size_t>(stop.max_sweeps) + 1;
 
-  const GpuKernels<T> kernels(kernel_spec_for(first, engine_run.rule, codegen::KernelKind::small_tensor), device.arch(), KernelSet::one_block);
+  const GpuKernels<T> kernels(small_tensor_spec(first, engine_run), device.arch(), KernelSet::one_block);
   const CudaStream stream;
   DeviceBuffer<T> d_tensors(batch * entries);
   for (std::size_t b = 0; b < batch; ++b) d_tensors.upload(tensors[b].data(), entries, stream.get(), b * entries);

@@ -58,20 +58,23 @@ HostTensor<T> in_layout(const HostTensor<T>& tensor, Layout layout) {
   return out;
 }
 
-// The GPU run of `options` (backend cuda) against the CPU run of the same options: the same
-// sweeps, core and Q to `bound` relative, off_rel to 10 bound; the GPU's D factors equal bit for
-// bit, its core symmetric to 1e-14 (float64) relative to its largest entry, ||diag C||^2 never
-// down from a sweep to the next. Returns the GPU result.
+// The GPU run of `options` (backend cuda) against the CPU run of the same options with the
+// schedule the GPU ran (the XOR subspace passes are the CPU's XOR groups in the same order): the
+// same sweeps, core and Q to `bound` relative, off_rel to 10 bound; the GPU's D factors equal bit
+// for bit, its core symmetric to 1e-14 (float64) relative to its largest entry, ||diag C||^2 never
+// down from a sweep to the next. Returns the GPU result (its engine: the one-block path or the
+// general one; the test below says which shape takes which).
 template <class T>
 Result<T> check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {
-  options.backend = Backend::cpu;
-  const Result<T> cpu = diagonalize(tensor, options);
   options.backend = Backend::cuda;
   const Result<T> gpu = diagonalize(tensor, options);
   REQUIRE(gpu.backend == Backend::cuda);
-  CHECK(gpu.engine == "cuda");
+  CHECK((gpu.engine == "cuda" || gpu.engine == "cuda_one_block"));
   CHECK(gpu.structure == Structure::symmetric);
-  CHECK(gpu.schedule == "round-robin");
+  options.backend = Backend::cpu;
+  if (gpu.schedule == "xor") options.schedule = SweepSchedule::xor_subspaces;
+  const Result<T> cpu = diagonalize(tensor, options);
+  CHECK(gpu.schedule == cpu.schedule);
   REQUIRE(gpu.sweeps() == cpu.sweeps());
   CHECK(relative_difference(gpu.core.values(), cpu.core.values()) <= bound);
   REQUIRE(gpu.factors.size() == static_cast<std::size_t>(tensor.order()));
@@ -121,6 +124,56 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("symmetric takes the one-block engine for small tensors and the XOR subspace passes at D = 3, N >= 16") {
+    struct Expected {
+      Shape shape;
+      SweepSchedule schedule;
+      const char* engine;
+      const char* schedule_ran;
+      const char* angles;  // the kernel that finds the angles
+    };
+    const Expected cases[] = {
+        {{3, 8}, SweepSchedule::automatic, "cuda_one_block", "round-robin", "small_tensor"},
+        {{5, 4}, SweepSchedule::automatic, "cuda_one_block", "round-robin", "small_tensor"},
+        {{3, 16}, SweepSchedule::automatic, "cuda", "xor", "subspace_angles"},
+        {{3, 64}, SweepSchedule::automatic, "cuda", "xor", "subspace_angles"},
+        {{3, 33}, SweepSchedule::automatic, "cuda", "round-robin", "symmetric_angles"},
+        {{4, 6}, SweepSchedule::automatic, "cuda", "round-robin", "symmetric_angles"},
+        {{4, 8}, SweepSchedule::xor_subspaces, "cuda", "xor", "subspace_angles"},
+        {{3, 32}, SweepSchedule::round_robin, "cuda", "round-robin", "symmetric_angles"}};
+    unsigned seed = 760;
+    for (const Expected& c : cases) {
+      CAPTURE(c.shape.order);
+      CAPTURE(c.shape.size);
+      Options options = fixed_sweeps(4);
+      options.schedule = c.schedule;
+      const Result<double> gpu =
+          check_gpu_equals_cpu(planted<double>(c.shape.order, c.shape.size, seed++, 0.3).tensor, options, 1e-10);
+      CHECK(gpu.engine == c.engine);
+      CHECK(gpu.schedule == c.schedule_ran);
+      CHECK(std::find(gpu.kernels.begin(), gpu.kernels.end(), c.angles) != gpu.kernels.end());
+    }
+  }
+
+  TEST_CASE("symmetric batches on the one-block engine equal the CPU tensor by tensor (float64, 1e-10)") {
+    std::vector<HostTensor<double>> tensors;
+    for (unsigned seed = 0; seed < 5; ++seed) tensors.push_back(planted<double>(4, 4, 780 + seed, 0.2).tensor);
+    Options options = symmetric_on(Backend::cuda);
+    const std::vector<Result<double>> gpu = diagonalize_batch(tensors, options);
+    options.backend = Backend::cpu;
+    REQUIRE(gpu.size() == tensors.size());
+    for (std::size_t b = 0; b < tensors.size(); ++b) {
+      CAPTURE(b);
+      const Result<double> cpu = diagonalize(tensors[b], options);
+      CHECK(gpu[b].engine == "cuda_one_block");
+      REQUIRE(gpu[b].sweeps() == cpu.sweeps());
+      CHECK(relative_difference(gpu[b].core.values(), cpu.core.values()) <= 1e-10);
+      CHECK(relative_difference(gpu[b].factors.front().data, cpu.factors.front().data) <= 1e-10);
+      for (const auto& factor : gpu[b].factors) CHECK(factor.data == gpu[b].factors.front().data);
+      CHECK(symmetry_deviation(gpu[b].core).largest <= 1e-14 * max_abs(gpu[b].core));
+    }
+  }
+
   TEST_CASE("symmetric tensors far from diagonalizable (noise as large as S): 3 sweeps equal the CPU's (float64, 1e-10)") {
     const Shape shapes[] = {{3, 9}, {3, 20}, {4, 5}, {5, 4, Layout::fortran_order}, {6, 3}};
     unsigned seed = 800;
@@ -149,7 +202,7 @@ TEST_SUITE("gpu") {
     one_sweep.max_sweeps = 1;
     CHECK(diagonalize(planted<double>(16, 2, 5).tensor, one_sweep).kernels ==
           std::vector<std::string>{"symmetric_angles", "chunk_pass", "off_norm"});
-    CHECK(diagonalize(planted<double>(5, 4, 5).tensor, one_sweep).kernels ==
+    CHECK(diagonalize(planted<double>(5, 5, 5).tensor, one_sweep).kernels ==
           std::vector<std::string>{"symmetric_angles", "group_pass", "off_norm"});
   }
 
@@ -169,7 +222,8 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("symmetric with the HOSVD start on the device: one basis for every mode, C symmetric, S and Q recovered") {
-    for (const Shape& shape : {Shape{3, 12}, Shape{4, 6}, Shape{5, 4}}) {
+    // Shapes over the one-block engine's 1024 entries (it starts from the host's HOSVD).
+    for (const Shape& shape : {Shape{3, 12}, Shape{4, 6}, Shape{5, 5}}) {
       CAPTURE(shape.order);
       const auto truth = planted<double>(shape.order, shape.size, 950u + static_cast<unsigned>(shape.order), 1e-3);
       Options options = symmetric_on(Backend::cuda);

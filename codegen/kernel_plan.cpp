@@ -353,11 +353,12 @@ PlanAttempt plan_symmetric_angles(const Sizes& z) {
 namespace {
 
 // The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes without
-// the pivot check, the figures, and the one-block run. The others are real arithmetic (orders,
-// Lanczos, the split contraction) and refuse it.
+// the pivot check, the figures, the one-block run and the XOR subspace passes. The others are real
+// arithmetic (orders, Lanczos, the split contraction) and refuse it.
 bool takes_complex(KernelKind kind) {
   return kind == KernelKind::pivot_angles || kind == KernelKind::group_pass || kind == KernelKind::chunk_pass ||
-         kind == KernelKind::off_norm || kind == KernelKind::small_tensor;
+         kind == KernelKind::off_norm || kind == KernelKind::small_tensor || kind == KernelKind::subspace_angles ||
+         kind == KernelKind::subspace_apply;
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // runtime/engines/subspace_blocks.hpp, its CPU form). Every cell (a_1 + V) x .. x (a_D + V),
 // |V| = CELL = 2^k, takes in every mode n the CELL x CELL orthogonal block Q[a_n][n] that
 // subspace_angles accumulated:
-//   C[.. a XOR V[j] @n ..] <- sum_i Q[a][n](i, j) C[.. a XOR V[i] @n ..]
+//   C[.. a XOR V[j] @n ..] <- sum_i conj(Q[a][n](i, j)) C[.. a XOR V[i] @n ..]
+// (C <- C x_n Q^H: the conjugate is the identity on a real dtype; README "Complex tensors")
 // in one read+write of the tensor. A block takes a tile: one coset in each memory mode but the
 // innermost and the whole innermost memory mode (N contiguous entries a row, so every load and
 // store is coalesced whatever V is), i.e. the COSETS cells that share those outer cosets. It loads
@@ -11,8 +12,9 @@
 // blocks update the factors, M_n[:, a XOR V[.]] <- M_n[:, a XOR V[.]] Q[a][n]: a thread per
 // (mode, coset, row).
 //
-// Per thread, Q lives in registers for CELL <= 8 (read once a mode, not once a fiber): the pass
-// is otherwise bound by instructions, not by memory (Nsight Compute at D = 6, N = 16).
+// Per thread, Q lives in registers up to 512 bytes (CELL <= 8 in float32, float64 and complex64;
+// read once a mode, not once a fiber): the pass is otherwise bound by instructions, not by memory
+// (Nsight Compute at D = 6, N = 16). complex128's 8 x 8 block (1 KB) stays in shared memory.
 //
 // Arguments:
 //   tensor   N^D entries, rotated in place
@@ -35,21 +37,22 @@ inline constexpr int ROWS = TILE_ENTRIES / N;                          // rows o
 // then fall in distinct banks.
 __device__ __forceinline__ int padded(int e) { return e + e / N; }
 
-// y = x Q for one fiber: Q (CELL x CELL, row-major) from registers where CELL <= 8, else from
-// shared memory.
+// y = x conj(Q) for one fiber: Q (CELL x CELL, row-major) from registers where it fits 512 bytes,
+// else from shared memory.
+inline constexpr bool Q_IN_REGISTERS = CELL * CELL * sizeof(Scalar) <= 512;
 struct Block {
-  Scalar q[CELL <= 8 ? CELL * CELL : 1];
+  Scalar q[Q_IN_REGISTERS ? CELL * CELL : 1];
   const Scalar* shared;
   __device__ __forceinline__ void load(const Scalar* from) {
     shared = from;
-    if constexpr (CELL <= 8) {
+    if constexpr (Q_IN_REGISTERS) {
 #pragma unroll
-      for (int i = 0; i < CELL * CELL; ++i) q[i] = from[i];
+      for (int i = 0; i < CELL * CELL; ++i) q[i] = conj(from[i]);
     }
   }
   __device__ __forceinline__ Scalar at(int i, int j) const {
-    if constexpr (CELL <= 8) return q[i * CELL + j];
-    else return shared[i * CELL + j];
+    if constexpr (Q_IN_REGISTERS) return q[i * CELL + j];
+    else return conj(shared[i * CELL + j]);
   }
 };
 

@@ -16,8 +16,6 @@ void check_complex_options(const Options& options) {
   if (options.structure != Structure::general)
     throw user_error("structure " + std::string(to_string(options.structure)) +
                      " takes real tensors; complex tensors run with structure general");
-  if (options.schedule == SweepSchedule::xor_subspaces)
-    throw user_error("complex tensors run the round robin; the xor schedule is not available for them");
 }
 
 template <class R>

@@ -229,7 +229,8 @@ TEST_CASE("complex engine: what it refuses is a user_error") {
   refused(options, "the pivot check on complex tensors runs on the CPU engine only");
   options = cpu_options();
   options.schedule = SweepSchedule::xor_subspaces;
-  refused(options, "xor");
+  CHECK_THROWS_WITH_AS(diagonalize_complex(random_complex_tensor(3, 5, 72), options),
+                       doctest::Contains("the xor schedule takes N a power of two"), tensordiag::user_error);
   options = cpu_options();
   options.rule = "no_such_rule";
   refused(options, "unknown rule");
@@ -270,4 +271,35 @@ TEST_CASE("complex engine: the HOSVD start (unitary bases of G_n = T_(n) T_(n)^H
   CHECK(result.verification->orthogonality_error <= 1e-13);
   CHECK(result.history.back().off_rel == doctest::Approx(plain.history.back().off_rel).epsilon(1e-6));
   for (int i = 0; i < 6; ++i) CHECK(result.core.data()[i * result.core.diagonal_stride()].imag() == 0.0);
+}
+
+TEST_CASE("complex engine: the xor schedule recovers planted tensors within one sweep of the round robin, its groups in the GPU's subspace order") {
+  for (auto [order, size] : {std::pair{3, 8}, {3, 16}, {4, 8}, {5, 4}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    GeneratorOptions generator;
+    generator.order = order;
+    generator.size = size;
+    generator.seed = 4000u + static_cast<unsigned>(order * 37 + size);
+    const GeneratedComplexTensor<double> truth = generate_complex_diagonalizable<double>(generator);
+    const Result<cd> round_robin = diagonalize_complex(truth.tensor, cpu_options());
+    Options options = cpu_options();
+    options.schedule = SweepSchedule::xor_subspaces;
+    const Result<cd> xor_run = diagonalize_complex(truth.tensor, options);
+    CHECK(round_robin.schedule == "round-robin");
+    CHECK(xor_run.schedule == "xor");
+    CHECK(xor_run.passes_per_sweep == size - 1);
+    CHECK(xor_run.converged());
+    CHECK(xor_run.sweeps() <= round_robin.sweeps() + 1);
+    std::vector<double> found, expected;
+    for (int i = 0; i < size; ++i) {
+      found.push_back(xor_run.core.data()[i * xor_run.core.diagonal_stride()].real());
+      expected.push_back(std::abs(truth.diagonal[static_cast<std::size_t>(i)]));
+    }
+    std::sort(found.begin(), found.end());
+    std::sort(expected.begin(), expected.end());
+    for (int i = 0; i < size; ++i) CHECK(found[i] == doctest::Approx(expected[i]).epsilon(1e-12));
+    for (std::size_t k = 1; k < xor_run.history.size(); ++k)
+      CHECK(xor_run.history[k].diag_norm2 >= xor_run.history[k - 1].diag_norm2 * (1 - 1e-14));
+  }
 }

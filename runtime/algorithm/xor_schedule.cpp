@@ -93,4 +93,11 @@ std::vector<SubspacePass> xor_schedule(int size, int max_dimension) {
   return passes;
 }
 
+PivotSchedule xor_groups_in_pass_order(int size, int max_dimension) {
+  PivotSchedule groups;
+  for (const SubspacePass& pass : xor_schedule(size, max_dimension))
+    for (const int c : pass.groups) groups.push_back(pass.global_group(c));
+  return groups;
+}
+
 }  // namespace tensordiag::runtime

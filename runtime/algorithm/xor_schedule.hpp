@@ -39,4 +39,10 @@ bool has_xor_schedule(int size);
 // N = 16, k = 2: five passes of three groups (a spread). max_dimension 1 is one group a pass.
 std::vector<SubspacePass> xor_schedule(int size, int max_dimension);
 
+// The XOR groups of a sweep one after another, in the order of the passes of xor_schedule(size,
+// max_dimension) and of each pass's groups. A subspace pass is its groups applied in order to every
+// cell, so a CPU engine that runs these groups a pass each (the symmetric and complex engines'
+// --schedule xor) runs the rotations of the GPU's subspace passes with cells of 2^max_dimension.
+PivotSchedule xor_groups_in_pass_order(int size, int max_dimension);
+
 }  // namespace tensordiag::runtime

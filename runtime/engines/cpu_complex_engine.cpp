@@ -11,6 +11,7 @@
 #include "runtime/algorithm/complex_pivot_check.hpp"
 #include "runtime/algorithm/diagonal_phases.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/engines/cpu_group_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
@@ -112,11 +113,13 @@ void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pai
 template <class R>
 Result<std::complex<R>> run_cpu_complex_engine(const HostTensor<std::complex<R>>& tensor, const RunSettings& settings) {
   using T = std::complex<R>;
-  Result<T> result = run_cpu_sweeps(tensor, settings, tensor.order(), round_robin_schedule(tensor.size()),
+  const PivotSchedule schedule = cpu_group_schedule(tensor.size(), settings);
+  Result<T> result = run_cpu_sweeps(tensor, settings, tensor.order(), schedule,
                                     [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& factors) {
                                       complex_group_step(core, pairs, factors, settings);
                                     });
   fix_diagonal_phases(result);
+  record_group_schedule(result, tensor.size(), settings, schedule);
   return result;
 }
 

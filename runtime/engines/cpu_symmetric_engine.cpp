@@ -5,7 +5,7 @@
 #include <bit>
 
 #include "runtime/algorithm/symmetric_rotation.hpp"
-#include "runtime/algorithm/xor_schedule.hpp"
+#include "runtime/engines/cpu_group_schedule.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
 #include "runtime/engines/pivot_subtensor.hpp"
@@ -48,26 +48,9 @@ GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pa
   return group;
 }
 
-namespace {
-
-// A sweep's groups: the round robin, or with the xor schedule (N a power of two) the XOR groups in
-// the order of the GPU's subspace passes with cells of 8 (xor_schedule(N, 3)). A subspace pass is
-// its groups one after another on every cell, so the two engines run the same rotations; here each
-// group is a pass of its own (on the CPU the cells' block products cost more than the passes they
-// save: cpu_engine.hpp).
-PivotSchedule symmetric_schedule(int size, const RunSettings& settings) {
-  if (settings.schedule != SweepSchedule::xor_subspaces || !has_xor_schedule(size)) return round_robin_schedule(size);
-  PivotSchedule groups;
-  for (const SubspacePass& pass : xor_schedule(size, 3))
-    for (const int c : pass.groups) groups.push_back(pass.global_group(c));
-  return groups;
-}
-
-}  // namespace
-
 template <class T>
 Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSettings& settings) {
-  const PivotSchedule schedule = symmetric_schedule(tensor.size(), settings);
+  const PivotSchedule schedule = cpu_group_schedule(tensor.size(), settings);
   // Q alone: one factor, rotated as a one-mode group by the rotation every mode got.
   Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                                     [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
@@ -78,9 +61,7 @@ Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSetting
                                     });
   const Matrix<T> q = result.factors.front();
   result.factors.assign(static_cast<std::size_t>(tensor.order()), q);
-  const bool xor_ran = settings.schedule == SweepSchedule::xor_subspaces && has_xor_schedule(tensor.size());
-  result.schedule = to_string(xor_ran ? SweepSchedule::xor_subspaces : SweepSchedule::round_robin);
-  result.passes_per_sweep = static_cast<int>(schedule.size());
+  record_group_schedule(result, tensor.size(), settings, schedule);
   return result;
 }
 

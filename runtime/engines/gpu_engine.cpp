@@ -68,7 +68,8 @@ struct GpuSchedule {
 // groups). An explicit xor takes the subspace passes wherever they fit (cells of 8, else 4, within
 // 100 KB, or TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass. Structure symmetric takes
 // the same choice, its subspace angles the symmetric variant (one rotation a pair in every mode;
-// bench/results/symmetric_fourier_h100_2026-11-25.md).
+// bench/results/symmetric_fourier_h100_2026-11-25.md); complex tensors too, but auto only with
+// cells of 8 (below).
 GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettings& settings) {
   const int size = base.size;
   GpuSchedule schedule;
@@ -80,6 +81,12 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     codegen::KernelSpec apply = base;
     apply.kind = codegen::KernelKind::subspace_apply;
     apply.tuning.subspace_bits = subspace_bits_from_environment();
+    // Complex tensors under auto: cells of 8 or no subspace passes, with a tile up to the opt-in
+    // shared memory (an explicit cell size lifts the 100 KB). On the H100, 10 sweeps: cells of 8
+    // won (complex64 N = 256 212 ms against 283 for the round robin, complex128 N = 128 21.9
+    // against 32.3), cells of 4 lost (complex64 N = 256 336, complex128 N = 128 63;
+    // bench/results/complex_gpu_h100_2026-11-25.md).
+    if (codegen::is_complex(base.dtype) && !xor_asked && apply.tuning.subspace_bits == 0) apply.tuning.subspace_bits = 3;
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
       const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
       if (codegen::try_plan(subspace_angles_spec(base, plan.cell_bits, symmetric)).plan) {
@@ -222,7 +229,7 @@ public:
 
   void enqueue(cudaStream_t stream) {
     if (subspaces_) {
-      if constexpr (!is_complex_v<T>) subspaces_->enqueue(stream, kernels_, state_.tensor.data(), state_.factors.data());
+      subspaces_->enqueue(stream, kernels_, state_.tensor.data(), state_.factors.data());
       // The passes sum no figures: one more read of the tensor.
       kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
       figures_.enqueue(stream, kernels_.off_norm_plan.partial_blocks);
@@ -391,12 +398,10 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   const NormPath norm = choose_norm_path(settings.eta > 0, kernels.lambda_norm_plan.has_value(), settings.pivot_norm);
   const CudaStream stream;
   std::optional<GpuSubspacePasses<T>> subspaces;
-  if constexpr (!is_complex_v<T>)  // complex kernels have no subspace passes (codegen refuses them)
-    if (schedule.subspace_plan) {
-      kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits,
-                            settings.structure == Structure::symmetric);
-      subspaces.emplace(schedule.subspaces, tensor.size(), tensor.layout(), *kernels.subspace_plan, stream.get());
-    }
+  if (schedule.subspace_plan) {
+    kernels.load_subspace(device.arch(), schedule.subspace_plan->cell_bits, settings.structure == Structure::symmetric);
+    subspaces.emplace(schedule.subspaces, tensor.size(), tensor.layout(), *kernels.subspace_plan, stream.get());
+  }
   DeviceState<T> state(tensor, schedule.groups, kernels, norm, stream.get());
   SweepFigures<T> figures(state, kernels, static_cast<std::size_t>(tensor.diagonal_stride()));
   GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr);

@@ -1,5 +1,7 @@
 #include "runtime/engines/gpu_subspace_passes.hpp"
 
+#include <complex>
+
 #include "runtime/core/errors.hpp"
 
 namespace tensordiag::runtime {
@@ -37,5 +39,7 @@ void GpuSubspacePasses<T>::enqueue(cudaStream_t stream, const GpuKernels<T>& ker
 
 template class GpuSubspacePasses<float>;
 template class GpuSubspacePasses<double>;
+template class GpuSubspacePasses<std::complex<float>>;
+template class GpuSubspacePasses<std::complex<double>>;
 
 }  // namespace tensordiag::runtime

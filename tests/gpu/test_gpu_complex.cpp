@@ -48,17 +48,21 @@ Options on(Backend backend) {
   return options;
 }
 
-// The GPU run against the CPU complex engine with the same options: the same sweeps, core and U_1
-// within `bound` relative, off_rel within 10 bound, ||diag C||^2 never down. Returns the GPU result.
+// The GPU run against the CPU complex engine with the same options and the schedule the GPU ran
+// (its XOR subspace passes are the CPU's XOR groups in the same order): the same sweeps, core and
+// U_1 within `bound` relative, off_rel within 10 bound, ||diag C||^2 never down. Returns the GPU
+// result.
 template <class R>
 Result<std::complex<R>> check_gpu_equals_cpu(const HostTensor<std::complex<R>>& tensor, Options options, double bound) {
-  options.backend = Backend::cpu;
-  const Result<std::complex<R>> cpu = diagonalize_complex(tensor, options);
   options.backend = Backend::cuda;
   const Result<std::complex<R>> gpu = diagonalize_complex(tensor, options);
+  options.backend = Backend::cpu;
+  if (gpu.schedule == "xor") options.schedule = SweepSchedule::xor_subspaces;
+  const Result<std::complex<R>> cpu = diagonalize_complex(tensor, options);
   REQUIRE(gpu.backend == Backend::cuda);
   CHECK((gpu.engine == "cuda" || gpu.engine == "cuda_one_block"));
   CHECK(cpu.engine == "cpu_complex");
+  CHECK(gpu.schedule == cpu.schedule);
   REQUIRE(gpu.sweeps() == cpu.sweeps());
   CHECK(relative_difference(gpu.core.values(), cpu.core.values()) <= bound);
   for (std::size_t n = 0; n < gpu.factors.size(); ++n) {
@@ -131,6 +135,46 @@ TEST_SUITE("gpu") {
       CHECK(gpu.sweeps() == 6);
       CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * 2.2e-16);
     }
+  }
+
+  TEST_CASE("complex tensors take the XOR subspace passes where real ones do: they equal the CPU's XOR groups") {
+    struct Expected {
+      Shape shape;
+      SweepSchedule schedule;
+      const char* schedule_ran;
+    };
+    const Expected cases[] = {{{3, 16}, SweepSchedule::automatic, "xor"},
+                              {{3, 32, Layout::fortran_order}, SweepSchedule::automatic, "xor"},
+                              {{3, 64}, SweepSchedule::automatic, "xor"},
+                              {{4, 8}, SweepSchedule::xor_subspaces, "xor"},
+                              {{5, 4, Layout::fortran_order}, SweepSchedule::xor_subspaces, "xor"},
+                              {{3, 32}, SweepSchedule::round_robin, "round-robin"},
+                              // complex128 at N = 128: a tile of cells of 8 is over 100 KB (opt-in shared memory)
+                              {{3, 128}, SweepSchedule::automatic, "xor"}};
+    std::uint64_t seed = 1250;
+    for (const Expected& c : cases) {
+      CAPTURE(c.shape.order);
+      CAPTURE(c.shape.size);
+      Options options = on(Backend::cuda);
+      options.schedule = c.schedule;
+      options.max_sweeps = 5;
+      options.tol = 0.0;
+      options.stall_tol = 0.0;
+      const auto noisy = planted<double>(c.shape.order, c.shape.size, seed++, c.shape.layout, 0.2);
+      const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
+      CHECK(gpu.schedule == c.schedule_ran);
+      const bool subspaces = std::find(gpu.kernels.begin(), gpu.kernels.end(), "subspace_apply") != gpu.kernels.end();
+      CHECK(subspaces == (std::string(c.schedule_ran) == "xor"));
+      CHECK(gpu.verification->orthogonality_error <= 30.0 * c.shape.size * c.shape.order * 2.2e-16);
+      CHECK(gpu.verification->reconstruction_error <= 30.0 * c.shape.size * c.shape.order * 2.2e-16);
+    }
+    // complex64 on the passes: its own tolerance.
+    const auto truth = planted<float>(3, 32, 1260);
+    Options options = on(Backend::cuda);
+    const Result<std::complex<float>> gpu = check_gpu_equals_cpu(truth.tensor, options, 1e-4);
+    CHECK(gpu.schedule == "xor");
+    CHECK(gpu.converged());
+    CHECK(gpu.history.back().off_rel <= 1e-5);
   }
 
   TEST_CASE("complex64 planted tensors: the GPU converges to float32's tolerance, unitary and exact to 30 N D eps") {

@@ -12,6 +12,7 @@
 #include "cli/tensor_options.hpp"
 #include "codegen/kernel_source.hpp"
 #include "runtime/cuda/device_arch.hpp"
+#include "runtime/algorithm/run_options.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/cuda/nvrtc_compiler.hpp"
@@ -25,15 +26,23 @@ struct Sources {
   std::vector<std::string> refusals;  // with --kernel all: why each left-out kind cannot serve the shape
 };
 
-// A named kind that cannot serve the shape throws codegen_error; `all` leaves such kinds out.
+// A named kind that cannot serve the shape throws codegen_error (or, for a kind a symmetric run
+// does not load, user_error); `all` leaves such kinds out.
 Sources requested_sources(const KernelsArguments& arguments) {
   const bool all = arguments.kernel == "all";
+  const bool symmetric = runtime::parse_structure(arguments.structure) == runtime::Structure::symmetric;
   const codegen::KernelSpec spec =
       codegen::make_kernel_spec(all ? "group_pass" : arguments.kernel, arguments.order, arguments.size,
                                 arguments.dtype, arguments.layout, arguments.rule);
-  if (!all) return {{{spec, codegen::kernel_source(spec), {}}}, {}};
+  if (!all) {
+    if (symmetric && !codegen::used_by_structure_symmetric(spec.kind))
+      throw user_error("--structure symmetric: " + arguments.kernel + " is not used by a symmetric run");
+    codegen::KernelSpec kind = spec;
+    kind.symmetric = symmetric && codegen::has_symmetric_variant(spec.kind);
+    return {{{kind, codegen::kernel_source(kind), {}}}, {}};
+  }
   Sources sources;
-  for (codegen::KindSource& kind : codegen::every_kind_source(spec)) {
+  for (codegen::KindSource& kind : codegen::every_kind_source(spec, symmetric)) {
     if (kind.generated())
       sources.generated.push_back(std::move(kind));
     else
@@ -115,6 +124,12 @@ CLI::App* add_kernels_command(CLI::App& app, KernelsArguments& arguments) {
   // others refuse it with codegen's pointer to an SVD.
   add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout, true, true);
   add_rule_option(*command, arguments.rule);
+  command->add_option("--structure", arguments.structure,
+                      "general, or symmetric: the kinds a symmetric run loads, with the\n"
+                      "symmetric variants of small_tensor and subspace_angles (one\n"
+                      "rotation a pair in every mode); the others are named as unused")
+      ->check(CLI::IsMember({"general", "symmetric"}))
+      ->capture_default_str();
   std::vector<std::string> kinds = codegen::kernel_kinds();
   kinds.emplace_back("all");
   command->add_option("--kernel", arguments.kernel,

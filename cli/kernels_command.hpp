@@ -16,6 +16,7 @@ struct KernelsArguments {
   std::string dtype = "float32";
   std::string layout = "C";
   std::string kernel = "all";  // a kind, or every kind that serves the shape
+  std::string structure = "general";  // symmetric: the kinds a symmetric run loads, its variants
   std::string out;             // empty: print the sources
   bool compile = false;
   std::string arch;            // empty: the device's

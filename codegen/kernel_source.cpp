@@ -132,12 +132,27 @@ std::string program_name(const KernelSpec& spec) {
          (spec.symmetric ? "_symmetric" : "") + ".cu";
 }
 
-std::vector<KindSource> every_kind_source(const KernelSpec& spec) {
+bool used_by_structure_symmetric(KernelKind kind) {
+  return kind != KernelKind::pivot_angles && kind != KernelKind::pivot_angles_split &&
+         kind != KernelKind::pivot_check_gather && kind != KernelKind::lambda_norm && kind != KernelKind::qubit_sweep;
+}
+
+bool has_symmetric_variant(KernelKind kind) {
+  return kind == KernelKind::small_tensor || kind == KernelKind::subspace_angles;
+}
+
+std::vector<KindSource> every_kind_source(const KernelSpec& spec, bool symmetric) {
   validate(spec);
   std::vector<KindSource> sources;
   for (const std::string& name : kernel_kinds()) {
     KindSource kind{spec, {}, {}};
     kind.spec.kind = parse_kernel_kind(name);
+    if (symmetric && !used_by_structure_symmetric(kind.spec.kind)) {
+      kind.refusal = name + ": a run with structure symmetric does not use it";
+      sources.push_back(std::move(kind));
+      continue;
+    }
+    kind.spec.symmetric = symmetric && has_symmetric_variant(kind.spec.kind);
     try {
       const PlanAttempt attempt = try_plan(kind.spec);  // validates the kind's spec (D = 2: some kinds only)
       if (attempt.plan) kind.source = source_of(kind.spec, *attempt.plan);

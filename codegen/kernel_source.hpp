@@ -58,7 +58,15 @@ struct KindSource {
 // Every kind, in kernel_kinds() order, for the shape, dtype, layout, rule and tuning of `spec` (its
 // kind is ignored). The whole-tensor kinds refuse tensors too large for one block's shared memory,
 // so a shape is served by some kinds and refused by others; throws only for a spec that no kind can
-// be asked about (it is validated first).
-std::vector<KindSource> every_kind_source(const KernelSpec& spec);
+// be asked about (it is validated first). `symmetric`: the kinds a run with structure symmetric
+// loads, small_tensor and subspace_angles as their symmetric variants (KernelSpec::symmetric); the
+// kinds it never loads (used_by_structure_symmetric) are refused with that reason.
+std::vector<KindSource> every_kind_source(const KernelSpec& spec, bool symmetric = false);
+
+// Whether a run with structure symmetric loads `kind`: not the per-mode rule's angles, the pivot
+// check's kinds or the N = 2 engine's (DESIGN.md section 7).
+bool used_by_structure_symmetric(KernelKind kind);
+// The kinds with a symmetric variant: small_tensor and subspace_angles.
+bool has_symmetric_variant(KernelKind kind);
 
 }  // namespace tensordiag::codegen

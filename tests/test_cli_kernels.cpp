@@ -116,6 +116,33 @@ TEST_CASE("cli kernels: order 2 gives the symmetric matrix's kinds and names the
   CHECK(contains(run.err, "order 2 (a matrix) is out of scope for pivot_angles"));
 }
 
+TEST_CASE("cli kernels: --structure symmetric gives the kinds a symmetric run loads, small_tensor and subspace_angles as their symmetric variants") {
+  const Workspace workspace;
+  const CliRun run = workspace.run("kernels --order 3 --size 16 --dtype float64 --structure symmetric --out s");
+  CHECK(run.exit_code == 0);
+  for (const char* kind : {"small_tensor", "subspace_angles"}) {
+    codegen::KernelSpec spec = codegen::make_kernel_spec(kind, 3, 16, "float64", "C", "max_diag");
+    spec.symmetric = true;
+    const std::string text = read_file(workspace / (std::string("s/") + kind + ".cu"));
+    CHECK(text == codegen::kernel_source(spec));
+    CHECK(contains(text, "symmetric_pair_rotations"));
+  }
+  for (const char* kind : {"symmetric_angles", "group_pass", "subspace_apply", "off_norm"})
+    CHECK(read_file(workspace / (std::string("s/") + kind + ".cu")) ==
+          codegen::kernel_source(codegen::make_kernel_spec(kind, 3, 16, "float64", "C", "max_diag")));
+  for (const char* kind : {"pivot_angles", "pivot_check_gather", "lambda_norm", "qubit_sweep"}) {
+    CHECK(!std::filesystem::exists(workspace / (std::string("s/") + kind + ".cu")));
+    CHECK(contains(run.err, std::string(kind) + ": a run with structure symmetric does not use it"));
+  }
+  // One kind: its variant, or the refusal as one line.
+  const CliRun one = workspace.run("kernels --order 4 --size 4 --structure symmetric --kernel small_tensor");
+  CHECK(one.exit_code == 0);
+  CHECK(contains(one.out, "symmetric_pair_rotations"));
+  check_rejected(workspace, "kernels --order 3 --size 8 --structure symmetric --kernel pivot_angles --out k",
+                 "--structure symmetric: pivot_angles is not used by a symmetric run");
+  check_rejected(workspace, "kernels --order 3 --size 8 --structure skew --out k", "--structure: skew not in");
+}
+
 TEST_CASE("cli kernels: --compile --arch sm_90 compiles through the kernel cache, no GPU needed") {
   const Workspace workspace;
   test::ScopedEnvironment environment;

@@ -26,8 +26,8 @@ struct Sources {
   std::vector<std::string> refusals;  // with --kernel all: why each left-out kind cannot serve the shape
 };
 
-// A named kind that cannot serve the shape throws codegen_error (or, for a kind a symmetric run
-// does not load, user_error); `all` leaves such kinds out.
+// A named kind that cannot serve the shape (or that a symmetric run does not load) throws
+// codegen_error; `all` leaves such kinds out.
 Sources requested_sources(const KernelsArguments& arguments) {
   const bool all = arguments.kernel == "all";
   const bool symmetric = runtime::parse_structure(arguments.structure) == runtime::Structure::symmetric;
@@ -35,10 +35,7 @@ Sources requested_sources(const KernelsArguments& arguments) {
       codegen::make_kernel_spec(all ? "group_pass" : arguments.kernel, arguments.order, arguments.size,
                                 arguments.dtype, arguments.layout, arguments.rule);
   if (!all) {
-    if (symmetric && !codegen::used_by_structure_symmetric(spec.kind))
-      throw user_error("--structure symmetric: " + arguments.kernel + " is not used by a symmetric run");
-    codegen::KernelSpec kind = spec;
-    kind.symmetric = symmetric && codegen::has_symmetric_variant(spec.kind);
+    const codegen::KernelSpec kind = codegen::for_structure(spec, symmetric);
     return {{{kind, codegen::kernel_source(kind), {}}}, {}};
   }
   Sources sources;

@@ -141,19 +141,22 @@ bool has_symmetric_variant(KernelKind kind) {
   return kind == KernelKind::small_tensor || kind == KernelKind::subspace_angles;
 }
 
+KernelSpec for_structure(KernelSpec spec, bool symmetric) {
+  if (!symmetric) return spec;
+  if (!used_by_structure_symmetric(spec.kind))
+    throw codegen_error(std::string(to_string(spec.kind)) + ": a run with structure symmetric does not use it");
+  spec.symmetric = has_symmetric_variant(spec.kind);
+  return spec;
+}
+
 std::vector<KindSource> every_kind_source(const KernelSpec& spec, bool symmetric) {
   validate(spec);
   std::vector<KindSource> sources;
   for (const std::string& name : kernel_kinds()) {
     KindSource kind{spec, {}, {}};
     kind.spec.kind = parse_kernel_kind(name);
-    if (symmetric && !used_by_structure_symmetric(kind.spec.kind)) {
-      kind.refusal = name + ": a run with structure symmetric does not use it";
-      sources.push_back(std::move(kind));
-      continue;
-    }
-    kind.spec.symmetric = symmetric && has_symmetric_variant(kind.spec.kind);
     try {
+      kind.spec = for_structure(kind.spec, symmetric);
       const PlanAttempt attempt = try_plan(kind.spec);  // validates the kind's spec (D = 2: some kinds only)
       if (attempt.plan) kind.source = source_of(kind.spec, *attempt.plan);
       else kind.refusal = codegen_error(attempt.refusal).what();

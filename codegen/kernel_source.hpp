@@ -68,5 +68,9 @@ std::vector<KindSource> every_kind_source(const KernelSpec& spec, bool symmetric
 bool used_by_structure_symmetric(KernelKind kind);
 // The kinds with a symmetric variant: small_tensor and subspace_angles.
 bool has_symmetric_variant(KernelKind kind);
+// `spec` as a run with structure symmetric (`symmetric`) loads it: KernelSpec::symmetric set where
+// the kind has a variant; codegen_error for a kind such a run does not use. `spec` unchanged when
+// `symmetric` is false.
+KernelSpec for_structure(KernelSpec spec, bool symmetric);
 
 }  // namespace tensordiag::codegen

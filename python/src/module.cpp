@@ -251,14 +251,16 @@ py::tuple generate(int order, int size, std::uint64_t seed, double noise, const 
 }
 
 // One kind's generated CUDA source, or for "all" {kind: source} of every kind that serves the shape.
+// `structure` "symmetric": the kinds a symmetric run loads, with their symmetric variants.
 py::object kernel_source(int order, int size, const std::string& kind, const std::string& dtype,
-                         const std::string& layout, const std::string& rule) {
+                         const std::string& layout, const std::string& rule, const std::string& structure) {
   const bool all = kind == "all";
+  const bool symmetric = runtime::parse_structure(structure) == runtime::Structure::symmetric;
   const codegen::KernelSpec spec =
       codegen::make_kernel_spec(all ? "group_pass" : kind, order, size, dtype, layout, rule);
-  if (!all) return py::str(codegen::kernel_source(spec));
+  if (!all) return py::str(codegen::kernel_source(codegen::for_structure(spec, symmetric)));
   py::dict sources;
-  for (const codegen::KindSource& each : codegen::every_kind_source(spec))
+  for (const codegen::KindSource& each : codegen::every_kind_source(spec, symmetric))
     if (each.generated()) sources[py::str(std::string(codegen::to_string(each.spec.kind)))] = each.source;
   return sources;
 }
@@ -321,5 +323,5 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),
         py::arg("tol"), py::arg("stall_tol"));
   m.def("kernel_source", &kernel_source, py::arg("order"), py::arg("size"), py::arg("kind"), py::arg("dtype"),
-        py::arg("layout"), py::arg("rule"));
+        py::arg("layout"), py::arg("rule"), py::arg("structure"));
 }

@@ -429,7 +429,7 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
 
 
 def kernel_source(order: int, size: int, kind: str = "group_pass", *, dtype: Any = "float32", layout: str = "C",
-                  rule: str = "max_diag"):
+                  rule: str = "max_diag", structure: str = "general"):
     """The CUDA C++ source that tensordiag generates for one kernel kind, as NVRTC compiles it.
 
     The source is specialized for order D, size N, dtype (float32 or float64), memory layout
@@ -438,12 +438,15 @@ def kernel_source(order: int, size: int, kind: str = "group_pass", *, dtype: Any
     KERNEL_KINDS, or ``"all"`` for a dict ``{kind: source}`` of every kind that serves the shape
     (the whole-tensor kinds, small_tensor and multi_mode_product, need the tensor to fit in one
     block's shared memory and are absent otherwise). The same text as ``tensordiag kernels``.
+    ``structure="symmetric"`` gives the kinds a run with structure symmetric loads, small_tensor and
+    subspace_angles as their symmetric variants (one rotation a pair in every mode); a kind such a
+    run does not use raises ValueError (``tensordiag kernels --structure symmetric``).
 
     A shape, kind, dtype, layout or rule the code generator cannot serve raises ValueError with its
     reason (``codegen_error: ...``).
     """
     return _tensordiag.kernel_source(operator.index(order), operator.index(size), str(kind), np.dtype(dtype).name,
-                                     str(layout), str(rule))
+                                     str(layout), str(rule), str(structure))
 
 
 def diagonal(core: np.ndarray) -> np.ndarray:

@@ -69,3 +69,15 @@ def test_the_same_text_as_the_command():
     printed = subprocess.run([os.environ["TENSORDIAG_CLI"], "kernels", "--order", "5", "--size", "3", "--kernel",
                               "off_norm", "--dtype", "float64"], capture_output=True, text=True, check=True).stdout
     assert printed == tensordiag.kernel_source(5, 3, "off_norm", dtype="float64")
+
+
+def test_structure_symmetric_gives_the_symmetric_variants_and_refuses_unused_kinds():
+    kinds = tensordiag.kernel_source(3, 16, "all", dtype="float64", structure="symmetric")
+    assert {"pivot_angles", "pivot_check_gather", "lambda_norm", "qubit_sweep"}.isdisjoint(kinds)
+    for kind in ("small_tensor", "subspace_angles"):
+        assert "#define TENSORDIAG_SYMMETRIC 1" in kinds[kind]
+        assert kinds[kind] == tensordiag.kernel_source(3, 16, kind, dtype="float64", structure="symmetric")
+        assert "#define TENSORDIAG_SYMMETRIC" not in tensordiag.kernel_source(3, 16, kind, dtype="float64")
+    assert kinds["group_pass"] == tensordiag.kernel_source(3, 16, "group_pass", dtype="float64")
+    with pytest.raises(ValueError, match="pivot_angles: a run with structure symmetric does not use it"):
+        tensordiag.kernel_source(3, 16, "pivot_angles", structure="symmetric")

@@ -6,14 +6,8 @@
 # scripts/build.sh (possibly elsewhere: /work/main is linked to this checkout for the tests' paths).
 #   usage: bash scripts/gpu-complex.sh [OUTDIR] [gpu_bench options, e.g. --repeats 3]
 set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${1:-gpu-complex-out}
-shift || true
-mkdir -p "$out"
-if [ ! -e /work/main/build ] && [ "$(id -u)" -eq 0 ]; then mkdir -p /work && ln -sfn "$PWD" /work/main; fi
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
-export TENSORDIAG_CACHE_DIR=${TENSORDIAG_CACHE_DIR:-$(mktemp -d)}
-status=0
+default_out=gpu-complex-out
+source "$(dirname "$0")/gpu-start.sh"
 ./build/tests/tensordiag_gpu_tests -tc="*complex*" 2>&1 | tee "$out/complex_gpu_tests.log" || status=1
 
 work=$(mktemp -d)

@@ -7,15 +7,9 @@
 # scripts/build.sh (possibly elsewhere: /work/main is linked to this checkout for the tests' paths).
 #   usage: bash scripts/gpu-symmetric-matrix.sh [OUTDIR] [SIZES...]
 set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${1:-gpu-symmetric-matrix-out}
-shift || true
+default_out=gpu-symmetric-matrix-out
+source "$(dirname "$0")/gpu-start.sh"
 sizes=${*:-252 924 1716 3432}
-mkdir -p "$out"
-if [ ! -e /work/main/build ] && [ "$(id -u)" -eq 0 ]; then mkdir -p /work && ln -sfn "$PWD" /work/main; fi
-nvidia-smi --query-gpu=name,driver_version --format=csv | tee "$out/device.txt"
-export TENSORDIAG_CACHE_DIR=${TENSORDIAG_CACHE_DIR:-$(mktemp -d)}
-status=0
 ./build/tests/tensordiag_gpu_tests -tc="symmetric*" 2>&1 | tee "$out/symmetric_gpu_tests.log" || status=1
 
 work=$(mktemp -d)

@@ -6,14 +6,8 @@
 # tests' paths).
 #   usage: bash scripts/gpu-symmetric.sh [OUTDIR] [gpu_bench options, e.g. --repeats 5]
 set -uo pipefail
-cd "$(dirname "$0")/.."
-out=${1:-gpu-symmetric-out}
-shift || true
-mkdir -p "$out"
-if [ ! -e /work/main/build ] && [ "$(id -u)" -eq 0 ]; then mkdir -p /work && ln -sfn "$PWD" /work/main; fi
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
-export TENSORDIAG_CACHE_DIR=${TENSORDIAG_CACHE_DIR:-$(mktemp -d)}
-status=0
+default_out=gpu-symmetric-out
+source "$(dirname "$0")/gpu-start.sh"
 ./build/tests/tensordiag_gpu_tests -tc="symmetric*" 2>&1 | tee "$out/symmetric_gpu_tests.log" || status=1
 ./build/tests/tensordiag_gpu_tests > "$out/gpu_tests.log" 2>&1 || status=1
 grep -E "ERROR|test cases|assertions|Status" "$out/gpu_tests.log" | tail -12

@@ -1,0 +1,14 @@
+# Sourced (with no arguments) at the top of the scripts/gpu-*.sh that write OUTDIR and keep a
+# kernel cache the caller may set, after `set -uo pipefail` and `default_out=...`: moves to the
+# checkout, takes OUTDIR from $1 (default $default_out) and shifts it off the caller's arguments,
+# links /work/main to this checkout where the build came from another machine (the test helpers'
+# compiled-in paths), writes the device's name to OUTDIR/device.txt, uses a fresh kernel cache
+# unless TENSORDIAG_CACHE_DIR is set, and sets status=0.
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out=${1:-$default_out}
+shift || true
+mkdir -p "$out"
+if [ ! -e /work/main/build ] && [ "$(id -u)" -eq 0 ]; then mkdir -p /work && ln -sfn "$PWD" /work/main; fi
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
+export TENSORDIAG_CACHE_DIR=${TENSORDIAG_CACHE_DIR:-$(mktemp -d)}
+status=0

@@ -68,8 +68,8 @@ struct GpuSchedule {
 // groups). An explicit xor takes the subspace passes wherever they fit (cells of 8, else 4, within
 // 100 KB, or TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass. Structure symmetric takes
 // the same choice, its subspace angles the symmetric variant (one rotation a pair in every mode;
-// bench/results/symmetric_fourier_h100_2026-11-25.md); complex tensors too, but auto only with
-// cells of 8 (below).
+// bench/results/symmetric_fourier_h100_2026-11-25.md); complex tensors too. auto takes cells of 8
+// only (below).
 GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettings& settings) {
   const int size = base.size;
   GpuSchedule schedule;
@@ -81,12 +81,13 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     codegen::KernelSpec apply = base;
     apply.kind = codegen::KernelKind::subspace_apply;
     apply.tuning.subspace_bits = subspace_bits_from_environment();
-    // Complex tensors under auto: cells of 8 or no subspace passes, with a tile up to the opt-in
-    // shared memory (an explicit cell size lifts the 100 KB). On the H100, 10 sweeps: cells of 8
-    // won (complex64 N = 256 212 ms against 283 for the round robin, complex128 N = 128 21.9
-    // against 32.3), cells of 4 lost (complex64 N = 256 336, complex128 N = 128 63;
-    // bench/results/complex_gpu_h100_2026-11-25.md).
-    if (codegen::is_complex(base.dtype) && !xor_asked && apply.tuning.subspace_bits == 0) apply.tuning.subspace_bits = 3;
+    // Under auto: cells of 8 or no subspace passes, with a tile up to the opt-in shared memory (an
+    // explicit cell size lifts the 100 KB). On the H100, 10 sweeps at D = 3: cells of 8 won where
+    // their tile is over 100 KB (float64 N = 256 177 ms against 268 for the round robin, complex64
+    // N = 256 212 against 283, complex128 N = 128 21.9 against 32.3) and cells of 4 lost (278, 336
+    // and 63; bench/results/complex_gpu_h100_2026-11-25.md). float32 up to N = 256 has cells of 8
+    // within 100 KB either way.
+    if (!xor_asked && apply.tuning.subspace_bits == 0) apply.tuning.subspace_bits = 3;
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
       const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
       if (codegen::try_plan(subspace_angles_spec(base, plan.cell_bits, symmetric)).plan) {

@@ -120,14 +120,7 @@ symmetric_angles(${symmetric_angles_parameters}) {
 
   using namespace tensordiag::dsl;
   double best_t = 0.0;  // the identity
-  if constexpr (D == 2) {
-    // The classical Jacobi closed form (the host's, bit for bit).
-    if (lane != 0) return;
-    const Givens<double> g = symmetric_angle<2>(t);
-    const Rotation rotation{static_cast<Scalar>(g.c), static_cast<Scalar>(g.s)};
-    for (int n = 0; n < D; ++n) rotations[n * PAIRS + k] = rotation;
-    return;
-  } else {
+  if constexpr (D > 2) {
     SymmetricFourier<D> fourier;
     if (symmetric_fourier<D>(t, fourier)) {
       if constexpr (K == 1) {
@@ -145,7 +138,10 @@ symmetric_angles(${symmetric_angles_parameters}) {
     }
   }
   if (lane != 0) return;
-  const Givens<double> g = symmetric_angle_rotation(best_t);
+  // D = 2: the classical Jacobi closed form (the host's, bit for bit).
+  Givens<double> g;
+  if constexpr (D == 2) g = symmetric_angle<2>(t);
+  else g = symmetric_angle_rotation(best_t);
   const Rotation rotation{static_cast<Scalar>(g.c), static_cast<Scalar>(g.s)};
   for (int n = 0; n < D; ++n) rotations[n * PAIRS + k] = rotation;
 }

@@ -100,7 +100,7 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
   }
   if (xor_asked) {
     schedule.ran = SweepSchedule::xor_subspaces;
-    for (const SubspacePass& pass : xor_schedule(size, 1)) schedule.groups.push_back(pass.global_group(pass.groups.front()));
+    schedule.groups = xor_groups_in_pass_order(size, 1);
     return schedule;
   }
   schedule.groups = round_robin_schedule(size);

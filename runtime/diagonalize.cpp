@@ -14,6 +14,7 @@
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
+#include "runtime/cuda/device_memory_meter.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
@@ -71,13 +72,16 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
   const Engine<T>& engine = choose_engine(tensors.front(), tensors.size(), plan);
   stop_if_cancelled(options.cancelled);
   std::vector<Result<T>> results;
+  DeviceMemoryMeter::reset_peak();
   if (options.init == Init::hosvd && !engine.starts_from_hosvd)
     for (const HostTensor<T>& tensor : tensors) results.push_back(run_from_hosvd(tensor, plan, [&engine](const HostTensor<T>& rotated, const EngineRun& run) {
         return std::move(engine.run(std::span<const HostTensor<T>>(&rotated, 1), run).front());
       }));
   else
     results = engine.run(tensors, plan.run);
+  const std::size_t device_peak = DeviceMemoryMeter::peak();
   for (std::size_t b = 0; b < results.size(); ++b) {
+    if (plan.backend == Backend::cuda) results[b].device_memory_peak_bytes = device_peak;
     describe_run(results[b], options, plan, engine.name);
     // Options::verify holds whichever engine ran: the general GPU engine verifies on the device,
     // where its data lives (when two more tensors fit there); every other result is checked
@@ -91,7 +95,8 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
 
 template <class T>
 Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options) {
-  return run_batch(std::span<const HostTensor<T>>(&tensor, 1), options).front();
+  // Moved out of the batch: a copy of the result would hold the core twice for a moment.
+  return std::move(run_batch(std::span<const HostTensor<T>>(&tensor, 1), options).front());
 }
 
 template <class T>
@@ -116,7 +121,9 @@ DeviceResult<T> diagonalize_on_device(const TensorView<T>& tensor, const Options
   on_gpu.backend = Backend::cuda;
   const RunPlan plan = plan_run<T>(on_gpu);
   stop_if_cancelled(options.cancelled);
+  DeviceMemoryMeter::reset_peak();
   DeviceResult<T> result = run_gpu_engine_on_device(tensor, plan.run);
+  result.run.device_memory_peak_bytes = DeviceMemoryMeter::peak();
   describe_run(result.run, options, plan, "cuda");
   return result;
 }

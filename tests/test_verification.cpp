@@ -84,6 +84,43 @@ TEST_CASE("the streamed reconstruction error equals the full reconstruction's, o
     }
 }
 
+TEST_CASE("every memory budget gives the full reconstruction's error: blocks of slabs, rows of 1, 2 and 3 fixed indices") {
+  // D = 5, N = 6: a slab holds 1296 entries, a row with k indices fixed 6^(5-k). Budgets from
+  // ample (blocks of slabs at any thread count) down to rows of k = 1, 2 and 3 (two rows fit).
+  for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
+    CAPTURE(to_string(layout));
+    const auto tensor = random_tensor<double>(5, 6, 31, layout);
+    Planted<double> p = planted<double>(5, 6, layout, 32);
+    for (std::size_t i = 0; i < p.core.count(); ++i) p.core.values()[i] += 1e-4 * tensor.values()[i];
+    const double expected = reference_reconstruction_error(p.tensor, p.core, p.factors);
+    CHECK(expected > 1e-5);
+    for (const std::size_t budget : {std::size_t{1} << 24, std::size_t{2 * 1296}, std::size_t{2 * 216}, std::size_t{2 * 36}}) {
+      CAPTURE(budget);
+      CHECK(reconstruction_error(p.tensor, p.core, p.factors, budget) == doctest::Approx(expected).epsilon(1e-12));
+    }
+    // Complex: entries with both parts, unitary factors diag(e^{i theta_j}) Q.
+    const auto complex_random = [layout](std::uint64_t seed) {
+      const auto re = random_tensor<double>(4, 5, seed, layout), im = random_tensor<double>(4, 5, seed + 1, layout);
+      HostTensor<std::complex<double>> t(4, 5, layout);
+      for (std::size_t i = 0; i < t.count(); ++i) t.values()[i] = {re.values()[i], im.values()[i]};
+      return t;
+    };
+    const auto complex_tensor = complex_random(33), complex_core = complex_random(35);
+    std::vector<Matrix<std::complex<double>>> unitary;
+    for (const auto& m : planted<double>(4, 5, layout, 37).factors) {
+      Matrix<std::complex<double>> u{m.n, std::vector<std::complex<double>>(m.data.size())};
+      for (int j = 0; j < m.n; ++j)
+        for (int i = 0; i < m.n; ++i) u(j, i) = std::polar(1.0, 0.7 * (j + 1)) * m(j, i);
+      unitary.push_back(std::move(u));
+    }
+    CHECK(orthogonality_error(unitary) < 1e-14);
+    const double full = reconstruction_error(complex_tensor, complex_core, unitary, std::size_t{1} << 24);
+    CHECK(full > 0.5);
+    for (const std::size_t budget : {std::size_t{2 * 2 * 125}, std::size_t{2 * 2 * 25}})
+      CHECK(reconstruction_error(complex_tensor, complex_core, unitary, budget) == doctest::Approx(full).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("one core entry off by delta gives a reconstruction error of delta / ||T||") {
   for (const Layout layout : {Layout::c_order, Layout::fortran_order})
     for (auto [order, size] : {std::pair{3, 8}, {4, 5}, {5, 4}}) {

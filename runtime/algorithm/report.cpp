@@ -49,6 +49,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
     report["init"] = {{"method", "hosvd"},
                       {"seconds", result.timings.init_seconds},
                       {"computed_on", result.hosvd_on_device ? "device" : "host"}};
+  if (result.device_memory_peak_bytes) report["device_memory_peak_bytes"] = *result.device_memory_peak_bytes;
   if (result.pivot_checks)
     report["pivot_checks"] = {{"mode_checks", result.pivot_checks->checks},
                               {"exact_norms", result.pivot_checks->exact_norms}};

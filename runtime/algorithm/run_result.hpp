@@ -63,6 +63,9 @@ struct Result {
   // With the pivot check (eta > 0): the mode checks made and how many needed the exact ||Lambda||_2
   // (the rest were decided by its bounds, pivot_norm_bounds.hpp); nullopt without the check.
   std::optional<PivotCheckCount> pivot_checks;
+  // Backend cuda: the most device memory the run's own buffers held at once, the device
+  // verification included (runtime/cuda/device_memory_meter.hpp); nullopt on the CPU.
+  std::optional<std::size_t> device_memory_peak_bytes;
 
   int sweeps() const { return static_cast<int>(history.size()) - 1; }
   bool converged() const { return stop_reason == StopReason::tolerance; }

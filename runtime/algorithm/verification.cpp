@@ -71,32 +71,75 @@ void cycling_mode_product(const W* x, W* y, const ColumnMatrix<W>& m, Index rest
   Eigen::Map<ColumnMatrix<W>>(y, m.rows(), rest).noalias() = m * xm;
 }
 
-}  // namespace
+// cycling_mode_product with its columns in fixed blocks over the threads (one large tensor row).
+template <class W>
+void parallel_cycling_mode_product(const W* x, W* y, const ColumnMatrix<W>& m, Index rest) {
+  const Index n = m.rows(), block = std::max<Index>(1, chunk_budget / n), blocks = (rest + block - 1) / block;
+  const Eigen::Map<const RowMajorMatrix<W>> xm(x, n, rest);
+#pragma omp parallel for schedule(static) if (n * rest >= parallel_work)
+  for (Index b = 0; b < blocks; ++b) {
+    const Index begin = b * block, length = std::min(block, rest - begin);
+    Eigen::Map<ColumnMatrix<W>>(y + begin * n, n, length).noalias() = m * xm.middleCols(begin, length);
+  }
+}
 
-// Slab j of the reconstruction (index j of the slowest mode s) is
+// The two sums of the relative error over part of the tensor.
+struct ErrorSums {
+  double diff2 = 0.0;  // sum |X - T|^2
+  double norm2 = 0.0;  // sum |T|^2
+};
+
+template <class W, class T>
+ErrorSums compare(const W* x, const T* t, Index count) {
+  ErrorSums sums;
+  for (Index i = 0; i < count; ++i) {
+    const W value = static_cast<W>(t[i]);
+    sums.diff2 += abs2(x[i] - value);
+    sums.norm2 += abs2(value);
+  }
+  return sums;
+}
+
+// The parts added in their order: the same figures at any thread count and schedule.
+ErrorSums in_order(const std::vector<ErrorSums>& parts) {
+  ErrorSums total;
+  for (const ErrorSums& part : parts) {
+    total.diff2 += part.diff2;
+    total.norm2 += part.norm2;
+  }
+  return total;
+}
+
+// The extra memory of the host verification when the caller gives none: 32 MiB, or half the
+// tensor's bytes when that is more. With the input and the core resident, a run's peak stays
+// within 2.5 times the tensor's bytes (issue 15's bound) plus the factors and chunks.
+template <class T>
+std::size_t budget_doubles_for(const HostTensor<T>& tensor, std::size_t asked) {
+  if (asked > 0) return asked;
+  return std::max(default_block_doubles, tensor.count() * sizeof(T) / (2 * sizeof(double)));
+}
+
+// Blocks of slabs, a slab a thread (slab j: index j of the slowest mode s). Slab j of the
+// reconstruction is
 //   (sum_i M_s[j, i] C[.., i, ..]) x_n M_n over the other modes n,
 // so a block of slabs takes one product in mode s with the rows of M_s it needs, then each slab
 // its D-1 other products (cycling_mode_product); each is compared with the same slab of T and
 // dropped. Every product is a GEMM in double; work D N^(D+1) multiply-adds, as a full
-// reconstruction's, memory a block of slabs.
+// reconstruction's. Memory: the block, a slab per thread (the caller checks 2 threads' slabs fit).
 template <class T>
-double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& core,
-                            const std::vector<Matrix<T>>& factors, std::size_t block_doubles) {
+ErrorSums slab_block_sums(const HostTensor<T>& tensor, const HostTensor<T>& core,
+                          const std::vector<ColumnMatrix<wide_t<T>>>& m, Index budget) {
   using W = wide_t<T>;
   const Index n = core.size(), slab = static_cast<Index>(core.count()) / n;
-  const std::vector<int> modes = memory_order(core.strides());
-  std::vector<ColumnMatrix<W>> m;
-  for (int mode : modes) m.push_back(to_eigen(factors[static_cast<std::size_t>(mode)]));
-
   // A block of at most a quarter of the slabs: fresh memory costs page faults, about as much per
   // byte as a pass over the core; a thread per slab at the least.
-  const Index threads = omp_get_max_threads(), budget = static_cast<Index>(block_doubles);
-  const Index block = std::min(n, std::max(std::min(budget / slab, n / 4), threads));
+  const Index threads = omp_get_max_threads();
+  const Index block = std::min(n, std::max(std::min(budget / slab - threads, n / 4), threads));
   const Index chunk = std::max<Index>(1, std::min(budget, chunk_budget) / n);
   RowMajorMatrix<W> slabs(block, slab);
   std::vector<std::vector<W>> scratch(static_cast<std::size_t>(threads), std::vector<W>(static_cast<std::size_t>(slab)));
   // Sums per slab, added in slab order: the same figures at any thread count and schedule.
-  std::vector<double> slab_diff2(static_cast<std::size_t>(n)), slab_norm2(static_cast<std::size_t>(n));
+  std::vector<ErrorSums> slab_sums(static_cast<std::size_t>(n));
   for (Index first = 0; first < n; first += block) {
     const Index rows = std::min(block, n - first);
     slowest_mode_product(core, m[0], first, chunk, slabs.topRows(rows));
@@ -109,23 +152,84 @@ double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& co
         cycling_mode_product(x, y, m[p], slab / n);
         std::swap(x, y);
       }
-      const T* t = tensor.data() + (first + r) * slab;
-      double diff2 = 0.0, norm2 = 0.0;
-      for (Index i = 0; i < slab; ++i) {
-        const W value = static_cast<W>(t[i]);
-        diff2 += abs2(x[i] - value);
-        norm2 += abs2(value);
-      }
-      slab_diff2[static_cast<std::size_t>(first + r)] = diff2;
-      slab_norm2[static_cast<std::size_t>(first + r)] = norm2;
+      slab_sums[static_cast<std::size_t>(first + r)] = compare(x, tensor.data() + (first + r) * slab, slab);
     }
   }
-  double diff2 = 0.0, norm2 = 0.0;
-  for (Index k = 0; k < n; ++k) {
-    diff2 += slab_diff2[static_cast<std::size_t>(k)];
-    norm2 += slab_norm2[static_cast<std::size_t>(k)];
+  return in_order(slab_sums);
+}
+
+// Rows one at a time, each product parallel over its columns, for tensors whose slabs are too
+// large to hold two a thread. A row fixes the indices j_1..j_k of the k slowest modes s_1..s_k,
+// k the fewest whose rows fit two in `budget`:
+//   row (j_1..j_k) = (sum over i_1..i_k of M_s1[j_1, i_1] .. M_sk[j_k, i_k] C[i_1, .., i_k, ..])
+//                    x_n M_n over the other modes n,
+// the first factor a weighted sum of the core's N^k rows (one read of the core a row, N^k weights
+// an entry: at k = 1 the slab's product), the other D - k products cycled as above. Memory: two
+// rows of N^(D-k) doubles and the weights.
+template <class T>
+ErrorSums row_sums(const HostTensor<T>& tensor, const HostTensor<T>& core, const std::vector<ColumnMatrix<wide_t<T>>>& m,
+                   Index budget) {
+  using W = wide_t<T>;
+  const Index n = core.size(), count = static_cast<Index>(core.count());
+  int k = 1;
+  Index width = count / n;  // the row's entries, N^(D-k)
+  while (2 * width > budget && width >= n * n) {
+    ++k;
+    width /= n;
   }
-  return norm2 > 0 ? std::sqrt(diff2 / norm2) : std::sqrt(diff2);
+  const Index rows = count / width;
+  // Fixed column blocks (not a split by thread): the same sums at any thread count.
+  const Index block = std::max<Index>(1, chunk_budget / rows);
+  const Index blocks = (width + block - 1) / block;
+  std::vector<W> x(static_cast<std::size_t>(width)), y(static_cast<std::size_t>(width)), weights(static_cast<std::size_t>(rows));
+  std::vector<ErrorSums> block_sums(static_cast<std::size_t>(blocks)), row_totals(static_cast<std::size_t>(rows));
+  using Stored = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const Stored> c(core.data(), rows, width);
+  for (Index row = 0; row < rows; ++row) {
+    // weights[i] = prod_m M_sm[j_m, i_m], (j_m) the digits of `row` and (i_m) those of i, base N.
+    for (Index i = 0; i < rows; ++i) {
+      W w{1};
+      for (Index digit = k - 1, r = row, q = i; digit >= 0; --digit, r /= n, q /= n) w *= m[static_cast<std::size_t>(digit)](r % n, q % n);
+      weights[static_cast<std::size_t>(i)] = w;
+    }
+    const Eigen::Map<const Eigen::Matrix<W, 1, Eigen::Dynamic>> weight_row(weights.data(), rows);
+#pragma omp parallel for schedule(static) if (width >= parallel_work)
+    for (Index b = 0; b < blocks; ++b) {
+      const Index begin = b * block, length = std::min(block, width - begin);
+      Eigen::Map<Eigen::Matrix<W, 1, Eigen::Dynamic>>(x.data() + begin, length).noalias() =
+          weight_row * c.middleCols(begin, length).template cast<W>();
+    }
+    W* in = x.data();
+    W* out = y.data();
+    for (std::size_t p = static_cast<std::size_t>(k); p < m.size(); ++p) {
+      parallel_cycling_mode_product(in, out, m[p], width / n);
+      std::swap(in, out);
+    }
+    const T* t = tensor.data() + row * width;
+#pragma omp parallel for schedule(static) if (width >= parallel_work)
+    for (Index b = 0; b < blocks; ++b) {
+      const Index begin = b * block;
+      block_sums[static_cast<std::size_t>(b)] = compare(in + begin, t + begin, std::min(block, width - begin));
+    }
+    row_totals[static_cast<std::size_t>(row)] = in_order(block_sums);
+  }
+  return in_order(row_totals);
+}
+
+}  // namespace
+
+template <class T>
+double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& core,
+                            const std::vector<Matrix<T>>& factors, std::size_t budget_doubles) {
+  using W = wide_t<T>;
+  std::vector<ColumnMatrix<W>> m;
+  for (int mode : memory_order(core.strides())) m.push_back(to_eigen(factors[static_cast<std::size_t>(mode)]));
+  const Index slab = static_cast<Index>(core.count()) / core.size();
+  // The budget in entries of W (a complex<double> is two doubles).
+  const Index budget = static_cast<Index>(budget_doubles_for(tensor, budget_doubles) * sizeof(double) / sizeof(W));
+  const ErrorSums sums = 2 * omp_get_max_threads() * slab <= budget ? slab_block_sums(tensor, core, m, budget)
+                                                                   : row_sums(tensor, core, m, budget);
+  return sums.norm2 > 0 ? std::sqrt(sums.diff2 / sums.norm2) : std::sqrt(sums.diff2);
 }
 
 template <class T>

@@ -24,16 +24,17 @@ struct Verification {
 template <class T>
 Verification verify(const HostTensor<T>& tensor, const Result<T>& result);
 
-// ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F, streamed: the reconstruction a block of slabs at a
-// time (a slab: the N^(D-1) entries with one index of the slowest mode fixed), never a copy of the
-// tensor. A block holds at most `block_doubles` doubles and a quarter of the slabs, or one slab
-// per thread when more. Extra memory: the block, a slab per thread, and chunks of the core cast to
-// double.
+// ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F, streamed, never a copy of the tensor: the
+// reconstruction a part at a time, each compared with the same part of T and dropped, within
+// `budget_doubles` doubles of extra memory (0: 32 MiB, or half the tensor's bytes when that is
+// more). Blocks of slabs (a slab: the N^(D-1) entries with one index of the slowest mode fixed), a
+// slab a thread, where two slabs a thread fit; else one row at a time (the entries with the
+// indices of the k slowest modes fixed, k the fewest whose rows fit two), each product parallel
+// inside. Plus the factors and chunks of the core cast to double.
 inline constexpr std::size_t default_block_doubles = std::size_t{1} << 22;  // 32 MiB
 template <class T>
 double reconstruction_error(const HostTensor<T>& tensor, const HostTensor<T>& core,
-                            const std::vector<Matrix<T>>& factors,
-                            std::size_t block_doubles = default_block_doubles);
+                            const std::vector<Matrix<T>>& factors, std::size_t budget_doubles = 0);
 
 // max_n ||M_n^T M_n - I||_F.
 template <class T>

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/cuda/cuda_check.hpp"
+#include "runtime/cuda/device_memory_meter.hpp"
 
 namespace tensordiag::runtime {
 
@@ -15,10 +16,14 @@ class DeviceBuffer {
 public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count > 0) check_cuda(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMalloc");
+    if (count == 0) return;
+    check_cuda(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMalloc");
+    DeviceMemoryMeter::allocated(count * sizeof(T));
   }
   ~DeviceBuffer() {
-    if (data_) cudaFree(data_);
+    if (!data_) return;
+    cudaFree(data_);
+    DeviceMemoryMeter::freed(count_ * sizeof(T));
   }
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}

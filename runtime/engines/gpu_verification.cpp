@@ -23,15 +23,15 @@ template <class T>
 std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<T>& on_device, GpuKernels<T>& kernels,
                                                   const std::string& arch, cudaStream_t stream) {
   const TensorView<T>& input = on_device.input;
-  // Besides the run's buffers: a scratch tensor, the input's copy (host input) and the core's (kept).
+  // Besides the run's buffers: one scratch tensor, and the core's copy when the core is kept. A
+  // host input is uploaded after the products into whichever of the two the reconstruction left
+  // free, so the device holds at most two tensors (three with keep_core).
   const bool upload = input.memory() == Memory::host;
-  const std::size_t tensors = 1 + (upload ? 1 : 0) + (on_device.keep_core ? 1 : 0);
+  const std::size_t tensors = 1 + (on_device.keep_core ? 1 : 0);
   if (!fits_free_memory(tensors * input.count() * sizeof(T))) return std::nullopt;
   kernels.load_verification(arch);
-  DeviceBuffer<T> original(upload ? input.count() : 0);
   DeviceBuffer<T> core_copy(on_device.keep_core ? input.count() : 0);
   DeviceBuffer<T> scratch(input.count());
-  if (upload) original.upload(input.data(), input.count(), stream);
   if (on_device.keep_core) core_copy.upload(on_device.core.data(), input.count(), stream);
   // R = C x_1 M_1 ... x_D M_D, one mode at a time: x -> out, then the roles swap.
   T* x = on_device.keep_core ? core_copy.data() : on_device.core.data();
@@ -41,7 +41,10 @@ std::optional<double> device_reconstruction_error(const DeviceVerificationInputs
     kernels.mode_product(stream, x, on_device.factors.data() + static_cast<std::size_t>(mode) * square, out, mode);
     std::swap(x, out);
   }
-  kernels.residual_partial(stream, upload ? original.data() : input.data(), x, on_device.partials.data());
+  if (upload)
+    check_cuda(cudaMemcpyAsync(out, input.data(), input.count() * sizeof(T), cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync (the input, for the residual)");
+  kernels.residual_partial(stream, upload ? out : input.data(), x, on_device.partials.data());
   kernels.off_norm_final(stream, on_device.partials.data(), static_cast<int>(kernels.off_norm_plan.partial_blocks),
                          on_device.figures.data());
   double sums[2] = {0.0, 0.0};  // ||T - R||^2, ||T||^2

@@ -1,7 +1,7 @@
 #pragma once
 // The reconstruction error of a GPU run, ||T - C x_1 M_1 ... x_D M_D||_F / ||T||_F, computed on the
-// device (issue 12: on the host it cost 100x the run). A host input is uploaded once more, a device
-// input (Memory::cuda) is read where it is; the reconstruction is the generated mode_product kernel
+// device (issue 12: on the host it cost 100x the run). A host input is uploaded once more, into the
+// buffer the last product left free; a device input (Memory::cuda) is read where it is; the reconstruction is the generated mode_product kernel
 // chained over the modes, ping-ponging between `core` (its values are lost: download them first, or
 // set keep_core, which works on a copy) and one scratch tensor; the residual and ||T||^2
 // are summed in double by residual_partial and off_norm_final, in a fixed order. Each mode product
@@ -34,7 +34,7 @@ struct DeviceVerificationInputs {
   bool keep_core = false;  // the core is the caller's result (diagonalize_on_device): spend a copy
 };
 
-// nullopt when the input and a scratch tensor do not fit the free device memory (the caller then
+// nullopt when a scratch tensor (and the kept core's copy) do not fit the free device memory (the caller then
 // verifies on the host).
 template <class T>
 std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<T>& on_device, GpuKernels<T>& kernels,

@@ -98,3 +98,32 @@ TEST_SUITE("gpu") {
     CHECK(workspace.files() == before);
   }
 }
+
+// Issue 15: a GPU run with the device verification holds at most 2.2 tensors of device memory (its
+// own buffers: the core, the factors and workspaces, then the verification's scratch tensor, into
+// which the host input is uploaded after the products). At least two: the scratch tensor is
+// counted, so the meter sees the verification.
+TEST_SUITE("gpu") {
+  TEST_CASE("a verified GPU run holds at most 2.2 tensors of device memory") {
+    const auto check = [](const auto& tensor) {
+      CAPTURE(tensor.order());
+      CAPTURE(tensor.size());
+      Options options;
+      options.backend = Backend::cuda;
+      options.max_sweeps = 2;
+      options.verify = true;
+      const auto result = diagonalize(tensor, options);
+      REQUIRE(result.verification.has_value());
+      CHECK(result.verification->reconstruction_error < 1e-4);
+      REQUIRE(result.device_memory_peak_bytes.has_value());
+      const double bytes = static_cast<double>(tensor.count() * sizeof(tensor.values()[0]));
+      const double peak = static_cast<double>(*result.device_memory_peak_bytes);
+      CAPTURE(peak / bytes);
+      CHECK(peak >= 2.0 * bytes);
+      CHECK(peak <= 2.2 * bytes);
+    };
+    check(random_tensor<float>(6, 16, 41));   // 67 MB, D even: the reconstruction ends in the core's buffer
+    check(random_tensor<float>(5, 24, 42));   // 32 MB, D odd: it ends in the scratch tensor
+    check(random_tensor<double>(3, 256, 43)); // 134 MB
+  }
+}

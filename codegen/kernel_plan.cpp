@@ -227,7 +227,7 @@ PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
 // rows (512 threads at N = 128). Larger N up to 1024: Lambda read from global memory (L2), a thread
 // per vector entry. The block's shared memory stays under 48 KB (no opt-in). At most 128 Lanczos
 // steps (N for smaller N); the basis holds one vector more than the steps.
-PlanAttempt plan_lambda_norm(const KernelSpec&, const Sizes& z) {
+PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
   constexpr int largest_size = 1024;
   constexpr int largest_in_registers = 128;
   if (z.n > largest_size)
@@ -243,7 +243,9 @@ PlanAttempt plan_lambda_norm(const KernelSpec&, const Sizes& z) {
     threads = static_cast<int>(std::max<long long>(256, ceil_div(z.n, 32) * 32));
   }
   const int steps = std::min(z.n, 128);
-  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * z.n};
+  constexpr int default_gram_size = 32;
+  const int gram_size = spec.tuning.pivot_gram_size < 0 ? default_gram_size : spec.tuning.pivot_gram_size;
+  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * z.n, z.n <= gram_size};
   return planned({{}, false, plan, {{"lambda_norm", threads, 1}}});
 }
 

@@ -92,6 +92,7 @@ struct LambdaNormPlan {
   int steps;                // the most Lanczos steps: min(N, 128)
   int tile_rows;            // 0 when Lambda is read from global memory
   long long basis_doubles;  // the `basis` workspace: steps + 1 Lanczos vectors of N doubles
+  bool gram;                // stages 2 and 3 of the bounds (Tuning::pivot_gram_size)
 };
 
 // N = 2 sweeps from two reductions of the unchanged tensor (kernels_templates/qubit_sweep.cu): the

@@ -75,6 +75,8 @@ void validate(const KernelSpec& spec) {
                         ": use 0 (by order) or a multiple of 32 in 32..1024");
   if (t.pass_register_bits < 0 || t.pass_register_bits > 6)
     throw codegen_error("pass_register_bits " + std::to_string(t.pass_register_bits) + " is outside 1..6 (0: the dtype's)");
+  if (t.pivot_gram_size < -1 || t.pivot_gram_size > 64)
+    throw codegen_error("pivot_gram_size " + std::to_string(t.pivot_gram_size) + ": use -1 (the default) or 0..64");
   if (t.subspace_bits != 0 && (t.subspace_bits < 2 || t.subspace_bits > 10))
     throw codegen_error("subspace_bits " + std::to_string(t.subspace_bits) + ": use 0 (the largest that fits) or 2..10");
   if (t.shared_bytes < 1 || t.subspace_shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)

@@ -60,6 +60,11 @@ struct Tuning {
   // subspace_angles and subspace_apply: shared memory per block at most, with the opt-in above
   // 48 KB (dynamic shared memory). 100 KB keeps two blocks on an H100 multiprocessor.
   int subspace_shared_bytes = 100 * 1024;
+  // lambda_norm: the power steps and the Cholesky test of the pivot check's norm (stages 2 and 3)
+  // for N <= this, -1 = the default, 32 (measured against 64 and 0 on an H100: see
+  // bench/results/pivot_gram_h100_2026-11-25.md); at most 64, where S's triangle and its factor fit
+  // the 48 KB of static shared memory.
+  int pivot_gram_size = -1;
 };
 
 struct KernelSpec {

@@ -43,7 +43,8 @@ Substitutions values_of(const SmallTensorPlan& plan) { return {{"warps", to_stri
 Substitutions values_of(const LambdaNormPlan& plan) {
   return {{"threads", to_string(plan.threads)},
           {"steps", to_string(plan.steps)},
-          {"tile_rows", to_string(plan.tile_rows)}};
+          {"tile_rows", to_string(plan.tile_rows)},
+          {"gram", plan.gram ? "true" : "false"}};
 }
 
 Substitutions values_of(const QubitSweepPlan& plan) {

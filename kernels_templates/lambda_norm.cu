@@ -33,8 +33,9 @@
 // min(||Lambda||_F / sqrt(2), the largest column 1-norm). Stage 2 (a pair still open): power steps
 // from e_j, j the largest column, on the scaled Lambda: each apply_s gives u = Lambda q and
 // S q = Lambda^T u, and ||Lambda^T u|| / ||u|| <= ||Lambda||_2 (lowered for rounding: gamma_{N+6}
-// relative and gamma_N ||Lambda||_F absolute, see skew_power_bound.hpp). Stage 3 (GRAM, N <= 64:
-// S's packed lower triangle and its factor in shared memory): tau = the smallest open
+// relative and gamma_N ||Lambda||_F absolute, see skew_power_bound.hpp). Stage 3 (S's packed lower
+// triangle and its factor in shared memory): stages 2 and 3 run where GRAM (the plan's, for N up to
+// Tuning::pivot_gram_size, at most 64); tau = the smallest open
 // 2 |Lambda_pq| / (eta (1 + 2 MARGIN)); a Cholesky factorization of (tau^2 - shift) I - S that
 // completes proves ||Lambda||_2 < tau, and every open pair passes (the shift covers the rounding
 // of S and of the factorization: gram_norm_test.hpp); when it does not, more power steps may fail
@@ -69,11 +70,12 @@ inline constexpr double MARGIN = 1e-12;             // runtime::bounds_margin
 inline constexpr double ROUNDOFF = 0x1p-53;         // double's unit roundoff u
 inline constexpr int POWER_STEPS = 3;               // apply_s calls of stage 2 (runtime::power_products / 2)
 inline constexpr int RETRY_POWER_STEPS = 8;         // after a gram test that does not complete
-inline constexpr bool GRAM = N <= 64;               // stage 3: the packed triangles fit the 48 KB
+inline constexpr bool GRAM = ${gram};               // stages 2 and 3 (Tuning::pivot_gram_size; N <= 64: the packed triangles fit the 48 KB)
 inline constexpr int GRAM_ATTEMPTS = 2;             // runtime::gram_attempts
 inline constexpr int PACKED = N * (N + 1) / 2;
 inline constexpr double NONE_OPEN = 0x1.fffffffffffffp+1023;  // the largest double: no open pair (scaled 2 |Lambda_pq| <= 4)
 static_assert(THREADS >= N, "lambda_norm: a thread per vector entry");
+static_assert(!GRAM || N <= 64, "lambda_norm: S's triangle and its factor fit the static shared memory up to N = 64");
 static_assert(!IN_REGISTERS || (ROWS <= 32 && (ROWS & (ROWS - 1)) == 0 && WARPS * ROWS >= N),
               "lambda_norm: ROWS is a power of two <= 32 and the warps cover the rows");
 
@@ -194,6 +196,7 @@ __device__ inline bool bounds_decide(const double* lambda, double scale, const i
 // order (deterministic). The same value in every thread.
 __device__ inline bool gram_certifies_below(const double* gram, double* factor, double tau, double frobenius2) {
   const int t = threadIdx.x;
+  const int warp = t / 32, lane = t % 32;
   const double tau2 = tau * tau;
   const double g = rounding_gamma(N + 1.0);
   const double shift = 1.01 * (g / (1.0 - g) * N * tau2 + rounding_gamma(N) * frobenius2 +
@@ -210,10 +213,11 @@ __device__ inline bool gram_certifies_below(const double* gram, double* factor, 
     if (t == k) factor[k * (k + 1) / 2 + k] = root;
     if (t > k && t < N) factor[t * (t + 1) / 2 + k] /= root;
     __syncthreads();
-    const int rest = N - 1 - k;  // the trailing update: A_ij -= L_ik L_jk, k < j <= i
-    for (int e = t; e < rest * rest; e += THREADS) {
-      const int i = k + 1 + e / rest, j = k + 1 + e % rest;
-      if (j <= i) factor[i * (i + 1) / 2 + j] -= factor[i * (i + 1) / 2 + k] * factor[j * (j + 1) / 2 + k];
+    // The trailing update A_ij -= L_ik L_jk, k < j <= i: a warp a row, its lanes along it.
+    for (int i = k + 1 + warp; i < N; i += WARPS) {
+      double* const row = factor + i * (i + 1) / 2;
+      const double l_ik = row[k];
+      for (int j = k + 1 + lane; j <= i; j += 32) row[j] -= l_ik * factor[j * (j + 1) / 2 + k];
     }
     __syncthreads();
   }
@@ -409,7 +413,7 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
     return w;
   };
 
-  // Stages 2 and 3 (see the top), on the scaled Lambda. Without stage 3 (N > 64) the power steps
+  // Stages 2 and 3 (see the top), on the scaled Lambda. Without stage 3 (N = 128) the power steps
   // alone settle few checks (D = 3, N = 128: the Lanczos norm was still needed in 3381 of 3810) and
   // cost more than they save there (258 ms against 235 without them, 10 sweeps, H100), so they
   // run only with it.
@@ -445,14 +449,14 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
         const double tau = smallest_open / (eta * (1 + 2 * MARGIN));
         if (!(tau > lower)) break;  // the norm is >= lower >= tau: no test can succeed
         if (!formed) {
-          // S = Lambda^T Lambda of the scaled Lambda, lower triangle: N^3 / 2 multiply-adds.
-          for (int e = t; e < N * N; e += THREADS) {
-            const int i = e / N, j = e % N;
-            if (j > i) continue;
-            double sum = 0.0;
-            for (int r = 0; r < N; ++r) sum += (lambda[r * N + i] * scale) * (lambda[r * N + j] * scale);
-            gram[i * (i + 1) / 2 + j] = sum;
-          }
+          // S = Lambda^T Lambda of the scaled Lambda, lower triangle: N^3 / 2 multiply-adds, a warp
+          // a row (its column i of Lambda read by broadcast), its lanes along it (coalesced).
+          for (int i = warp; i < N; i += WARPS)
+            for (int j = lane; j <= i; j += 32) {
+              double sum = 0.0;
+              for (int r = 0; r < N; ++r) sum += (lambda[r * N + i] * scale) * (lambda[r * N + j] * scale);
+              gram[i * (i + 1) / 2 + j] = sum;
+            }
           __syncthreads();
           formed = true;
         }

@@ -9,7 +9,7 @@
 
 #include "dsl/builtin_rules.hpp"
 #include "random_tensor.hpp"
-#include "runtime/engines/subspace_bits_setting.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 #include "schedule_runs.hpp"
 #include "scoped_environment.hpp"
 #include "runtime/algorithm/generator.hpp"
@@ -185,6 +185,23 @@ TEST_CASE("TENSORDIAG_SUBSPACE_BITS: 0 or 2..10, anything else one clear error")
     environment.set("TENSORDIAG_SUBSPACE_BITS", text);
     CHECK_THROWS_WITH_AS(subspace_bits_from_environment(),
                          ("TENSORDIAG_SUBSPACE_BITS must be 0 or 2..10, not '" + std::string(text) + "'").c_str(),
+                         user_error);
+  }
+}
+
+TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..64, unset -1 (the plan's default), anything else one clear error") {
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", std::nullopt);
+  CHECK(pivot_gram_size_from_environment() == -1);
+  for (const auto& [text, size] : {std::pair{"", -1}, std::pair{"0", 0}, std::pair{"32", 32}, std::pair{"64", 64}}) {
+    environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", text);
+    CHECK(pivot_gram_size_from_environment() == size);
+  }
+  for (const char* text : {"65", "-1", "8.5", "all"}) {
+    CAPTURE(text);
+    environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", text);
+    CHECK_THROWS_WITH_AS(pivot_gram_size_from_environment(),
+                         ("TENSORDIAG_PIVOT_GRAM_SIZE must be 0..64, not '" + std::string(text) + "'").c_str(),
                          user_error);
   }
 }

@@ -22,7 +22,7 @@
 #include "runtime/engines/gpu_hosvd_start.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_subspace_passes.hpp"
-#include "runtime/engines/subspace_bits_setting.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 #include "runtime/engines/gpu_verification.hpp"
 #include "runtime/engines/lambda_norm_cusolver.hpp"
 

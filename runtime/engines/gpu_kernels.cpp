@@ -1,4 +1,5 @@
 #include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 
 #include <atomic>
 #include <complex>
@@ -167,7 +168,8 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       if (set == KernelSet::general_with_pivot_check) {
         load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather, &pivot_check_lines, &lambda_from_lines});
         // Refused above N = 1024: the engine takes cuSOLVER's norm.
-        const codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
+        codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
+        norm.tuning.pivot_gram_size = pivot_gram_size_from_environment();
         if (const codegen::PlanAttempt attempt = codegen::try_plan(norm); attempt.plan) {
           load(norm, *attempt.plan, arch, {&lambda_norm});
           lambda_norm_plan = std::get<codegen::LambdaNormPlan>(attempt.plan->kind_plan);

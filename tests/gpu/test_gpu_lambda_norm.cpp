@@ -5,10 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
 #include "codegen/builtin_rules.hpp"
 #include "random_skew.hpp"
 #include "random_tensor.hpp"
+#include "scoped_environment.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
@@ -102,51 +104,60 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("with pairs, the kernel's norm gives every pair the exact norm's verdict, also 1e-9 from the threshold") {
-    long long checks = 0, exact_norms = 0;
-    for (int size : {2, 3, 5, 8, 16, 31, 64, 100, 128, 200}) {
-      CAPTURE(size);
-      const GpuKernels<double> kernels = pivot_check_kernels(size);
-      REQUIRE(kernels.lambda_norm_plan.has_value());
-      const PivotSchedule schedule = round_robin_schedule(size);
-      DeviceBuffer<double> d_lambda(static_cast<std::size_t>(size) * size),
-          basis(static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles)), d_norm(1);
-      DeviceBuffer<int> d_pairs(2 * static_cast<std::size_t>(size / 2)), d_exact(1);
-      CudaStream stream;
-      RandomStream random(4242u + static_cast<unsigned>(size));
-      for (int trial = 0; trial < 12; ++trial) {
-        CAPTURE(trial);
-        // Skew-symmetric: spread magnitudes (a few dominant entries), Gaussian, or a dominant
-        // singular pair (rank two plus noise).
-        const std::vector<double> lambda = tensordiag::testing::random_skew(size, random, trial % 3);
-        const double exact = skew_spectral_norm(lambda, size);
-        const PivotGroup& group = schedule[static_cast<std::size_t>(trial) % schedule.size()];
-        std::vector<int> flat;
-        for (const auto [p, q] : group) {
-          flat.push_back(p);
-          flat.push_back(q);
-        }
-        d_lambda.upload(lambda.data(), lambda.size(), stream.get());
-        d_pairs.upload(flat.data(), flat.size(), stream.get());
-        // The threshold, 2 / N, and one pair's own ratio times 1 +- 1e-9.
-        const PivotPair near = group[static_cast<std::size_t>(trial) % group.size()];
-        const double ratio = 2 * std::abs(lambda[static_cast<std::size_t>(near.p * size + near.q)]) / exact;
-        for (const double eta : {0.00125, 2.0 / size, ratio * (1 + 1e-9), ratio * (1 - 1e-9)}) {
-          if (!(eta > 0)) continue;
-          const std::vector<int> zero{0};
-          d_exact.upload(zero.data(), 1, stream.get());
-          kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data(), d_pairs.data(), eta,
-                              d_exact.data());
-          stream.synchronize();
-          const double norm = d_norm.download(stream.get())[0];
-          const int lanczos = d_exact.download(stream.get())[0];
-          ++checks;
-          exact_norms += lanczos;
-          CHECK(norm <= exact * (1 + 1e-9));  // a lower bound, or the exact norm
-          for (const auto pair : group) CHECK(passes_pivot_check(lambda, size, norm, pair, eta) ==
-                                              passes_pivot_check(lambda, size, exact, pair, eta));
+    // With the Cholesky test up to N = 64 (TENSORDIAG_PIVOT_GRAM_SIZE, read when the kernels load),
+    // nowhere, and the default.
+    tensordiag::test::ScopedEnvironment environment;
+    for (const char* gram : {"64", "0", ""}) {
+      const std::string setting = gram;
+      CAPTURE(setting);
+      environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", setting);
+      long long checks = 0, exact_norms = 0;
+      for (int size : {2, 3, 5, 8, 16, 31, 64, 100, 128, 200}) {
+        CAPTURE(size);
+        const GpuKernels<double> kernels = pivot_check_kernels(size);
+        REQUIRE(kernels.lambda_norm_plan.has_value());
+        const PivotSchedule schedule = round_robin_schedule(size);
+        DeviceBuffer<double> d_lambda(static_cast<std::size_t>(size) * size),
+            basis(static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles)), d_norm(1);
+        DeviceBuffer<int> d_pairs(2 * static_cast<std::size_t>(size / 2)), d_exact(1);
+        CudaStream stream;
+        RandomStream random(4242u + static_cast<unsigned>(size));
+        for (int trial = 0; trial < 12; ++trial) {
+          CAPTURE(trial);
+          // Skew-symmetric: spread magnitudes (a few dominant entries), Gaussian, or a dominant
+          // singular pair (rank two plus noise).
+          const std::vector<double> lambda = tensordiag::testing::random_skew(size, random, trial % 3);
+          const double exact = skew_spectral_norm(lambda, size);
+          const PivotGroup& group = schedule[static_cast<std::size_t>(trial) % schedule.size()];
+          std::vector<int> flat;
+          for (const auto [p, q] : group) {
+            flat.push_back(p);
+            flat.push_back(q);
+          }
+          d_lambda.upload(lambda.data(), lambda.size(), stream.get());
+          d_pairs.upload(flat.data(), flat.size(), stream.get());
+          // The threshold, 2 / N, and one pair's own ratio times 1 +- 1e-9.
+          const PivotPair near = group[static_cast<std::size_t>(trial) % group.size()];
+          const double ratio = 2 * std::abs(lambda[static_cast<std::size_t>(near.p * size + near.q)]) / exact;
+          for (const double eta : {0.00125, 2.0 / size, ratio * (1 + 1e-9), ratio * (1 - 1e-9)}) {
+            if (!(eta > 0)) continue;
+            const std::vector<int> zero{0};
+            d_exact.upload(zero.data(), 1, stream.get());
+            kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data(), d_pairs.data(), eta,
+                                d_exact.data());
+            stream.synchronize();
+            const double norm = d_norm.download(stream.get())[0];
+            const int lanczos = d_exact.download(stream.get())[0];
+            ++checks;
+            exact_norms += lanczos;
+            CHECK(norm <= exact * (1 + 1e-9));  // a lower bound, or the exact norm
+            for (const auto pair : group) CHECK(passes_pivot_check(lambda, size, norm, pair, eta) ==
+                                                passes_pivot_check(lambda, size, exact, pair, eta));
+          }
         }
       }
+      MESSAGE("gram size '" << setting << "': the kernel took the exact norm in " << exact_norms << " of " << checks
+                                   << " checks");
     }
-    MESSAGE("the kernel took the exact norm in " << exact_norms << " of " << checks << " checks");
   }
 }

@@ -1,0 +1,36 @@
+#include "runtime/engines/tuning_environment.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "runtime/core/errors.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+// The integer in variable `name`, `unset` when it is unset or empty; `valid` says which values pass.
+template <class Valid>
+int integer_setting(const char* name, int unset, Valid valid, const char* range) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return unset;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || !valid(value))
+    throw user_error(std::string(name) + " must be " + range + ", not '" + std::string(text) + "'");
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+int subspace_bits_from_environment() {
+  return integer_setting("TENSORDIAG_SUBSPACE_BITS", 0, [](long bits) { return bits >= 0 && bits <= 10 && bits != 1; },
+                         "0 or 2..10");
+}
+
+int pivot_gram_size_from_environment() {
+  return integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", -1, [](long size) { return size >= 0 && size <= 64; },
+                         "0..64");
+}
+
+}  // namespace tensordiag::runtime

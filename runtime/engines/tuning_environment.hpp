@@ -1,0 +1,14 @@
+#pragma once
+// Tuning the GPU engine takes from the environment, for measuring alternatives without rebuilding
+// (bench/gpu_bench runs each). Unset, empty: the plan's choice. A value out of range is a
+// user_error naming the variable and the value.
+//   TENSORDIAG_SUBSPACE_BITS=k      the XOR subspace passes' cells of 2^k indices a mode (0: the
+//                                   plan's, codegen Tuning::subspace_bits; else 2..10)
+//   TENSORDIAG_PIVOT_GRAM_SIZE=n    the pivot check's Cholesky test (lambda_norm's stages 2 and 3)
+//                                   for N <= n (0: never; at most 64; codegen Tuning::pivot_gram_size)
+namespace tensordiag::runtime {
+
+int subspace_bits_from_environment();   // 0 when unset
+int pivot_gram_size_from_environment(); // -1 when unset
+
+}  // namespace tensordiag::runtime

@@ -68,9 +68,15 @@ TEST_CASE("kernel cache: a repeat is a memory hit, a new cache on the same direc
   CHECK(second.cubin == first.cubin);
   CHECK(cache.compilations() == 1);
 
+  // Every answer carries the request's key, which names the cubin (loaded_libraries.hpp).
+  const Sha256Digest key = kernel_cache_key(saxpy_source, "saxpy.cu", nvrtc_options({}, "sm_90"), "sm_90");
+  CHECK(first.key == key);
+  CHECK(second.key == key);
+
   KernelCache fresh(disk_at(dir.path()));
   const CompiledKernel third = fresh.get_or_compile(saxpy_source, "saxpy.cu", {}, "sm_90");
   CHECK(third.origin == KernelOrigin::disk_cache);
+  CHECK(third.key == key);
   CHECK(third.cubin == first.cubin);
   CHECK(third.cache_path == first.cache_path);
   REQUIRE(third.kernels.size() == 1);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "runtime/cuda/cuda_check.hpp"
+#include "runtime/cuda/pinned_pool.hpp"
 
 namespace tensordiag::runtime {
 
@@ -68,10 +69,9 @@ private:
 template <class T>
 class PinnedBuffer {
 public:
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
-    check_cuda(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMallocHost");
-  }
-  ~PinnedBuffer() { cudaFreeHost(data_); }
+  explicit PinnedBuffer(std::size_t count)
+      : data_(static_cast<T*>(pinned_allocate(count * sizeof(T)))), count_(count) {}
+  ~PinnedBuffer() { pinned_release(data_, count_ * sizeof(T)); }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
   T* data() { return data_; }

@@ -278,7 +278,8 @@ CompiledKernel KernelCache::get_or_compile(const std::string& source, const std:
                           .log = entry.log,
                           .origin = origin,
                           .seconds = stopwatch.seconds(),
-                          .cache_path = entry.cache_path};
+                          .cache_path = entry.cache_path,
+                          .key = key};
   };
 
   {

@@ -63,6 +63,7 @@ struct CompiledKernel {
   KernelOrigin origin = KernelOrigin::compiled;
   double seconds = 0;                 // this request: NVRTC's compile, or the cache lookup
   std::filesystem::path cache_path;   // its disk entry; empty when the disk layer is off
+  Sha256Digest key{};                 // kernel_cache_key of the request: names the cubin in the process
 };
 
 // The cache key, over the complete NVRTC options (see nvrtc_options).

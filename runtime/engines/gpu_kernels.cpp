@@ -1,5 +1,6 @@
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/tuning_environment.hpp"
+#include "runtime/cuda/loaded_libraries.hpp"
 
 #include <atomic>
 #include <complex>
@@ -230,7 +231,7 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
   const CompiledKernel compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
   if (compiled.origin == KernelOrigin::compiled) ++report_.compiled;
   report_.kinds.push_back(kind);
-  libraries_.push_back(std::make_unique<CudaLibrary>(compiled.cubin));
+  libraries_.push_back(loaded_library(compiled.key, compiled.cubin));
   for (LoadedKernel* kernel : kernels) {
     const codegen::KernelEntry* entry = nullptr;
     for (const auto& e : plan.entries)

@@ -140,7 +140,7 @@ private:
   void load(const codegen::KernelSpec& spec, const codegen::KernelPlan& plan, const std::string& arch,
             std::initializer_list<LoadedKernel*> kernels);
 
-  std::vector<std::unique_ptr<CudaLibrary>> libraries_;
+  std::vector<std::shared_ptr<const CudaLibrary>> libraries_;  // shared with later runs (loaded_libraries.hpp)
   // While set, load() only records the spec (the constructor's first walk over its kinds).
   std::vector<codegen::KernelSpec>* planned_ = nullptr;
   KernelLoadReport report_;

@@ -2,7 +2,6 @@
 #include "runtime/engines/tuning_environment.hpp"
 #include "runtime/cuda/loaded_libraries.hpp"
 
-#include <atomic>
 #include <complex>
 #include <thread>
 
@@ -24,20 +23,22 @@ namespace {
 // (issue 15: a cold shape was 1.0 s of compiles one after the other, 0.53 s on two threads).
 // Returns how many were compiled rather than found in a cache. A kind that fails here fails again
 // in its load, which reports it.
-int compile_in_parallel(const std::vector<codegen::KernelSpec>& specs, const std::string& arch) {
-  std::atomic<int> compiled = 0;
+// Each spec's kernel from the cache (compiled there when missing), one thread a spec; nullopt where
+// the request failed (the load walk asks again and throws what it says).
+std::vector<std::optional<CompiledKernel>> compile_in_parallel(const std::vector<codegen::KernelSpec>& specs,
+                                                               const std::string& arch) {
+  std::vector<std::optional<CompiledKernel>> kernels(specs.size());
   std::vector<std::thread> threads;
-  for (const codegen::KernelSpec& spec : specs)
-    threads.emplace_back([&compiled, &spec, &arch] {
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    threads.emplace_back([&kernels, &specs, &arch, i] {
       try {
-        const CompiledKernel kernel =
-            default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
-        if (kernel.origin == KernelOrigin::compiled) ++compiled;
+        kernels[i] = default_kernel_cache().get_or_compile(codegen::kernel_source(specs[i]),
+                                                           codegen::program_name(specs[i]), {}, arch);
       } catch (...) {
       }
     });
   for (std::thread& thread : threads) thread.join();
-  return compiled;
+  return kernels;
 }
 
 }  // namespace
@@ -182,8 +183,15 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   planned_ = &planned;
   select();
   planned_ = nullptr;
-  report_.compiled += compile_in_parallel(planned, arch);
+  std::vector<std::optional<CompiledKernel>> fetched = compile_in_parallel(planned, arch);
+  for (const auto& kernel : fetched)
+    if (kernel && kernel->origin == KernelOrigin::compiled) ++report_.compiled;
+  // The load walk takes them in the same order (the walks are the same), not from the cache again.
+  fetched_ = &fetched;
+  fetched_specs_ = &planned;
   select();
+  fetched_ = nullptr;
+  fetched_specs_ = nullptr;
   report_.cache_warnings = default_kernel_cache().warnings();
   report_.seconds = stopwatch.seconds();
 }
@@ -228,10 +236,19 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
     return;
   }
   const std::string kind(codegen::to_string(spec.kind));
-  const CompiledKernel compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
-  if (compiled.origin == KernelOrigin::compiled) ++report_.compiled;
+  // The first walk's kernel for this spec, or a request of its own (a later load, or a failed one).
+  std::optional<CompiledKernel> compiled;
+  if (fetched_ && next_fetched_ < fetched_->size()) {
+    const std::size_t i = next_fetched_++;
+    if ((*fetched_specs_)[i].kind == spec.kind && codegen::program_name((*fetched_specs_)[i]) == codegen::program_name(spec))
+      compiled = std::move((*fetched_)[i]);
+  }
+  if (!compiled) {
+    compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
+    if (compiled->origin == KernelOrigin::compiled) ++report_.compiled;
+  }
   report_.kinds.push_back(kind);
-  libraries_.push_back(loaded_library(compiled.key, compiled.cubin));
+  libraries_.push_back(loaded_library(compiled->key, compiled->cubin));
   for (LoadedKernel* kernel : kernels) {
     const codegen::KernelEntry* entry = nullptr;
     for (const auto& e : plan.entries)

@@ -12,6 +12,7 @@
 #include "codegen/kernel_plan.hpp"
 #include "codegen/kernel_spec.hpp"
 #include "runtime/cuda/cuda_library.hpp"
+#include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/core/tensor.hpp"
 #include "runtime/core/tensor_view.hpp"
 #include "runtime/engines/kernel_launcher.hpp"
@@ -143,6 +144,10 @@ private:
   std::vector<std::shared_ptr<const CudaLibrary>> libraries_;  // shared with later runs (loaded_libraries.hpp)
   // While set, load() only records the spec (the constructor's first walk over its kinds).
   std::vector<codegen::KernelSpec>* planned_ = nullptr;
+  // While set (the second walk), load() takes the first walk's kernels in order.
+  std::vector<std::optional<CompiledKernel>>* fetched_ = nullptr;
+  const std::vector<codegen::KernelSpec>* fetched_specs_ = nullptr;
+  std::size_t next_fetched_ = 0;
   KernelLoadReport report_;
 };
 

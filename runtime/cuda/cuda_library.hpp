@@ -3,7 +3,10 @@
 // no link against the driver library and starts on machines without one.
 #include <cuda_runtime_api.h>
 
+#include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/cuda/cuda_check.hpp"
@@ -17,11 +20,15 @@ public:
   CudaLibrary(const CudaLibrary&) = delete;
   CudaLibrary& operator=(const CudaLibrary&) = delete;
 
-  // The kernel `name` (an extern "C" __global__ function of the cubin).
+  // The kernel `name` (an extern "C" __global__ function of the cubin), loaded into the current
+  // device's context; remembered per device, so a library kept for later runs
+  // (loaded_libraries.hpp) answers them without a driver call. Thread-safe.
   cudaKernel_t kernel(const std::string& name) const;
 
 private:
   cudaLibrary_t library_ = nullptr;
+  mutable std::mutex mutex_;
+  mutable std::map<std::pair<std::string, int>, cudaKernel_t> loaded_;  // (name, device)
 };
 
 // Launches `kernel` with the given arguments (each passed by address, as cudaLaunchKernel wants).

@@ -28,15 +28,17 @@ namespace {
 std::vector<std::optional<CompiledKernel>> compile_in_parallel(const std::vector<codegen::KernelSpec>& specs,
                                                                const std::string& arch) {
   std::vector<std::optional<CompiledKernel>> kernels(specs.size());
+  const auto fetch = [&kernels, &specs, &arch](std::size_t i) {
+    try {
+      kernels[i] = default_kernel_cache().get_or_compile(codegen::kernel_source(specs[i]),
+                                                         codegen::program_name(specs[i]), {}, arch);
+    } catch (...) {
+    }
+  };
+  // The calling thread takes the first spec (a single one needs no thread at all).
   std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < specs.size(); ++i)
-    threads.emplace_back([&kernels, &specs, &arch, i] {
-      try {
-        kernels[i] = default_kernel_cache().get_or_compile(codegen::kernel_source(specs[i]),
-                                                           codegen::program_name(specs[i]), {}, arch);
-      } catch (...) {
-      }
-    });
+  for (std::size_t i = 1; i < specs.size(); ++i) threads.emplace_back(fetch, i);
+  if (!specs.empty()) fetch(0);
   for (std::thread& thread : threads) thread.join();
   return kernels;
 }

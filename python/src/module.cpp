@@ -86,6 +86,8 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
     pivot_checks = checks;
   }
   out["pivot_checks"] = pivot_checks;
+  out["device_memory_peak_bytes"] =
+      result.device_memory_peak_bytes ? py::object(py::int_(*result.device_memory_peak_bytes)) : py::none();
   py::object init = py::none();
   if (result.hosvd_start) {
     py::dict start;

@@ -61,7 +61,8 @@ class Result:
     diagonalizable, or rounding has taken over), ``"max_sweeps"`` or ``"callback"``.
     ``pivot_checks`` (with ``eta > 0``) is ``{"mode_checks", "exact_norms"}``: the mode checks
     made and how many needed the exact ||Lambda||_2 (the rest were decided by its bounds); None
-    without the check. ``init`` is ``{"method": "hosvd", "seconds", "computed_on"}`` for a run
+    without the check. ``device_memory_peak_bytes`` (GPU runs) is the most device memory the run's
+    own buffers held at once, the device verification included; None on the CPU. ``init`` is ``{"method": "hosvd", "seconds", "computed_on"}`` for a run
     started from the HOSVD (``init="svd"``; ``computed_on`` is ``"device"`` for the general GPU
     engine's start, else ``"host"``), else None. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
@@ -92,6 +93,7 @@ class Result:
     layout: str
     pivot_checks: Optional[dict] = None
     init: Optional[dict] = None
+    device_memory_peak_bytes: Optional[int] = None
 
     @property
     def sweeps(self) -> int:
@@ -140,6 +142,8 @@ class Result:
         }
         if self.init is not None:
             report["init"] = dict(self.init)
+        if self.device_memory_peak_bytes is not None:
+            report["device_memory_peak_bytes"] = self.device_memory_peak_bytes
         if self.pivot_checks is not None:
             report["pivot_checks"] = dict(self.pivot_checks)
         if self.verification is None:

@@ -91,7 +91,11 @@ def test_the_run_is_verified_unless_verify_is_false(noisy):
     assert 0 <= verified.verification["orthogonality_error"] < 1e-13
     report = verified.report()
     keys = list(report)
-    assert keys[keys.index("history") + 1:] == ["reconstruction_error", "orthogonality_error", "timings"]
+    # As in report.json: the errors, then the timings, last (a GPU run's device_memory_peak_bytes
+    # comes between them and the history).
+    assert keys[-3:] == ["reconstruction_error", "orthogonality_error", "timings"]
+    assert keys.index("history") < keys.index("reconstruction_error")
+    assert ("device_memory_peak_bytes" in report) == (verified.backend == "cuda")
     assert report["timings"]["verification_seconds"] == verified.timings["verification_seconds"] >= 0
 
     skipped = tensordiag.diagonalize_full(noisy, verify=False)

@@ -84,7 +84,7 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
     if (plan.backend == Backend::cuda) results[b].device_memory_peak_bytes = device_peak;
     describe_run(results[b], options, plan, engine.name);
     // Options::verify holds whichever engine ran: the general GPU engine verifies on the device,
-    // where its data lives (when two more tensors fit there); every other result is checked
+    // where its data lives (when one more tensor fits there); every other result is checked
     // here, on the host.
     if (options.verify && !results[b].verification) results[b].verification = verify(tensors[b], results[b]);
   }

@@ -36,7 +36,7 @@ std::shared_ptr<const CudaLibrary> loaded_library(const Sha256Digest& digest, co
     return found->second.library;
   }
   auto library = std::make_shared<const CudaLibrary>(cubin);
-  const auto [added, inserted] = t.entries.emplace(std::move(key), LibraryTable::Entry{library, {}});
+  const auto added = t.entries.emplace(std::move(key), LibraryTable::Entry{library, {}}).first;
   t.recent.push_front(&added->first);
   added->second.position = t.recent.begin();
   // Over the cap: unload the least recently asked libraries that no run holds.

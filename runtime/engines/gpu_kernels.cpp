@@ -1,6 +1,4 @@
 #include "runtime/engines/gpu_kernels.hpp"
-#include "runtime/engines/tuning_environment.hpp"
-#include "runtime/cuda/loaded_libraries.hpp"
 
 #include <complex>
 #include <thread>
@@ -12,19 +10,18 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_check.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
+#include "runtime/cuda/loaded_libraries.hpp"
 #include "runtime/core/stopwatch.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::runtime {
 
 namespace {
 
 // Every kind's cubin at once, a thread each: NVRTC compiles separate programs in parallel and the
-// kernel cache takes concurrent requests, so the loads that follow find them in its memory layer
-// (issue 15: a cold shape was 1.0 s of compiles one after the other, 0.53 s on two threads).
-// Returns how many were compiled rather than found in a cache. A kind that fails here fails again
-// in its load, which reports it.
-// Each spec's kernel from the cache (compiled there when missing), one thread a spec; nullopt where
-// the request failed (the load walk asks again and throws what it says).
+// kernel cache takes concurrent requests (issue 15: a cold shape was 1.0 s of compiles one after
+// the other, 0.53 s on two threads). Returns each spec's kernel, fetched or compiled, for the load
+// walk to take; nullopt where the request failed: that kind's load asks again and reports why.
 std::vector<std::optional<CompiledKernel>> compile_in_parallel(const std::vector<codegen::KernelSpec>& specs,
                                                                const std::string& arch) {
   std::vector<std::optional<CompiledKernel>> kernels(specs.size());

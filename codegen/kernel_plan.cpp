@@ -339,14 +339,10 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
 }
 
 // A warp per pair (4 a block at most: the blocks spread over the multiprocessors); any shape the
-// spec allows. Per warp in shared memory: the two charts' level roots (2 x 2 x (2K + 2) doubles,
-// K = floor(D/2)) and from D = 8 on the two charts' derivative tables (2 (2K + 1)^2 doubles;
-// dsl/symmetric_angle.hpp), within 40 KB a block (fewer warps for large D).
+// spec allows. No shared memory: each lane holds its chart's polynomial (2K + 1 doubles,
+// K = floor(D/2); symmetric_warp_angle.cuh) in registers.
 PlanAttempt plan_symmetric_angles(const Sizes& z) {
-  const long long k = z.d / 2;
-  const long long polynomial_bytes = (2 * (2 * k + 1) * (2 * k + 1) + 4 * (2 * k + 2)) * 8;
-  const long long fit = std::max<long long>(1, 40 * 1024 / polynomial_bytes);
-  const int warps = static_cast<int>(std::clamp<long long>(std::min(z.pairs, fit), 1, 4));
+  const int warps = static_cast<int>(std::clamp<long long>(z.pairs, 1, 4));
   const SymmetricAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
   return planned({{}, false, plan, {{"symmetric_angles", 32 * warps, plan.blocks}}});
 }

@@ -109,7 +109,8 @@ std::string source_of(const KernelSpec& spec, const KernelPlan& plan) {
   if (plan.uses_rule) source += section("rule") + rule_function(spec.rule, spec.dtype);
   if (spec.kind == KernelKind::symmetric_angles || spec.symmetric)
     source += section("symmetric_angle.hpp (dsl/symmetric_angle.hpp: the root finder the host tests check)") +
-              header_text("symmetric_angle.hpp");
+              header_text("symmetric_angle.hpp") + section("symmetric_warp_angle.cuh") +
+              fill_template("symmetric_warp_angle.cuh", embedded_file("symmetric_warp_angle.cuh"), {});
   // Structure symmetric: symmetric_pair.cuh after the pivot subtensor's fragment, and
   // shared_group_step.cuh takes its pair rotations.
   if (spec.symmetric) source += section("structure symmetric") + "#define TENSORDIAG_SYMMETRIC 1\n";

@@ -22,10 +22,16 @@
 //   psi - pi (gamma_k -> (-1)^k gamma_k). Times (1 + u^2)^K, with e^{i k psi} (1 + u^2)^K =
 //   (1 + iu)^(K+k) (1 - iu)^(K-k), the derivative is a polynomial of degree 2K in u,
 //   P(u) = sum_k k Re(i gamma_k (1 + iu)^(K+k) (1 - iu)^(K-k)).
-//   Its real roots in [-1, 1] are isolated by the recursive-derivative method (the roots of P^(j)
-//   lie between consecutive roots of P^(j+1): one bracketed, safeguarded Newton search per
-//   monotone interval, from P^(2K-1) down to P). Degree 2K <= D where the direct polynomial in
-//   tan phi had degree 2D: half the levels, each of half the degree.
+//   Each chart's [-1, 1] is cut into 16 equal pieces, independent of each other (the kernel gives
+//   each its own lane). Only the roots where P falls from + to - matter (f's local maxima: dpsi/du
+//   > 0; a root of even multiplicity is no extremum). A piece's Bernstein coefficients bound its
+//   roots (Descartes' rule of signs in the Bernstein basis: the roots in the open piece number the
+//   coefficients' sign changes less an even count): no change, no root; one change, one simple
+//   root, found by a Newton search kept inside the bracket when P falls there; more, the piece is
+//   halved (depth first, in order, down to 2^-40 of a piece, whose midpoint then stands for the
+//   roots left: between two roots that close, f moves by ~width^3). A left end where P is exactly 0
+//   is a candidate too (the charts' ends are the other chart's first left end). No derivative
+//   levels: one bracketed search per maximum, from a bracket 1/8 wide or narrower.
 // Candidates are compared by their gain over the identity, f(psi) - f(0) = 2 sum_k Re(gamma_k
 // (e^{i k psi} - 1)) = -4 sum_k Im(w^k) Im(gamma_k w^k) with w = e^{i psi / 2} (no cancellation
 // near psi = 0, where the last sweeps' angles are ~1e-9); only a strictly positive gain replaces the
@@ -68,19 +74,26 @@ struct Binomials {
 };
 
 // The root of p (degree `degree`) in [lo, hi], where p(lo) and p(hi) are nonzero of opposite signs
-// and p is monotone (no root of dp inside): Newton steps kept inside the bracket, which every
+// and p has one simple root there: Newton steps from `start` kept inside the bracket, which every
 // evaluation shrinks, bisection where a step would leave it; at most 100 evaluations, ending when
-// a step stands still or the bracket holds no double between its ends.
+// a step stands still, the bracket holds no double between its ends, or the Newton step is within
+// 2^-50 |x|, 4 units in the last place (rounding noise at the root: from there a step may creep an
+// ulp at a time, or leave the bracket and bisect it for up to 50 more evaluations, for nothing).
 TENSORDIAG_HOST_DEVICE inline double bracketed_root(const double* p, const double* dp, int degree, double lo,
-                                                    double hi, bool negative_at_lo) {
-  double x = 0.5 * (lo + hi);
+                                                    double hi, bool negative_at_lo, double start) {
+  double x = start;
   for (int step = 0; step < 100; ++step) {
     const double y = polynomial_at(p, degree, x);
     if (y == 0.0) break;
     if ((y < 0.0) == negative_at_lo) lo = x;
     else hi = x;
     const double slope = polynomial_at(dp, degree - 1, x);
-    double next = slope != 0.0 ? x - y / slope : lo;
+    const double newton = slope != 0.0 ? y / slope : 0.0;
+    double next = slope != 0.0 ? x - newton : lo;
+    if (slope != 0.0 && (newton < 0 ? -newton : newton) <= 0x1p-50 * (x < 0 ? -x : x)) {
+      if (next > lo && next < hi) x = next;
+      break;
+    }
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     if (next == x || !(next > lo && next < hi)) break;
     x = next;
@@ -126,6 +139,19 @@ struct ChartBasis {
         for (int l = 0; l <= j; ++l) sum += ((j - l) % 2 ? -1 : 1) * binomial(K + k, l) * binomial(K - k, j - l);
         omega[k][j] = static_cast<double>(sum);
       }
+  }
+};
+
+// C(i, j) / C(M, j), j <= i <= M: the Bernstein coefficients on [0, 1] of sum_j q_j x^j are
+// b_i = sum_{j <= i} C(i, j) / C(M, j) q_j. Built at compile time.
+template <int M>
+struct BernsteinWeights {
+  double weight[M + 1][M + 1];
+  constexpr BernsteinWeights() : weight{} {
+    const Binomials<M> binomial;
+    for (int i = 0; i <= M; ++i)
+      for (int j = 0; j <= i; ++j)
+        weight[i][j] = static_cast<double>(binomial(i, j)) / static_cast<double>(binomial(M, j));
   }
 };
 
@@ -194,11 +220,12 @@ TENSORDIAG_HOST_DEVICE inline bool symmetric_fourier(const double* t, SymmetricF
 }
 
 // One chart's derivative polynomial P(u) (chart 0: psi = 2 atan u; chart 1: psi = pi + 2 atan u)
-// with its derivatives: derivatives[j] = P^(j), of degree 2K - j.
+// and its derivative P'.
 template <int K>
 struct SymmetricChart {
   static constexpr int M = 2 * K;
-  double derivatives[M + 1][M + 1];
+  double p[M + 1];   // P(u) = sum_j p[j] u^j
+  double dp[M];      // P'(u) = sum_j dp[j] u^j
 };
 
 template <int D>
@@ -208,7 +235,7 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_chart(const SymmetricFourier<D>& fo
   constexpr int K = D / 2;
   constexpr int M = 2 * K;
   constexpr ChartBasis<K> basis{};
-  double* P = out.derivatives[0];
+  double* P = out.p;
   TENSORDIAG_UNROLL
   for (int j = 0; j <= M; ++j) P[j] = 0.0;
   TENSORDIAG_UNROLL
@@ -224,42 +251,96 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_chart(const SymmetricFourier<D>& fo
       P[j] += basis.omega[k][j] * part;
     }
   }
-  for (int level = 1; level <= M; ++level)
-    for (int j = 0; j <= M - level; ++j) out.derivatives[level][j] = (j + 1) * out.derivatives[level - 1][j + 1];
+  TENSORDIAG_UNROLL
+  for (int j = 0; j < M; ++j) out.dp[j] = (j + 1) * P[j + 1];
 }
 
-// Slot `slot` of one level of a chart's root isolation: `critical` holds the `count` roots of
-// P^(level+1) in [-1, 1], ascending, which cut [-1, 1] into the intervals 0..count, on each of which
-// P^(level) is monotone; slot count + 1 is the end u = 1. A slot has one root of P^(level) at most:
-// its interval's left end where P^(level) is 0 there (once, where critical points repeat), or the
-// one inside its interval where the signs of the ends differ; the end slot, u = 1 where P^(level)
-// is 0 and the last interval did not already take it. The slots are independent (the kernel gives
-// each its own lane) and their roots, in slot order, ascend. Returns whether the slot has one.
-template <int K>
-TENSORDIAG_HOST_DEVICE inline bool symmetric_chart_slot_root(const SymmetricChart<K>& chart, int level,
-                                                             const double* critical, int count, int slot,
-                                                             double* root) {
+// The pieces of a chart: [-1, 1] in 16 equal parts, piece i = [-1 + i/8, -1 + (i + 1)/8].
+inline constexpr int symmetric_chart_pieces = 16;
+// The deepest halving of a piece (2^-40 of it, 1.1e-13 wide) before its midpoint stands for the
+// roots left in it.
+inline constexpr int symmetric_piece_depth = 40;
+
+// The Bernstein coefficients b_0..b_M of P (degree M) on [a, b]: P(a + (b - a) x) = sum_i b_i
+// C(M, i) x^i (1 - x)^(M - i). A Taylor shift to a (b_0 = P(a) by Horner's operations), the scale
+// (b - a)^j, then the basis change.
+template <int M>
+TENSORDIAG_HOST_DEVICE inline void bernstein_coefficients(const double* p, double a, double b, double* out) {
   using namespace symmetric_angle_detail;
-  const double* g = chart.derivatives[level];
-  const int degree = 2 * K - level;
-  bool zero = true;
-  for (int j = 0; j <= degree; ++j) zero = zero && g[j] == 0.0;
-  if (zero) return false;  // a constant 0: no isolated roots
-  if (slot == count + 1) {
-    *root = 1.0;
-    return polynomial_at(g, degree, 1.0) == 0.0 && !(count > 0 && critical[count - 1] == 1.0);
+  constexpr BernsteinWeights<M> basis{};
+  double q[M + 1];
+  TENSORDIAG_UNROLL
+  for (int j = 0; j <= M; ++j) q[j] = p[j];
+  TENSORDIAG_UNROLL
+  for (int i = 0; i < M; ++i)
+    TENSORDIAG_UNROLL
+    for (int j = M - 1; j >= i; --j) q[j] += a * q[j + 1];
+  const double width = b - a;
+  double power = 1.0;
+  TENSORDIAG_UNROLL
+  for (int j = 1; j <= M; ++j) {
+    power *= width;
+    q[j] *= power;
   }
-  const double lo = slot == 0 ? -1.0 : critical[slot - 1];
-  const double value_lo = polynomial_at(g, degree, lo);
-  if (value_lo == 0.0) {
-    *root = lo;
-    return !(slot > 1 && critical[slot - 2] == lo) && !(slot == 1 && lo == -1.0);
+  TENSORDIAG_UNROLL
+  for (int i = 0; i <= M; ++i) {
+    double sum = 0.0;
+    TENSORDIAG_UNROLL
+    for (int j = 0; j <= i; ++j) sum += basis.weight[i][j] * q[j];
+    out[i] = sum;
   }
-  const double hi = slot < count ? critical[slot] : 1.0;
-  const double value_hi = polynomial_at(g, degree, hi);
-  if (value_hi == 0.0 || (value_lo < 0.0) == (value_hi < 0.0)) return false;
-  *root = bracketed_root(g, chart.derivatives[level + 1], degree, lo, hi, value_lo < 0.0);
-  return true;
+}
+
+// Calls consider(u) for the candidates of piece `piece` of a chart, ascending (see the top): each
+// root in the open piece where P falls from + to -, the left end of an interval where P is exactly
+// 0 there, and the midpoint of an interval still undecided at the deepest halving. The intervals are
+// visited depth first in order without a stack: (depth, index) is [a, a + width), width = piece /
+// 2^depth, a = piece start + index * width, all exact in binary.
+template <int K, typename Consider>
+TENSORDIAG_HOST_DEVICE inline void symmetric_piece_candidates(const SymmetricChart<K>& chart, int piece,
+                                                              Consider&& consider) {
+  using namespace symmetric_angle_detail;
+  constexpr int M = 2 * K;
+  const double piece_width = 2.0 / symmetric_chart_pieces;
+  const double piece_start = -1.0 + piece * piece_width;
+  int depth = 0;
+  long long index = 0;
+  for (;;) {
+    double width = piece_width;
+    for (int i = 0; i < depth; ++i) width *= 0.5;
+    const double a = piece_start + static_cast<double>(index) * width, b = a + width;
+    double coef[M + 1];
+    bernstein_coefficients<M>(chart.p, a, b, coef);
+    if (coef[0] == 0.0) consider(a);
+    int changes = 0;
+    double last = 0.0;
+    TENSORDIAG_UNROLL
+    for (int j = 0; j <= M; ++j)
+      if (coef[j] != 0.0) {
+        if (last != 0.0 && (coef[j] < 0.0) != (last < 0.0)) ++changes;
+        last = coef[j];
+      }
+    bool halve = false;
+    if (changes == 1 && coef[0] != 0.0 && coef[M] != 0.0) {
+      // One simple root: a maximum of f where P falls. Start at the chord's root.
+      if (coef[0] > 0.0) consider(bracketed_root(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
+    } else if (changes > 0) {
+      if (depth < symmetric_piece_depth) halve = true;
+      else consider(a + 0.5 * width);
+    }
+    if (halve) {
+      ++depth;
+      index *= 2;
+      continue;
+    }
+    // The next interval in order: up while this one is a right half, then the right sibling.
+    while (depth > 0 && index % 2 == 1) {
+      --depth;
+      index /= 2;
+    }
+    if (depth == 0) return;
+    ++index;
+  }
 }
 
 // f(psi) - f(0), up to the positive factor 2, at u of `chart`.
@@ -328,10 +409,30 @@ TENSORDIAG_HOST_DEVICE inline double symmetric_tangent_closed_form(double re, do
   return inverse < 0 ? -magnitude : magnitude;
 }
 
+// The best candidate so far: the largest gain (strictly positive: 0 is the identity's), the first
+// of equal ones, and its t = tan phi.
+struct SymmetricBest {
+  double gain = 0.0;
+  double t = 0.0;
+};
+
+// Piece `piece` of `chart`'s candidates offered to `best`, in order.
+template <int D>
+TENSORDIAG_HOST_DEVICE inline void symmetric_piece_best(const SymmetricFourier<D>& fourier,
+                                                        const SymmetricChart<D / 2>& polynomial, int chart,
+                                                        int piece, SymmetricBest& best) {
+  symmetric_piece_candidates<D / 2>(polynomial, piece, [&](double u) {
+    if (const double gain = symmetric_gain<D>(fourier, chart, u); gain > best.gain) {
+      best.gain = gain;
+      best.t = symmetric_tangent(chart, u);
+    }
+  });
+}
+
 // The maximizer of f from t_0 .. t_D (t[k]: the mean of the pivot entries with k indices q), as
 // (c, s) with phi in (-pi/4, pi/4]; the identity when no angle gains. The serial form of what
-// kernels_templates/symmetric_angles.cu runs a slot a lane: each chart's levels from P^(2K-1) down to
-// P, then the first candidate of the largest positive gain, chart 0's roots before chart 1's.
+// kernels_templates/symmetric_warp_angle.cuh runs a piece a lane: chart 0's pieces in order, then
+// chart 1's, the first candidate of the largest positive gain.
 template <int D>
 TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
   static_assert(D >= 2, "a symmetric rotation needs order >= 2");
@@ -346,29 +447,14 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
     if constexpr (D / 2 == 1) {
       return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
     } else {
-      constexpr int M = 2 * (D / 2);
-      double best_t = 0.0, best_gain = 0.0;
+      SymmetricBest best;
       for (int chart = 0; chart < 2; ++chart) {
-        SymmetricChart<D / 2> polynomials;
-        symmetric_chart<D>(fourier, chart, polynomials);
-        double roots[2][M + 2];  // the levels alternate between the two
-        int count = 0;
-        for (int level = M - 1; level >= 0; --level) {
-          const double* critical = roots[level % 2 == 0];
-          double* found = roots[level % 2];
-          int found_count = 0;
-          for (int slot = 0; slot <= count + 1; ++slot)
-            if (double root; symmetric_chart_slot_root<D / 2>(polynomials, level, critical, count, slot, &root))
-              found[found_count++] = root;
-          count = found_count;
-        }
-        for (int i = 0; i < count; ++i)
-          if (const double gain = symmetric_gain<D>(fourier, chart, roots[0][i]); gain > best_gain) {
-            best_gain = gain;
-            best_t = symmetric_tangent(chart, roots[0][i]);
-          }
+        SymmetricChart<D / 2> polynomial;
+        symmetric_chart<D>(fourier, chart, polynomial);
+        for (int piece = 0; piece < symmetric_chart_pieces; ++piece)
+          symmetric_piece_best<D>(fourier, polynomial, chart, piece, best);
       }
-      return symmetric_angle_rotation(best_t);
+      return symmetric_angle_rotation(best.t);
     }
   }
 }

@@ -3,26 +3,27 @@
 //
 // Structure symmetric (DESIGN.md section 7): pair (p, q)'s one rotation, the same in every mode,
 // from the D + 1 means t_k of its pivot subtensor (k = the number of indices q, the popcount of
-// `bits`), summed in `bits` order in double as the CPU symmetric engine sums them, by
-// dsl/symmetric_angle.hpp on lane 0. The rotation of mode n goes to out[n * PAIRS].
+// `bits`), summed in `bits` order in double as the CPU symmetric engine sums them (every lane the
+// same sums, read by broadcast), by symmetric_warp_angle.cuh. The rotation of mode n goes to
+// out[n * PAIRS].
 __device__ inline void symmetric_pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
                                                 Rotation* out) {
-  gather_subtensor(tensor, p, q, sub, lane);
+  gather_subtensor(tensor, p, q, sub, lane);  // ends with __syncwarp: every lane sees it
+  double t[D + 1];
+  double count[D + 1];
+#pragma unroll
+  for (int k = 0; k <= D; ++k) t[k] = count[k] = 0.0;
+  for (int bits = 0; bits < SUBTENSOR; ++bits) {
+    const int k = __popc(bits);
+    t[k] += static_cast<double>(sub[bits]);
+    count[k] += 1.0;
+  }
+#pragma unroll
+  for (int k = 0; k <= D; ++k) t[k] /= count[k];
+  const tensordiag::dsl::Givens<double> g = warp_symmetric_angle(t, lane);
   if (lane == 0) {
-    double t[D + 1];
-    double count[D + 1];
-#pragma unroll
-    for (int k = 0; k <= D; ++k) t[k] = count[k] = 0.0;
-    for (int bits = 0; bits < SUBTENSOR; ++bits) {
-      const int k = __popc(bits);
-      t[k] += static_cast<double>(sub[bits]);
-      count[k] += 1.0;
-    }
-#pragma unroll
-    for (int k = 0; k <= D; ++k) t[k] /= count[k];
-    const tensordiag::dsl::Givens<double> g = tensordiag::dsl::symmetric_angle<D>(t);
     const Rotation rotation{static_cast<Scalar>(g.c), static_cast<Scalar>(g.s)};
     for (int mode = 0; mode < D; ++mode) out[mode * PAIRS] = rotation;
   }
-  __syncwarp();  // lane 0 has read `sub` before the warp's next pair overwrites it
+  __syncwarp();  // every lane has read `sub` before the warp's next pair overwrites it
 }

@@ -248,10 +248,16 @@ __device__ inline bool is_identity(Rotation g) { return g.c == Scalar(1) && g.s 
 //   psi - pi (gamma_k -> (-1)^k gamma_k). Times (1 + u^2)^K, with e^{i k psi} (1 + u^2)^K =
 //   (1 + iu)^(K+k) (1 - iu)^(K-k), the derivative is a polynomial of degree 2K in u,
 //   P(u) = sum_k k Re(i gamma_k (1 + iu)^(K+k) (1 - iu)^(K-k)).
-//   Its real roots in [-1, 1] are isolated by the recursive-derivative method (the roots of P^(j)
-//   lie between consecutive roots of P^(j+1): one bracketed, safeguarded Newton search per
-//   monotone interval, from P^(2K-1) down to P). Degree 2K <= D where the direct polynomial in
-//   tan phi had degree 2D: half the levels, each of half the degree.
+//   Each chart's [-1, 1] is cut into 16 equal pieces, independent of each other (the kernel gives
+//   each its own lane). Only the roots where P falls from + to - matter (f's local maxima: dpsi/du
+//   > 0; a root of even multiplicity is no extremum). A piece's Bernstein coefficients bound its
+//   roots (Descartes' rule of signs in the Bernstein basis: the roots in the open piece number the
+//   coefficients' sign changes less an even count): no change, no root; one change, one simple
+//   root, found by a Newton search kept inside the bracket when P falls there; more, the piece is
+//   halved (depth first, in order, down to 2^-40 of a piece, whose midpoint then stands for the
+//   roots left: between two roots that close, f moves by ~width^3). A left end where P is exactly 0
+//   is a candidate too (the charts' ends are the other chart's first left end). No derivative
+//   levels: one bracketed search per maximum, from a bracket 1/8 wide or narrower.
 // Candidates are compared by their gain over the identity, f(psi) - f(0) = 2 sum_k Re(gamma_k
 // (e^{i k psi} - 1)) = -4 sum_k Im(w^k) Im(gamma_k w^k) with w = e^{i psi / 2} (no cancellation
 // near psi = 0, where the last sweeps' angles are ~1e-9); only a strictly positive gain replaces the
@@ -294,19 +300,26 @@ struct Binomials {
 };
 
 // The root of p (degree `degree`) in [lo, hi], where p(lo) and p(hi) are nonzero of opposite signs
-// and p is monotone (no root of dp inside): Newton steps kept inside the bracket, which every
+// and p has one simple root there: Newton steps from `start` kept inside the bracket, which every
 // evaluation shrinks, bisection where a step would leave it; at most 100 evaluations, ending when
-// a step stands still or the bracket holds no double between its ends.
+// a step stands still, the bracket holds no double between its ends, or the Newton step is within
+// 2^-50 |x|, 4 units in the last place (rounding noise at the root: from there a step may creep an
+// ulp at a time, or leave the bracket and bisect it for up to 50 more evaluations, for nothing).
 TENSORDIAG_HOST_DEVICE inline double bracketed_root(const double* p, const double* dp, int degree, double lo,
-                                                    double hi, bool negative_at_lo) {
-  double x = 0.5 * (lo + hi);
+                                                    double hi, bool negative_at_lo, double start) {
+  double x = start;
   for (int step = 0; step < 100; ++step) {
     const double y = polynomial_at(p, degree, x);
     if (y == 0.0) break;
     if ((y < 0.0) == negative_at_lo) lo = x;
     else hi = x;
     const double slope = polynomial_at(dp, degree - 1, x);
-    double next = slope != 0.0 ? x - y / slope : lo;
+    const double newton = slope != 0.0 ? y / slope : 0.0;
+    double next = slope != 0.0 ? x - newton : lo;
+    if (slope != 0.0 && (newton < 0 ? -newton : newton) <= 0x1p-50 * (x < 0 ? -x : x)) {
+      if (next > lo && next < hi) x = next;
+      break;
+    }
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     if (next == x || !(next > lo && next < hi)) break;
     x = next;
@@ -352,6 +365,19 @@ struct ChartBasis {
         for (int l = 0; l <= j; ++l) sum += ((j - l) % 2 ? -1 : 1) * binomial(K + k, l) * binomial(K - k, j - l);
         omega[k][j] = static_cast<double>(sum);
       }
+  }
+};
+
+// C(i, j) / C(M, j), j <= i <= M: the Bernstein coefficients on [0, 1] of sum_j q_j x^j are
+// b_i = sum_{j <= i} C(i, j) / C(M, j) q_j. Built at compile time.
+template <int M>
+struct BernsteinWeights {
+  double weight[M + 1][M + 1];
+  constexpr BernsteinWeights() : weight{} {
+    const Binomials<M> binomial;
+    for (int i = 0; i <= M; ++i)
+      for (int j = 0; j <= i; ++j)
+        weight[i][j] = static_cast<double>(binomial(i, j)) / static_cast<double>(binomial(M, j));
   }
 };
 
@@ -420,11 +446,12 @@ TENSORDIAG_HOST_DEVICE inline bool symmetric_fourier(const double* t, SymmetricF
 }
 
 // One chart's derivative polynomial P(u) (chart 0: psi = 2 atan u; chart 1: psi = pi + 2 atan u)
-// with its derivatives: derivatives[j] = P^(j), of degree 2K - j.
+// and its derivative P'.
 template <int K>
 struct SymmetricChart {
   static constexpr int M = 2 * K;
-  double derivatives[M + 1][M + 1];
+  double p[M + 1];   // P(u) = sum_j p[j] u^j
+  double dp[M];      // P'(u) = sum_j dp[j] u^j
 };
 
 template <int D>
@@ -434,7 +461,7 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_chart(const SymmetricFourier<D>& fo
   constexpr int K = D / 2;
   constexpr int M = 2 * K;
   constexpr ChartBasis<K> basis{};
-  double* P = out.derivatives[0];
+  double* P = out.p;
   TENSORDIAG_UNROLL
   for (int j = 0; j <= M; ++j) P[j] = 0.0;
   TENSORDIAG_UNROLL
@@ -450,42 +477,96 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_chart(const SymmetricFourier<D>& fo
       P[j] += basis.omega[k][j] * part;
     }
   }
-  for (int level = 1; level <= M; ++level)
-    for (int j = 0; j <= M - level; ++j) out.derivatives[level][j] = (j + 1) * out.derivatives[level - 1][j + 1];
+  TENSORDIAG_UNROLL
+  for (int j = 0; j < M; ++j) out.dp[j] = (j + 1) * P[j + 1];
 }
 
-// Slot `slot` of one level of a chart's root isolation: `critical` holds the `count` roots of
-// P^(level+1) in [-1, 1], ascending, which cut [-1, 1] into the intervals 0..count, on each of which
-// P^(level) is monotone; slot count + 1 is the end u = 1. A slot has one root of P^(level) at most:
-// its interval's left end where P^(level) is 0 there (once, where critical points repeat), or the
-// one inside its interval where the signs of the ends differ; the end slot, u = 1 where P^(level)
-// is 0 and the last interval did not already take it. The slots are independent (the kernel gives
-// each its own lane) and their roots, in slot order, ascend. Returns whether the slot has one.
-template <int K>
-TENSORDIAG_HOST_DEVICE inline bool symmetric_chart_slot_root(const SymmetricChart<K>& chart, int level,
-                                                             const double* critical, int count, int slot,
-                                                             double* root) {
+// The pieces of a chart: [-1, 1] in 16 equal parts, piece i = [-1 + i/8, -1 + (i + 1)/8].
+inline constexpr int symmetric_chart_pieces = 16;
+// The deepest halving of a piece (2^-40 of it, 1.1e-13 wide) before its midpoint stands for the
+// roots left in it.
+inline constexpr int symmetric_piece_depth = 40;
+
+// The Bernstein coefficients b_0..b_M of P (degree M) on [a, b]: P(a + (b - a) x) = sum_i b_i
+// C(M, i) x^i (1 - x)^(M - i). A Taylor shift to a (b_0 = P(a) by Horner's operations), the scale
+// (b - a)^j, then the basis change.
+template <int M>
+TENSORDIAG_HOST_DEVICE inline void bernstein_coefficients(const double* p, double a, double b, double* out) {
   using namespace symmetric_angle_detail;
-  const double* g = chart.derivatives[level];
-  const int degree = 2 * K - level;
-  bool zero = true;
-  for (int j = 0; j <= degree; ++j) zero = zero && g[j] == 0.0;
-  if (zero) return false;  // a constant 0: no isolated roots
-  if (slot == count + 1) {
-    *root = 1.0;
-    return polynomial_at(g, degree, 1.0) == 0.0 && !(count > 0 && critical[count - 1] == 1.0);
+  constexpr BernsteinWeights<M> basis{};
+  double q[M + 1];
+  TENSORDIAG_UNROLL
+  for (int j = 0; j <= M; ++j) q[j] = p[j];
+  TENSORDIAG_UNROLL
+  for (int i = 0; i < M; ++i)
+    TENSORDIAG_UNROLL
+    for (int j = M - 1; j >= i; --j) q[j] += a * q[j + 1];
+  const double width = b - a;
+  double power = 1.0;
+  TENSORDIAG_UNROLL
+  for (int j = 1; j <= M; ++j) {
+    power *= width;
+    q[j] *= power;
   }
-  const double lo = slot == 0 ? -1.0 : critical[slot - 1];
-  const double value_lo = polynomial_at(g, degree, lo);
-  if (value_lo == 0.0) {
-    *root = lo;
-    return !(slot > 1 && critical[slot - 2] == lo) && !(slot == 1 && lo == -1.0);
+  TENSORDIAG_UNROLL
+  for (int i = 0; i <= M; ++i) {
+    double sum = 0.0;
+    TENSORDIAG_UNROLL
+    for (int j = 0; j <= i; ++j) sum += basis.weight[i][j] * q[j];
+    out[i] = sum;
   }
-  const double hi = slot < count ? critical[slot] : 1.0;
-  const double value_hi = polynomial_at(g, degree, hi);
-  if (value_hi == 0.0 || (value_lo < 0.0) == (value_hi < 0.0)) return false;
-  *root = bracketed_root(g, chart.derivatives[level + 1], degree, lo, hi, value_lo < 0.0);
-  return true;
+}
+
+// Calls consider(u) for the candidates of piece `piece` of a chart, ascending (see the top): each
+// root in the open piece where P falls from + to -, the left end of an interval where P is exactly
+// 0 there, and the midpoint of an interval still undecided at the deepest halving. The intervals are
+// visited depth first in order without a stack: (depth, index) is [a, a + width), width = piece /
+// 2^depth, a = piece start + index * width, all exact in binary.
+template <int K, typename Consider>
+TENSORDIAG_HOST_DEVICE inline void symmetric_piece_candidates(const SymmetricChart<K>& chart, int piece,
+                                                              Consider&& consider) {
+  using namespace symmetric_angle_detail;
+  constexpr int M = 2 * K;
+  const double piece_width = 2.0 / symmetric_chart_pieces;
+  const double piece_start = -1.0 + piece * piece_width;
+  int depth = 0;
+  long long index = 0;
+  for (;;) {
+    double width = piece_width;
+    for (int i = 0; i < depth; ++i) width *= 0.5;
+    const double a = piece_start + static_cast<double>(index) * width, b = a + width;
+    double coef[M + 1];
+    bernstein_coefficients<M>(chart.p, a, b, coef);
+    if (coef[0] == 0.0) consider(a);
+    int changes = 0;
+    double last = 0.0;
+    TENSORDIAG_UNROLL
+    for (int j = 0; j <= M; ++j)
+      if (coef[j] != 0.0) {
+        if (last != 0.0 && (coef[j] < 0.0) != (last < 0.0)) ++changes;
+        last = coef[j];
+      }
+    bool halve = false;
+    if (changes == 1 && coef[0] != 0.0 && coef[M] != 0.0) {
+      // One simple root: a maximum of f where P falls. Start at the chord's root.
+      if (coef[0] > 0.0) consider(bracketed_root(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
+    } else if (changes > 0) {
+      if (depth < symmetric_piece_depth) halve = true;
+      else consider(a + 0.5 * width);
+    }
+    if (halve) {
+      ++depth;
+      index *= 2;
+      continue;
+    }
+    // The next interval in order: up while this one is a right half, then the right sibling.
+    while (depth > 0 && index % 2 == 1) {
+      --depth;
+      index /= 2;
+    }
+    if (depth == 0) return;
+    ++index;
+  }
 }
 
 // f(psi) - f(0), up to the positive factor 2, at u of `chart`.
@@ -554,10 +635,30 @@ TENSORDIAG_HOST_DEVICE inline double symmetric_tangent_closed_form(double re, do
   return inverse < 0 ? -magnitude : magnitude;
 }
 
+// The best candidate so far: the largest gain (strictly positive: 0 is the identity's), the first
+// of equal ones, and its t = tan phi.
+struct SymmetricBest {
+  double gain = 0.0;
+  double t = 0.0;
+};
+
+// Piece `piece` of `chart`'s candidates offered to `best`, in order.
+template <int D>
+TENSORDIAG_HOST_DEVICE inline void symmetric_piece_best(const SymmetricFourier<D>& fourier,
+                                                        const SymmetricChart<D / 2>& polynomial, int chart,
+                                                        int piece, SymmetricBest& best) {
+  symmetric_piece_candidates<D / 2>(polynomial, piece, [&](double u) {
+    if (const double gain = symmetric_gain<D>(fourier, chart, u); gain > best.gain) {
+      best.gain = gain;
+      best.t = symmetric_tangent(chart, u);
+    }
+  });
+}
+
 // The maximizer of f from t_0 .. t_D (t[k]: the mean of the pivot entries with k indices q), as
 // (c, s) with phi in (-pi/4, pi/4]; the identity when no angle gains. The serial form of what
-// kernels_templates/symmetric_angles.cu runs a slot a lane: each chart's levels from P^(2K-1) down to
-// P, then the first candidate of the largest positive gain, chart 0's roots before chart 1's.
+// kernels_templates/symmetric_warp_angle.cuh runs a piece a lane: chart 0's pieces in order, then
+// chart 1's, the first candidate of the largest positive gain.
 template <int D>
 TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
   static_assert(D >= 2, "a symmetric rotation needs order >= 2");
@@ -572,34 +673,58 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
     if constexpr (D / 2 == 1) {
       return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
     } else {
-      constexpr int M = 2 * (D / 2);
-      double best_t = 0.0, best_gain = 0.0;
+      SymmetricBest best;
       for (int chart = 0; chart < 2; ++chart) {
-        SymmetricChart<D / 2> polynomials;
-        symmetric_chart<D>(fourier, chart, polynomials);
-        double roots[2][M + 2];  // the levels alternate between the two
-        int count = 0;
-        for (int level = M - 1; level >= 0; --level) {
-          const double* critical = roots[level % 2 == 0];
-          double* found = roots[level % 2];
-          int found_count = 0;
-          for (int slot = 0; slot <= count + 1; ++slot)
-            if (double root; symmetric_chart_slot_root<D / 2>(polynomials, level, critical, count, slot, &root))
-              found[found_count++] = root;
-          count = found_count;
-        }
-        for (int i = 0; i < count; ++i)
-          if (const double gain = symmetric_gain<D>(fourier, chart, roots[0][i]); gain > best_gain) {
-            best_gain = gain;
-            best_t = symmetric_tangent(chart, roots[0][i]);
-          }
+        SymmetricChart<D / 2> polynomial;
+        symmetric_chart<D>(fourier, chart, polynomial);
+        for (int piece = 0; piece < symmetric_chart_pieces; ++piece)
+          symmetric_piece_best<D>(fourier, polynomial, chart, piece, best);
       }
-      return symmetric_angle_rotation(best_t);
+      return symmetric_angle_rotation(best.t);
     }
   }
 }
 
 }  // namespace tensordiag::dsl
+
+// ---- symmetric_warp_angle.cuh ----
+// symmetric_warp_angle: structure symmetric's pair rotation by a whole warp (DESIGN.md section 7),
+// for symmetric_angles and, through symmetric_pair.cuh, the kernels that run a group in shared
+// memory. From the D + 1 means t_k of a pivot subtensor (the same in every lane), the maximizer of
+// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp in double: D = 2 and D = 3 their closed
+// forms; from D = 4 on, lane l takes piece l % 16 of chart l / 16 (every lane forms its chart's
+// polynomial, 2K + 1 doubles, in registers), keeps its first candidate of the largest gain, and a
+// warp reduction picks the largest gain, the lowest lane of equal ones: the serial order of
+// dsl::symmetric_angle<D>, whose rotation this is, bit for bit where the host rounds alike. The same
+// rotation in every lane.
+__device__ inline tensordiag::dsl::Givens<double> warp_symmetric_angle(const double* t, int lane) {
+  using namespace tensordiag::dsl;
+  constexpr int K = D / 2;
+  if constexpr (K < 2) {
+    return symmetric_angle<D>(t);
+  } else {
+    static_assert(2 * symmetric_chart_pieces == 32, "a piece a lane");
+    SymmetricFourier<D> fourier;
+    if (!symmetric_fourier<D>(t, fourier)) return {1.0, 0.0};
+    const int chart = lane / symmetric_chart_pieces;
+    SymmetricChart<K> polynomial;
+    symmetric_chart<D>(fourier, chart, polynomial);
+    SymmetricBest best;
+    symmetric_piece_best<D>(fourier, polynomial, chart, lane % symmetric_chart_pieces, best);
+    int first = best.gain > 0.0 ? lane : 32;  // the lane whose candidate this is; 32: none
+    for (int offset = 16; offset > 0; offset /= 2) {
+      const double other_gain = __shfl_xor_sync(0xffffffffu, best.gain, offset);
+      const double other_t = __shfl_xor_sync(0xffffffffu, best.t, offset);
+      const int other_first = __shfl_xor_sync(0xffffffffu, first, offset);
+      if (other_gain > best.gain || (other_gain == best.gain && other_first < first)) {
+        best.gain = other_gain;
+        best.t = other_t;
+        first = other_first;
+      }
+    }
+    return symmetric_angle_rotation(best.t);
+  }
+}
 
 // ---- symmetric_angles.cu ----
 // symmetric_angles: the angles of one pivot group of a symmetric tensor (DESIGN.md section 7): one
@@ -608,16 +733,8 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
 // equal to q (entry `bits` has k = popcount(bits)), in double, and take the means t_k (the sum over
 // binom(D, k) entries: for a core symmetric to rounding, any one of them with the rounding averaged
 // out, as runtime/engines/cpu_symmetric_engine.hpp takes them). Then the maximizer of
-// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp, in double for either dtype: f's Fourier
-// coefficients in psi = 4 phi (every lane forms them), then for D = 3 the closed form, and from
-// D = 4 on the root isolation of the two charts at once, chart 0 in lanes 0-15 and chart 1 in lanes
-// 16-31, a slot a lane: each level's roots are compacted in slot order (a ballot, per half) into the
-// warp's shared buffer, which the next level reads as its critical points; the best candidate is a
-// warp reduction that keeps symmetric_angle()'s choice (the largest gain, the first of equal ones,
-// chart 0's roots before chart 1's). Lane 0 writes it to every mode's slot. The tensor is only read.
-// A chart's polynomials are the same for its 16 lanes: up to D = 7 (K <= 3: at most 49 doubles)
-// each lane keeps its own copy in registers, from D = 8 on the half's first lane forms them in the
-// warp's shared memory, whence its lanes read them by broadcast (SHARED_POLYNOMIALS below).
+// C'_{p..p}^2 + C'_{q..q}^2 by symmetric_warp_angle.cuh (a chart's piece a lane from D = 4 on).
+// Lane 0 writes it to every mode's slot. The tensor is only read.
 //
 // Arguments:
 //   tensor     N^D entries: the core before this group's rotations
@@ -628,73 +745,11 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
 inline constexpr int WARPS = 3;
 inline constexpr int THREADS = 32 * WARPS;
 inline constexpr long long SUBTENSOR = 1LL << D;
-inline constexpr int K = D / 2;  // f's degree in psi = 4 phi
-// Roots of one level of one chart at most (dsl/symmetric_angle.hpp: one a slot, count + 2 slots).
-inline constexpr int LEVEL_ROOTS = 2 * K + 2;
 inline constexpr unsigned FULL_WARP = 0xffffffffu;
-// The old root isolation (degree 2D in tan phi) kept D = 3's 56 doubles in registers (94, no stack)
-// and spilled from D = 4 (D = 6: a 1480-byte stack frame), where the shared copy was 11-18% faster
-// on an H100; a chart of degree 2K holds (2K + 1)^2 doubles: 49 at K = 3, 81 at K = 4.
-inline constexpr bool SHARED_POLYNOMIALS = K >= 4;
-
-// The best t = tan(phi) of a pair from its Fourier coefficients (K >= 2): each half-warp isolates
-// its chart's roots a slot a lane, in the warp's level buffers `roots[chart][2]`, then the candidate
-// of largest gain (0, the identity, unless one gains). The same value in every lane.
-__device__ __forceinline__ double best_tangent(const tensordiag::dsl::SymmetricFourier<D>& fourier,
-                                               const tensordiag::dsl::SymmetricChart<K>& chart_polynomials,
-                                               double (*roots)[2][LEVEL_ROOTS], int lane) {
-  using namespace tensordiag::dsl;
-  const int chart = lane / 16;
-  const int sub = lane % 16;
-  double (*chart_roots)[LEVEL_ROOTS] = roots[chart];
-  int count = 0;
-  for (int level = 2 * K - 1; level >= 0; --level) {
-    const double* critical = chart_roots[level % 2 == 0];
-    double* found = chart_roots[level % 2];
-    int found_count = 0;
-    // Both halves run the same number of rounds (the ballot needs the whole warp).
-    const int most = max(count, __shfl_xor_sync(FULL_WARP, count, 16));
-    for (int first = 0; first <= most + 1; first += 16) {
-      const int slot = first + sub;
-      double root = 0.0;
-      const bool has = slot <= count + 1 &&
-                       symmetric_chart_slot_root<K>(chart_polynomials, level, critical, count, slot, &root);
-      const unsigned half = (__ballot_sync(FULL_WARP, has) >> (16 * chart)) & 0xffffu;
-      if (has) found[found_count + __popc(half & ((1u << sub) - 1u))] = root;
-      found_count += __popc(half);
-    }
-    __syncwarp();
-    count = found_count;
-  }
-  // Candidate i of this chart: its root i; the order of symmetric_angle(): chart 0's before chart 1's.
-  double gain = 0.0, best_t = 0.0;
-  int index = 2 * LEVEL_ROOTS;  // none
-  for (int i = sub; i < count; i += 16) {
-    const double u = chart_roots[0][i];
-    if (const double g = symmetric_gain<D>(fourier, chart, u); g > gain) {
-      gain = g;
-      index = chart * LEVEL_ROOTS + i;
-      best_t = symmetric_tangent(chart, u);
-    }
-  }
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const double other_gain = __shfl_xor_sync(FULL_WARP, gain, offset);
-    const int other_index = __shfl_xor_sync(FULL_WARP, index, offset);
-    const double other_t = __shfl_xor_sync(FULL_WARP, best_t, offset);
-    if (other_gain > gain || (other_gain == gain && other_index < index)) {
-      gain = other_gain;
-      index = other_index;
-      best_t = other_t;
-    }
-  }
-  return best_t;
-}
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 symmetric_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations) {
   static_assert(D >= 2, "a symmetric rotation needs order >= 2 (D = 2: the Jacobi eigenvalue method)");
-  __shared__ double level_roots[WARPS][2][2][LEVEL_ROOTS];  // [warp][chart][level parity]
-  __shared__ tensordiag::dsl::SymmetricChart<K> chart_polynomials[SHARED_POLYNOMIALS ? WARPS : 1][2];
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   const int k = blockIdx.x * WARPS + warp;
@@ -722,30 +777,8 @@ symmetric_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pair
     binomial = binomial * (D - j) / (j + 1);
   }
 
-  using namespace tensordiag::dsl;
-  double best_t = 0.0;  // the identity
-  if constexpr (D > 2) {
-    SymmetricFourier<D> fourier;
-    if (symmetric_fourier<D>(t, fourier)) {
-      if constexpr (K == 1) {
-        best_t = symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]);
-      } else if constexpr (SHARED_POLYNOMIALS) {
-        SymmetricChart<K>& polynomials = chart_polynomials[warp][lane / 16];
-        if (lane % 16 == 0) symmetric_chart<D>(fourier, lane / 16, polynomials);
-        __syncwarp();  // the polynomials are seen by every lane
-        best_t = best_tangent(fourier, polynomials, level_roots[warp], lane);
-      } else {
-        SymmetricChart<K> polynomials;  // every lane's own copy of its chart's, in registers
-        symmetric_chart<D>(fourier, lane / 16, polynomials);
-        best_t = best_tangent(fourier, polynomials, level_roots[warp], lane);
-      }
-    }
-  }
+  const tensordiag::dsl::Givens<double> g = warp_symmetric_angle(t, lane);
   if (lane != 0) return;
-  // D = 2: the classical Jacobi closed form (the host's, bit for bit).
-  Givens<double> g;
-  if constexpr (D == 2) g = symmetric_angle<2>(t);
-  else g = symmetric_angle_rotation(best_t);
   const Rotation rotation{static_cast<Scalar>(g.c), static_cast<Scalar>(g.s)};
   for (int n = 0; n < D; ++n) rotations[n * PAIRS + k] = rotation;
 }

@@ -351,13 +351,14 @@ PlanAttempt plan_symmetric_angles(const Sizes& z) {
 
 namespace {
 
-// The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes without
-// the pivot check, the figures, the one-block run and the XOR subspace passes. The others are real
-// arithmetic (orders, Lanczos, the split contraction) and refuse it.
+// The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes, the
+// pivot check's skew-Hermitian Lambda (as its real 2N x 2N embedding), the figures, the one-block run
+// and the XOR subspace passes. The others are real arithmetic (orders, Lanczos, the split
+// contraction) and refuse it.
 bool takes_complex(KernelKind kind) {
-  return kind == KernelKind::pivot_angles || kind == KernelKind::group_pass || kind == KernelKind::chunk_pass ||
-         kind == KernelKind::off_norm || kind == KernelKind::small_tensor || kind == KernelKind::subspace_angles ||
-         kind == KernelKind::subspace_apply;
+  return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_check_gather || kind == KernelKind::group_pass ||
+         kind == KernelKind::chunk_pass || kind == KernelKind::off_norm || kind == KernelKind::small_tensor ||
+         kind == KernelKind::subspace_angles || kind == KernelKind::subspace_apply;
 }
 
 }  // namespace
@@ -366,7 +367,8 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   validate(spec);
   if (is_complex(spec.dtype) && !takes_complex(spec.kind))
     return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
-                   " runs pivot_angles, group_pass, chunk_pass, off_norm and small_tensor)");
+                   " runs pivot_angles, pivot_check_gather, group_pass, chunk_pass, off_norm, small_tensor and the subspace "
+                   "kinds)");
   if (is_complex(spec.dtype) && (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::small_tensor) &&
       spec.rule.hermitian_terms.empty())
     return refused("rule '" + spec.rule.name + "' is real-only (its objective has no complex lift): complex tensors take "

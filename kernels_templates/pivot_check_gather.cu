@@ -6,6 +6,15 @@
 // before the group (group_pass runs after all modes), so each entry of C it needs is rebuilt from
 // 2^n entries: in mode m < n, index l of pair (p, q) is c_m A_l + s_m A_partner (l = p) or
 // c_m A_l - s_m A_partner (l = q). Computed in double.
+// Complex scalars (DESIGN.md section 7; runtime/algorithm/complex_pivot_check.cpp): G[j, l] =
+// conj(C_{l..l}) C_{l->j,n}, Lambda = G - G^H is skew-Hermitian,
+//   Lambda_ij = conj(C_{j..j}) C_{j->i,n} - C_{i..i} conj(C_{i->j,n}),   Lambda_ji = -conj(Lambda_ij),
+// and the rotated entries weigh the partner's term by conj(s) (l = p) or -s (l = q), the unitary
+// rotation's x_p <- c x_p + conj(s) x_q, x_q <- c x_q - s x_p. `lambda` (and `lines`) then hold
+// the real 2N x 2N embedding [[Re, -Im], [Im, Re]] of the N x N complex matrix, row-major: Lambda's
+// is real skew-symmetric with Lambda's singular values (each twice), so lambda_norm's Lanczos and
+// cuSOLVER's dgesvd take its norm unchanged. The same text serves both: conj is the identity on a
+// real.
 //
 // A team of min(32, 4 * 2^n) lanes per entry i < j of the upper triangle: its lanes take the
 // 4 * 2^n terms of the four rotated entries in turn (at mode 8 of D = 9 a lane has 32 loads in
@@ -19,7 +28,7 @@
 //   pairs      the pivot group
 //   rotations  (c, s) of modes < mode, written by the earlier pivot_angles_mode launches
 //   mode       n, 0-based
-//   lambda     out: Lambda, N x N row-major (Lambda_ij = lambda[i * N + j])
+//   lambda     out: Lambda, N x N row-major (Lambda_ij = lambda[i * N + j]); complex: the 2N x 2N embedding
 // Launch: grid = ceil(N (N - 1) / 2 * 32 / THREADS) (a warp per entry, the largest team), block =
 // THREADS; at lower modes the teams are smaller and the last blocks return at once.
 //
@@ -40,14 +49,39 @@
 
 inline constexpr int THREADS = ${threads};
 
+// Scalar in double, the check's precision: double, or Complex<double>.
+__device__ inline double widen(float x) { return x; }
+__device__ inline double widen(double x) { return x; }
+template <class R>
+__device__ inline tensordiag::dsl::Complex<double> widen(tensordiag::dsl::Complex<R> z) {
+  return {static_cast<double>(z.re), static_cast<double>(z.im)};
+}
+using Wide = decltype(widen(Scalar{}));
+
+// Entry (i, j) of an N x N matrix of Wide values kept as doubles: a complex one as its real 2N x 2N
+// embedding (see the top).
+__device__ inline void store(double* array, int i, int j, double x) { array[static_cast<long long>(i) * N + j] = x; }
+__device__ inline void store(double* array, int i, int j, tensordiag::dsl::Complex<double> z) {
+  const long long row = 2LL * N;
+  array[i * row + j] = z.re;
+  array[i * row + N + j] = -z.im;
+  array[(N + i) * row + j] = z.im;
+  array[(N + i) * row + N + j] = z.re;
+}
+template <class W = Wide>
+__device__ inline W load(const double* array, int i, int j) {
+  if constexpr (sizeof(W) == sizeof(double)) return W(array[static_cast<long long>(i) * N + j]);
+  else return W(array[i * 2LL * N + j], array[(N + i) * 2LL * N + j]);
+}
+
 // Term `bits` of C_{l..l with index j in `mode`} after the group's rotations in modes < mode: the
 // entry with index partner(l) in the modes m < mode where bit m of `bits` is set, l in the others,
 // j in `mode` and l after it, weighted by those modes' c or +-s. An unpaired l (odd N) does not
 // mix: its only term is bits = 0, weight 1. `rows`: null, or a slab's rows (see the top).
-__device__ inline double rotated_term(const Scalar* tensor, const Rotation* rotations, const GroupMembership& member,
-                                      int mode, int l, int j, unsigned bits, const int* rows = nullptr) {
+__device__ inline Wide rotated_term(const Scalar* tensor, const Rotation* rotations, const GroupMembership& member,
+                                    int mode, int l, int j, unsigned bits, const int* rows = nullptr) {
   const int partner = member.partner[l];
-  if (partner < 0 && bits != 0) return 0.0;
+  if (partner < 0 && bits != 0) return Wide(0.0);
   // Where index i of logical mode m lies: i, or in a slab the row of i when m is the sliced mode.
   const auto at = [rows](int m, int i) -> long long {
     return rows != nullptr && m == MODE_OF_MEMORY_MODE[0] ? rows[i] : i;
@@ -60,23 +94,23 @@ __device__ inline double rotated_term(const Scalar* tensor, const Rotation* rota
   if (partner < 0) {
 #pragma unroll 1
     for (int m = 0; m < mode; ++m) offset += at(m, l) * STRIDE[m];
-    return static_cast<double>(tensor[offset]);
+    return widen(tensor[offset]);
   }
   const int k = member.pair_of[l];
-  const double partner_sign = l < partner ? 1.0 : -1.0;
-  double weight = 1.0;
+  const bool at_p = l < partner;
+  Wide weight(1.0);
 #pragma unroll 1
   for (int m = 0; m < mode; ++m) {
     const Rotation g = rotations[m * PAIRS + k];
     if ((bits >> m) & 1) {
       offset += at(m, partner) * STRIDE[m];
-      weight *= partner_sign * static_cast<double>(g.s);
+      weight = weight * (at_p ? conj(widen(g.s)) : -widen(g.s));
     } else {
       offset += at(m, l) * STRIDE[m];
-      weight *= static_cast<double>(g.c);
+      weight = weight * static_cast<double>(real_cosine(g.c));
     }
   }
-  return weight * static_cast<double>(tensor[offset]);
+  return weight * widen(tensor[offset]);
 }
 
 // The sum of v over the `team` lanes (a power of two) of the caller's team, in each of them: a
@@ -85,13 +119,16 @@ __device__ inline double team_total(double v, int team) {
   for (int offset = team / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
 }
+__device__ inline tensordiag::dsl::Complex<double> team_total(tensordiag::dsl::Complex<double> v, int team) {
+  return {team_total(v.re, team), team_total(v.im, team)};
+}
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_check_gather(${pivot_check_gather_parameters}) {
   __shared__ GroupMembership member;
   build_membership(pairs, member);
   if (blockIdx.x == 0)
-    for (int i = threadIdx.x; i < N; i += THREADS) lambda[i * N + i] = 0.0;
+    for (int i = threadIdx.x; i < N; i += THREADS) store(lambda, i, i, Wide(0.0));
   // A team of 4 * 2^mode lanes (at most a warp) per entry i < j: lane r takes terms r, r + team, ..
   // of the four rotated entries; term t >> mode picks C_{j..j}, C_{j->i,n}, C_{i..i}, C_{i->j,n}.
   const unsigned terms = 1u << mode;
@@ -110,25 +147,25 @@ pivot_check_gather(${pivot_check_gather_parameters}) {
     while (static_cast<long long>(i + 1) * (2 * N - i - 2) / 2 <= entry) ++i;
     j = static_cast<int>(entry - static_cast<long long>(i) * (2 * N - i - 1) / 2) + i + 1;
   }
-  double diagonal_j = 0.0, fiber_j = 0.0, diagonal_i = 0.0, fiber_i = 0.0;
+  Wide diagonal_j(0.0), fiber_j(0.0), diagonal_i(0.0), fiber_i(0.0);
   if (active) {
 #pragma unroll 4
     for (unsigned t = member_lane; t < 4 * terms; t += team) {
       const unsigned which = t >> mode, bits = t & (terms - 1);
       const int l = which < 2 ? j : i;
       const int index = which == 0 || which == 3 ? j : i;
-      const double term = rotated_term(tensor, rotations, member, mode, l, index, bits);
+      const Wide term = rotated_term(tensor, rotations, member, mode, l, index, bits);
       if (which == 0) diagonal_j += term;
       else if (which == 1) fiber_j += term;
       else if (which == 2) diagonal_i += term;
       else fiber_i += term;
     }
   }
-  const double value = team_total(diagonal_j, team) * team_total(fiber_j, team) -
-                       team_total(diagonal_i, team) * team_total(fiber_i, team);
+  const Wide value = conj(team_total(diagonal_j, team)) * team_total(fiber_j, team) -
+                     team_total(diagonal_i, team) * conj(team_total(fiber_i, team));
   if (active && member_lane == 0) {
-    lambda[i * N + j] = value;
-    lambda[j * N + i] = -value;
+    store(lambda, i, j, value);
+    store(lambda, j, i, -conj(value));
   }
 }
 
@@ -147,12 +184,12 @@ pivot_check_lines(${pivot_check_lines_parameters}) {
   const int j = active ? static_cast<int>(entry % N) : 0;
   // The rank that holds every term: the row of j where `mode` is the sliced mode, else of l.
   const bool held = active && rows[mode == MODE_OF_MEMORY_MODE[0] ? j : l] >= 0;
-  double line = 0.0;
+  Wide line(0.0);
   if (held)
     for (unsigned bits = member_lane; bits < terms; bits += team)
       line += rotated_term(tensor, rotations, member, mode, l, j, bits, rows);
   line = team_total(line, team);
-  if (active && member_lane == 0) lines[entry] = held ? line : 0.0;
+  if (active && member_lane == 0) store(lines, l, j, held ? line : Wide(0.0));
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -162,6 +199,6 @@ lambda_from_lines(${lambda_from_lines_parameters}) {
   const int i = static_cast<int>(entry / N), j = static_cast<int>(entry % N);
   // Lambda_ij for i < j, its negative below the diagonal, 0 on it.
   const int a = i < j ? i : j, b = i < j ? j : i;
-  const double value = lines[b * N + b] * lines[b * N + a] - lines[a * N + a] * lines[a * N + b];
-  lambda[entry] = i == j ? 0.0 : (i < j ? value : -value);
+  const Wide value = conj(load(lines, b, b)) * load(lines, b, a) - load(lines, a, a) * conj(load(lines, a, b));
+  store(lambda, i, j, i == j ? Wide(0.0) : (i < j ? value : -conj(value)));
 }

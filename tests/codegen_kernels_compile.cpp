@@ -134,8 +134,8 @@ TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes 
   CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", 20, 3, "float32", "C", "max_diag")), codegen_error);
 }
 
-// The complex kinds (issue 11, item 3): the general engine's angles and passes, the figures, the
-// one-block run and the XOR subspace passes, for
+// The complex kinds (issue 11, item 3): the general engine's angles and passes, the pivot check's
+// Lambda, the figures, the one-block run and the XOR subspace passes, for
 // complex64 and complex128, both layouts, at every listed D and N they serve (pivot_angles up to the
 // subtensor its warp holds, group_pass up to its tile); every other kind, and max_trace's angles,
 // refuse a complex spec with a reason.
@@ -148,9 +148,9 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128; the oth
         if (order == 9 && size == 128) continue;
         const int i = static_cast<int>(cases.size());
         const Case c{kind, order, size, i % 2 == 0 ? "complex64" : "complex128", i % 4 < 2 ? "C" : "F", "max_diag"};
-        const bool complex_kind = kind == "pivot_angles" || kind == "group_pass" || kind == "chunk_pass" ||
-                                  kind == "off_norm" || kind == "small_tensor" || kind == "subspace_angles" ||
-                                  kind == "subspace_apply";
+        const bool complex_kind = kind == "pivot_angles" || kind == "pivot_check_gather" || kind == "group_pass" ||
+                                  kind == "chunk_pass" || kind == "off_norm" || kind == "small_tensor" ||
+                                  kind == "subspace_angles" || kind == "subspace_apply";
         try {
           kernel_entries(c.spec());
           CHECK_MESSAGE(complex_kind, c.name(), " was planned");
@@ -162,7 +162,7 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128; the oth
                         c.name(), ": ", why);
         }
       }
-  CHECK(served >= 4 * 19);  // the general kinds at most of the 19 shapes, small_tensor at the small ones
+  CHECK(served >= 5 * 19);  // the general kinds at most of the 19 shapes, small_tensor at the small ones
   check_compiles(cases);
   CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("pivot_angles", 4, 8, "complex64", "C", "max_trace")),
                        doctest::Contains("real-only"), codegen_error);

@@ -76,8 +76,6 @@ TEST_CASE("cli complex: refused inputs and options are one line and write nothin
   check_rejected(workspace, "diagonalize z.npy --out result --rule max_trace", "real-only");
   check_rejected(workspace, "diagonalize z.npy --out result --dtype float64", "would drop the imaginary parts");
   check_rejected(workspace, "diagonalize z.npy --out result --structure symmetric", "takes real tensors");
-  check_rejected(workspace, "diagonalize z.npy --out result --backend cuda --eta 0.001",
-                 "the pivot check on complex tensors runs on the CPU engine only");
   check_rejected(workspace, "diagonalize z.npy --out result --batch", "a batch takes real tensors");
   check_rejected(workspace, "diagonalize z.npy --out result --distributed", "the distributed engine takes real tensors");
   check_rejected(workspace, "generate --order 3 --size 4 --seed 1 --dtype complex64 --structure skew g.npy",

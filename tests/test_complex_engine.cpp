@@ -224,10 +224,6 @@ TEST_CASE("complex engine: what it refuses is a user_error") {
   options.structure = Structure::symmetric;
   refused(options, "takes real tensors");
   options = cpu_options();
-  options.backend = Backend::cuda;
-  options.eta = 1e-3;
-  refused(options, "the pivot check on complex tensors runs on the CPU engine only");
-  options = cpu_options();
   options.schedule = SweepSchedule::xor_subspaces;
   CHECK_THROWS_WITH_AS(diagonalize_complex(random_complex_tensor(3, 5, 72), options),
                        doctest::Contains("the xor schedule takes N a power of two"), tensordiag::user_error);

@@ -31,13 +31,15 @@ namespace tensordiag::runtime {
 namespace {
 
 // How the pivot check takes ||Lambda||_2: not at all (no check), on the device (lambda_norm, one
-// block, N <= 1024), or with cuSOLVER (any N; its calls cannot be captured in a graph).
+// block, N <= 1024; complex N <= 512: its Lambda comes as the real 2N x 2N embedding), or with
+// cuSOLVER (any N; its calls cannot be captured in a graph).
 enum class NormPath { unchecked, device, cusolver };
 
 NormPath choose_norm_path(bool checked, bool has_lambda_norm, PivotNorm asked) {
   if (!checked) return NormPath::unchecked;
   if (asked == PivotNorm::device && !has_lambda_norm)
-    throw user_error("the on-device pivot norm takes N <= 1024; use --pivot-norm cusolver or auto");
+    throw user_error("the on-device pivot norm takes N <= 1024 (complex tensors N <= 512); use --pivot-norm "
+                     "cusolver or auto");
   return has_lambda_norm && asked != PivotNorm::cusolver ? NormPath::device : NormPath::cusolver;
 }
 
@@ -132,7 +134,7 @@ struct DeviceState {
         partials(static_cast<std::size_t>(
             std::max(kernels.off_norm_plan.partial_doubles, kernels.group_pass_plan.partial_doubles))),
         figures(2),
-        lambda(norm != NormPath::unchecked ? static_cast<std::size_t>(size) * size : 0),
+        lambda(norm != NormPath::unchecked ? static_cast<std::size_t>(size) * size * (is_complex_v<T> ? 4 : 1) : 0),
         workspace(norm != NormPath::unchecked ? pairs_per_group * (std::size_t{1} << order) : 0),
         lanczos_basis(norm == NormPath::device ? static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles) : 0),
         lambda_norm(norm == NormPath::device ? 1 : 0),
@@ -162,7 +164,7 @@ struct DeviceState {
   DeviceBuffer<dsl::Givens<T>> rotations;  // per group: (c, s) of every mode and pair
   DeviceBuffer<double> partials;           // the figures' first stage: off_norm_partial or the last group_pass
   DeviceBuffer<double> figures;            // (off^2, ||diag||^2)
-  DeviceBuffer<double> lambda;             // pivot check: Lambda of one mode
+  DeviceBuffer<double> lambda;             // pivot check: Lambda of one mode (complex: its 2N x 2N embedding)
   DeviceBuffer<T> workspace;               // pivot check: the pairs' subtensors between modes
   DeviceBuffer<double> lanczos_basis;      // device norm: lambda_norm's Lanczos vectors
   DeviceBuffer<double> lambda_norm;        // device norm: ||Lambda||_2
@@ -223,7 +225,8 @@ public:
   GpuSweep(DeviceState<T>& state, const GpuKernels<T>& kernels, SweepFigures<T>& figures, NormPath norm, double eta,
            GpuSubspacePasses<T>* subspaces)
       : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta), subspaces_(subspaces) {
-    if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(state.size);
+    // A complex Lambda is its real 2N x 2N embedding: the same singular values.
+    if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(is_complex_v<T> ? 2 * state.size : state.size);
   }
 
   bool capturable() const { return norm_ != NormPath::cusolver; }
@@ -280,8 +283,10 @@ private:
     kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda);
     const double* norm = nullptr;
     if (norm_ == NormPath::device) {
-      kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(), pairs, eta_,
-                           state_.exact_norms.data());
+      // The bounds read |Lambda_pq| at (p, q): of an embedded complex Lambda only its real part, so
+      // a complex check always takes the exact norm (pairs = null).
+      kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(),
+                           is_complex_v<T> ? nullptr : pairs, eta_, state_.exact_norms.data());
       norm = state_.lambda_norm.data();
     } else {
       cusolver_norm_->enqueue(stream, lambda);
@@ -475,8 +480,6 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
 
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
-  // Lambda of a complex core is skew-Hermitian (DESIGN.md section 7): no GPU kernel gathers it yet.
-  if (is_complex_v<T> && run.settings.eta > 0) return "the pivot check on complex tensors runs on the CPU engine only";
   // The skew rule's pairs run one at a time (cpu_skew_engine.hpp), which no GPU kernel does yet.
   if (run.settings.structure == Structure::skew) return "structure skew runs on the CPU engine only";
   // Order 2 is a symmetric matrix (structure general refuses it before): the Jacobi eigenvalue

@@ -4,7 +4,8 @@
 // 1e-10 relative in complex128 (the phases fixed the same way on both), off_rel to 1e-9; planted
 // tensors recovered to 1e-12 with unitarity and reconstruction within 30 N D eps; complex64 within
 // its own tolerance; a real tensor run as complex128 follows the real GPU engine; and the runs the
-// GPU declines (the pivot check, subtensors over the shared memory) with their reasons.
+// GPU declines (subtensors over the shared memory) with their reasons; the pivot check (Lambda
+// skew-Hermitian, its norm from its real embedding) against the CPU's decisions.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -212,18 +213,66 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("complex runs the GPU declines: the pivot check and subtensors over the shared memory, with reasons") {
-    const GeneratedComplexTensor<double> small = planted<double>(3, 6, 1500);
-    Options options = on(Backend::cuda);
-    options.eta = 1e-3;
-    CHECK_THROWS_WITH_AS(diagonalize_complex(small.tensor, options),
-                         doctest::Contains("the pivot check on complex tensors runs on the CPU engine only"), user_error);
-    options.backend = Backend::automatic;
-    const Result<std::complex<double>> checked = diagonalize_complex(small.tensor, options);
-    CHECK(checked.engine == "cpu_complex");
-    REQUIRE(!checked.notes.empty());
-    CHECK(checked.notes.front().find("pivot check on complex tensors") != std::string::npos);
+  TEST_CASE("complex tensors with the pivot check: the GPU's skew-Hermitian Lambda and its norm give the CPU's rotations") {
+    // Random (not planted) tensors, 6 sweeps: the check skips pivots all along. The GPU gathers
+    // Lambda = G - G^H from the core rebuilt under the group's earlier modes as its real 2N x 2N
+    // embedding, lambda_norm's Lanczos takes its norm, and pivot_angles_mode rotates a pair iff 2 |Lambda_pq| >= eta ||Lambda||_2:
+    // the CPU complex engine decides the same pairs, so core and factors agree to 1e-10.
+    const Shape shapes[] = {{3, 6}, {3, 7}, {4, 5, Layout::fortran_order}, {3, 24}, {5, 4}};
+    std::uint64_t seed = 1510;
+    int changed_by_the_check = 0;
+    for (const Shape& shape : shapes)
+      for (const double eta : {1e-3, 0.6}) {
+        CAPTURE(shape.order);
+        CAPTURE(shape.size);
+        CAPTURE(eta);
+        const GeneratedComplexTensor<double> noisy = planted<double>(shape.order, shape.size, seed++, shape.layout, 0.3);
+        Options options = on(Backend::cuda);
+        options.max_sweeps = 6;
+        options.tol = 0.0;
+        options.stall_tol = 0.0;
+        options.eta = eta;
+        const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
+        CHECK(gpu.engine == "cuda");
+        REQUIRE(gpu.pivot_checks);
+        CHECK(gpu.pivot_checks->checks == 6LL * (shape.size % 2 ? shape.size : shape.size - 1) * shape.order);
+        // The device Lanczos on the real 2N x 2N embedding, every time (no bounds for complex).
+        CHECK(gpu.pivot_checks->exact_norms == gpu.pivot_checks->checks);
+        REQUIRE(gpu.verification);
+        CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * 2.3e-16);
+        options.eta = 0.0;
+        options.backend = Backend::cuda;
+        const Result<std::complex<double>> unchecked = diagonalize_complex(noisy.tensor, options);
+        if (relative_difference(gpu.core.values(), unchecked.core.values()) > 1e-6) ++changed_by_the_check;
+      }
+    // The check decided something: at eta = 0.6 at least it skipped pivots the unchecked run took.
+    CHECK(changed_by_the_check >= 5);
 
+    // cuSOLVER's dgesvd on the same embedding: the same decisions.
+    {
+      const GeneratedComplexTensor<double> noisy = planted<double>(3, 9, 1525, Layout::c_order, 0.3);
+      Options options = on(Backend::cuda);
+      options.max_sweeps = 5;
+      options.tol = 0.0;
+      options.stall_tol = 0.0;
+      options.eta = 0.6;
+      options.pivot_norm = PivotNorm::cusolver;
+      const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
+      REQUIRE(gpu.pivot_checks);
+      CHECK(gpu.pivot_checks->checks == 5LL * 9 * 3);
+    }
+
+    // complex64: the same decisions within float32's rounding.
+    const GeneratedComplexTensor<float> single = planted<float>(3, 8, 1530, Layout::c_order, 0.3);
+    Options options = on(Backend::cuda);
+    options.max_sweeps = 4;
+    options.tol = 0.0;
+    options.stall_tol = 0.0;
+    options.eta = 0.6;
+    check_gpu_equals_cpu(single.tensor, options, 1e-4);
+  }
+
+  TEST_CASE("complex runs the GPU declines: subtensors over the shared memory, with reasons") {
     // N = 2, D = 14: a pair's 2^14 complex128 entries are over a warp's shared memory, and complex
     // tensors have no split path.
     HostTensor<std::complex<double>> qubits(14, 2, Layout::c_order);

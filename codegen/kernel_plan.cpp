@@ -223,29 +223,33 @@ PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
                   {{"small_tensor", 32 * warps, 1, true}}});
 }
 
-// One block. N <= 128: Lambda in registers, ROWS = 8 rows per warp (fewer for N < 8), a warp per 8
+// One block, on the M x M Lambda (M = N, or 2N for a complex tensor's embedding). M <= 128: Lambda in registers, ROWS = 8 rows per warp (fewer for N < 8), a warp per 8
 // rows (512 threads at N = 128). Larger N up to 1024: Lambda read from global memory (L2), a thread
 // per vector entry. The block's shared memory stays under 48 KB (no opt-in). At most 128 Lanczos
 // steps (N for smaller N); the basis holds one vector more than the steps.
 PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
   constexpr int largest_size = 1024;
   constexpr int largest_in_registers = 128;
-  if (z.n > largest_size)
-    return refused("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(largest_size) +
-                   ", the largest whose Lanczos vectors fit one block; take the norm with cuSOLVER");
+  // A complex tensor's Lambda comes as its real 2N x 2N embedding (pivot_check_gather.cu).
+  const bool embedded = is_complex(spec.dtype);
+  const long long m = embedded ? 2 * z.n : z.n;
+  if (m > largest_size)
+    return refused("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(embedded ? largest_size / 2 : largest_size) +
+                   ", the largest whose Lanczos vectors fit one block" + (embedded ? " (complex: its 2N x 2N embedding)" : "") +
+                   "; take the norm with cuSOLVER");
   int rows = 0;
   int threads = 0;
-  if (z.n <= largest_in_registers) {
+  if (m <= largest_in_registers) {
     rows = 1;
-    while (rows < 8 && rows < z.n) rows *= 2;
-    threads = static_cast<int>(32 * ceil_div(z.n, rows));
+    while (rows < 8 && rows < m) rows *= 2;
+    threads = static_cast<int>(32 * ceil_div(m, rows));
   } else {
-    threads = static_cast<int>(std::max<long long>(256, ceil_div(z.n, 32) * 32));
+    threads = static_cast<int>(std::max<long long>(256, ceil_div(m, 32) * 32));
   }
-  const int steps = std::min(z.n, 128);
+  const int steps = static_cast<int>(std::min<long long>(m, 128));
   constexpr int default_gram_size = 32;
   const int gram_size = spec.tuning.pivot_gram_size < 0 ? default_gram_size : spec.tuning.pivot_gram_size;
-  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * z.n, z.n <= gram_size};
+  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * m, m <= gram_size, embedded};
   return planned({{}, false, plan, {{"lambda_norm", threads, 1}}});
 }
 
@@ -352,11 +356,12 @@ PlanAttempt plan_symmetric_angles(const Sizes& z) {
 namespace {
 
 // The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes, the
-// pivot check's skew-Hermitian Lambda (as its real 2N x 2N embedding), the figures, the one-block run
-// and the XOR subspace passes. The others are real arithmetic (orders, Lanczos, the split
-// contraction) and refuse it.
+// pivot check (its skew-Hermitian Lambda as the real 2N x 2N embedding, whose norm the real Lanczos
+// takes), the figures, the one-block run and the XOR subspace passes. The others are real
+// arithmetic (orders, the split contraction) and refuse it.
 bool takes_complex(KernelKind kind) {
-  return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_check_gather || kind == KernelKind::group_pass ||
+  return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_check_gather ||
+         kind == KernelKind::lambda_norm || kind == KernelKind::group_pass ||
          kind == KernelKind::chunk_pass || kind == KernelKind::off_norm || kind == KernelKind::small_tensor ||
          kind == KernelKind::subspace_angles || kind == KernelKind::subspace_apply;
 }
@@ -367,8 +372,8 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   validate(spec);
   if (is_complex(spec.dtype) && !takes_complex(spec.kind))
     return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
-                   " runs pivot_angles, pivot_check_gather, group_pass, chunk_pass, off_norm, small_tensor and the subspace "
-                   "kinds)");
+                   " runs pivot_angles, the pivot check's kinds, group_pass, chunk_pass, off_norm, small_tensor and the "
+                   "subspace kinds)");
   if (is_complex(spec.dtype) && (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::small_tensor) &&
       spec.rule.hermitian_terms.empty())
     return refused("rule '" + spec.rule.name + "' is real-only (its objective has no complex lift): complex tensors take "

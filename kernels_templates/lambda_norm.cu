@@ -44,26 +44,32 @@
 // (passing pairs are >= eta upper > eta lower), and skips the Lanczos process.
 //
 // Arguments:
-//   lambda       N x N, row-major (pivot_check_gather), skew-symmetric
+//   lambda       M x M, row-major (pivot_check_gather), skew-symmetric
 //   basis        workspace: STEPS + 1 vectors of N doubles (the Lanczos vectors; unused when they
 //                fit in shared memory)
 //   norm         out: ||Lambda||_2, or the lower bound when the bounds decide every pair (0 for Lambda = 0)
 //   pairs        the group whose verdicts the norm serves, or null: always the exact norm
 //   eta          the check's threshold
 //   exact_norms  null, or a counter raised by one each time the exact norm was needed
-// Launch: grid = 1, block = THREADS (THREADS >= N).
+// Launch: grid = 1, block = THREADS (THREADS >= M).
 
+// Lambda's size M: N, or 2N for a complex tensor, whose skew-Hermitian Lambda comes as its real
+// embedding [[Re, -Im], [Im, Re]] (pivot_check_gather.cu): real skew-symmetric with Lambda's
+// singular values, each twice, so everything below holds for it as it is. Only the bounds' pair
+// verdicts read |Lambda_pq| = hypot(E_pq, E_{N+p,q}) instead of |E_pq|.
+inline constexpr bool EMBEDDED = ${embedded};
+inline constexpr int M = EMBEDDED ? 2 * N : N;
 inline constexpr int THREADS = ${threads};
 inline constexpr int WARPS = THREADS / 32;
 inline constexpr int STEPS = ${steps};
 inline constexpr int ROWS = ${tile_rows};          // rows per warp in registers; 0: Lambda stays in global memory
 inline constexpr bool IN_REGISTERS = ROWS > 0;
-inline constexpr int COLS = (N + 31) / 32;         // columns per lane of the register tile
+inline constexpr int COLS = (M + 31) / 32;         // columns per lane of the register tile
 inline constexpr int TILE_ROWS = IN_REGISTERS ? ROWS : 1;
 inline constexpr int TILE_COLS = IN_REGISTERS ? COLS : 1;
 inline constexpr int CHECK_EVERY = 2;
 inline constexpr int BASIS_SHARED_BYTES = 16 * 1024;
-inline constexpr bool BASIS_SHARED = (STEPS + 1) * N * 8 <= BASIS_SHARED_BYTES;
+inline constexpr bool BASIS_SHARED = (STEPS + 1) * M * 8 <= BASIS_SHARED_BYTES;
 inline constexpr double TOLERANCE = 1e-13;          // on the Ritz value, relative
 inline constexpr double INVARIANT = 1e-12;          // beta below this times ||T||: the space is invariant
 inline constexpr double MARGIN = 1e-12;             // runtime::bounds_margin
@@ -72,11 +78,11 @@ inline constexpr int POWER_STEPS = 3;               // apply_s calls of stage 2 
 inline constexpr int RETRY_POWER_STEPS = 8;         // after a gram test that does not complete
 inline constexpr bool GRAM = ${gram};               // stages 2 and 3 (Tuning::pivot_gram_size; N <= 64: the packed triangles fit the 48 KB)
 inline constexpr int GRAM_ATTEMPTS = 2;             // runtime::gram_attempts
-inline constexpr int PACKED = N * (N + 1) / 2;
+inline constexpr int PACKED = M * (M + 1) / 2;
 inline constexpr double NONE_OPEN = 0x1.fffffffffffffp+1023;  // the largest double: no open pair (scaled 2 |Lambda_pq| <= 4)
-static_assert(THREADS >= N, "lambda_norm: a thread per vector entry");
-static_assert(!GRAM || N <= 64, "lambda_norm: S's triangle and its factor fit the static shared memory up to N = 64");
-static_assert(!IN_REGISTERS || (ROWS <= 32 && (ROWS & (ROWS - 1)) == 0 && WARPS * ROWS >= N),
+static_assert(THREADS >= M, "lambda_norm: a thread per vector entry");
+static_assert(!GRAM || M <= 64, "lambda_norm: S's triangle and its factor fit the static shared memory up to M = 64");
+static_assert(!IN_REGISTERS || (ROWS <= 32 && (ROWS & (ROWS - 1)) == 0 && WARPS * ROWS >= M),
               "lambda_norm: ROWS is a power of two <= 32 and the warps cover the rows");
 
 inline constexpr int log2_of(int x) { return x <= 1 ? 0 : 1 + log2_of(x / 2); }
@@ -181,8 +187,9 @@ __device__ inline bool bounds_decide(const double* lambda, double scale, const i
   __shared__ double scratch[32];
   double twice_open = NONE_OPEN;
   if (threadIdx.x < PAIRS) {
-    const double entry = lambda[pairs[2 * threadIdx.x] * N + pairs[2 * threadIdx.x + 1]];
-    const double twice = 2.0 * fabs(entry) * scale;
+    const int p = pairs[2 * threadIdx.x], q = pairs[2 * threadIdx.x + 1];
+    const double entry = EMBEDDED ? hypot(lambda[p * M + q], lambda[(N + p) * M + q]) : fabs(lambda[p * M + q]);
+    const double twice = 2.0 * entry * scale;
     if (!(twice >= eta * upper * (1 + MARGIN) || twice < eta * lower * (1 - MARGIN))) twice_open = twice;
   }
   smallest_open = block_min(twice_open, scratch);
@@ -198,23 +205,23 @@ __device__ inline bool gram_certifies_below(const double* gram, double* factor, 
   const int t = threadIdx.x;
   const int warp = t / 32, lane = t % 32;
   const double tau2 = tau * tau;
-  const double g = rounding_gamma(N + 1.0);
-  const double shift = 1.01 * (g / (1.0 - g) * N * tau2 + rounding_gamma(N) * frobenius2 +
+  const double g = rounding_gamma(M + 1.0);
+  const double shift = 1.01 * (g / (1.0 - g) * M * tau2 + rounding_gamma(M) * frobenius2 +
                                5.0 * ROUNDOFF * (tau2 + frobenius2));
   for (int e = t; e < PACKED; e += THREADS) factor[e] = -gram[e];
   __syncthreads();
-  if (t < N) factor[t * (t + 1) / 2 + t] = (tau2 - shift) - gram[t * (t + 1) / 2 + t];
+  if (t < M) factor[t * (t + 1) / 2 + t] = (tau2 - shift) - gram[t * (t + 1) / 2 + t];
   __syncthreads();
-  for (int k = 0; k < N; ++k) {
+  for (int k = 0; k < M; ++k) {
     const double pivot = factor[k * (k + 1) / 2 + k];
     if (!(pivot > 0.0)) return false;  // the same shared value in every thread: a uniform exit
     const double root = sqrt(pivot);
     __syncthreads();  // every thread has read the pivot
     if (t == k) factor[k * (k + 1) / 2 + k] = root;
-    if (t > k && t < N) factor[t * (t + 1) / 2 + k] /= root;
+    if (t > k && t < M) factor[t * (t + 1) / 2 + k] /= root;
     __syncthreads();
     // The trailing update A_ij -= L_ik L_jk, k < j <= i: a warp a row, its lanes along it.
-    for (int i = k + 1 + warp; i < N; i += WARPS) {
+    for (int i = k + 1 + warp; i < M; i += WARPS) {
       double* const row = factor + i * (i + 1) / 2;
       const double l_ik = row[k];
       for (int j = k + 1 + lane; j <= i; j += 32) row[j] -= l_ik * factor[j * (j + 1) / 2 + k];
@@ -228,12 +235,12 @@ __device__ inline bool gram_certifies_below(const double* gram, double* factor, 
 // when the bounds decide all of them (`exact` says which).
 __device__ inline double spectral_norm(const double* __restrict__ lambda, double* __restrict__ basis_global,
                                        const int* pairs, double eta, bool& exact) {
-  __shared__ double basis_shared[BASIS_SHARED ? (STEPS + 1) * N : 1];
+  __shared__ double basis_shared[BASIS_SHARED ? (STEPS + 1) * M : 1];
   double* const basis = BASIS_SHARED ? basis_shared : basis_global;
   __shared__ double q[32 * COLS];                     // q_j (zero past N)
-  __shared__ double u[IN_REGISTERS ? WARPS * ROWS : N];  // Lambda q
+  __shared__ double u[IN_REGISTERS ? WARPS * ROWS : M];  // Lambda q
   __shared__ double partial[IN_REGISTERS ? WARPS : 1][32 * COLS];  // column sums of each warp's rows
-  __shared__ double w_shared[N];                      // S q on the global path; w for the dot products
+  __shared__ double w_shared[M];                      // S q on the global path; w for the dot products
   __shared__ double alpha[STEPS];
   __shared__ double beta2[STEPS + 1];                 // beta_i^2
   __shared__ double coefficients[STEPS + 2];
@@ -242,7 +249,7 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
   const int t = threadIdx.x;
   const int warp = t / 32;
   const int lane = t % 32;
-  const bool owner = t < N;
+  const bool owner = t < M;
 
   // Lambda's tile (register path) and the largest |Lambda_ij|, for the scale.
   double tile[TILE_ROWS][TILE_COLS];
@@ -253,11 +260,11 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
 #pragma unroll
       for (int k = 0; k < COLS; ++k) {
         const int row = warp * ROWS + i, col = lane + 32 * k;
-        tile[i][k] = row < N && col < N ? lambda[row * N + col] : 0.0;
+        tile[i][k] = row < M && col < M ? lambda[row * M + col] : 0.0;
         largest = fmax(largest, fabs(tile[i][k]));
       }
   } else {
-    for (int e = t; e < N * N; e += THREADS) largest = fmax(largest, fabs(lambda[e]));
+    for (int e = t; e < M * M; e += THREADS) largest = fmax(largest, fabs(lambda[e]));
   }
   for (int offset = 16; offset > 0; offset /= 2) largest = fmax(largest, __shfl_xor_sync(0xffffffffu, largest, offset));
   if (lane == 0) scratch[0][warp] = largest;
@@ -309,8 +316,8 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
       __syncthreads();
     } else {
       if (owner)
-        for (int r = 0; r < N; ++r) {
-          const double x = lambda[r * N + t] * scale;
+        for (int r = 0; r < M; ++r) {
+          const double x = lambda[r * M + t] * scale;
           column2 += x * x;
           column1 += fabs(x);
         }
@@ -321,7 +328,7 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
     lower = sqrt(largest2);
     upper = fmin(sqrt(0.5 * frobenius2), block_max(column1, scratch[2]));
     // The first column of largest 2-norm: stage 2's start.
-    start_column = static_cast<int>(block_min(owner && column2 == largest2 ? t : N, scratch[0]));
+    start_column = static_cast<int>(block_min(owner && column2 == largest2 ? t : M, scratch[0]));
     if (bounds_decide(lambda, scale, pairs, eta, lower, upper, smallest_open)) {
       exact = false;
       return lower / scale;
@@ -377,16 +384,16 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
       return s;
     } else {
       // u = Lambda q, then S q = -Lambda u: a warp per row, its lanes along the row (coalesced).
-      for (int row = warp; row < N; row += WARPS) {
+      for (int row = warp; row < M; row += WARPS) {
         double sum = 0.0;
-        for (int k = lane; k < N; k += 32) sum += lambda[row * N + k] * q[k];
+        for (int k = lane; k < M; k += 32) sum += lambda[row * M + k] * q[k];
         sum = warp_total(sum);
         if (lane == 0) u[row] = scale * sum;
       }
       __syncthreads();
-      for (int row = warp; row < N; row += WARPS) {
+      for (int row = warp; row < M; row += WARPS) {
         double sum = 0.0;
-        for (int k = lane; k < N; k += 32) sum += lambda[row * N + k] * u[k];
+        for (int k = lane; k < M; k += 32) sum += lambda[row * M + k] * u[k];
         sum = warp_total(sum);
         if (lane == 0) w_shared[row] = -scale * sum;
       }
@@ -401,15 +408,15 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
     if (owner) w_shared[t] = w;
     __syncthreads();
     for (int i = warp; i <= j + (with_norm ? 1 : 0); i += WARPS) {
-      const double* v = i <= j ? basis + static_cast<long long>(i) * N : w_shared;
+      const double* v = i <= j ? basis + static_cast<long long>(i) * M : w_shared;
       double dot = 0.0;
-      for (int r = lane; r < N; r += 32) dot += v[r] * w_shared[r];
+      for (int r = lane; r < M; r += 32) dot += v[r] * w_shared[r];
       dot = warp_total(dot);
       if (lane == 0) coefficients[i] = dot;
     }
     __syncthreads();
     if (owner)
-      for (int i = 0; i <= j; ++i) w -= coefficients[i] * basis[static_cast<long long>(i) * N + t];
+      for (int i = 0; i <= j; ++i) w -= coefficients[i] * basis[static_cast<long long>(i) * M + t];
     return w;
   };
 
@@ -419,7 +426,7 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
   // run only with it.
   if (GRAM && pairs && isfinite(upper)) {
     // >= ||Lambda||_F scaled: the sum of N^2 squares is within gamma_{N^2 + 2}.
-    const double frobenius = sqrt(frobenius2 * (1.0 + rounding_gamma(static_cast<double>(N) * N + 2.0))) *
+    const double frobenius = sqrt(frobenius2 * (1.0 + rounding_gamma(static_cast<double>(M) * M + 2.0))) *
                              (1.0 + 2.0 * ROUNDOFF);
     if (t < 32 * COLS) q[t] = t == start_column ? 1.0 : 0.0;
     __syncthreads();
@@ -427,10 +434,10 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
     const auto power_steps = [&](int steps) {
       for (int k = 0; k < steps; ++k) {
         const double s = apply_s();  // u = Lambda q (shared, settled), s = Lambda^T u
-        const double u2 = block_total(t < N ? u[t] * u[t] : 0.0, scratch[0]);
+        const double u2 = block_total(t < M ? u[t] * u[t] : 0.0, scratch[0]);
         const double s2 = block_total(s * s, scratch[1]);
         if (!(u2 > 0.0) || !(s2 > 0.0)) break;  // the same in every thread
-        const double quotient = sqrt(s2 / u2) * (1.0 - rounding_gamma(N + 6.0)) - rounding_gamma(N) * frobenius;
+        const double quotient = sqrt(s2 / u2) * (1.0 - rounding_gamma(M + 6.0)) - rounding_gamma(M) * frobenius;
         lower = fmax(lower, quotient);
         if (t < 32 * COLS) q[t] = owner ? s / sqrt(s2) : 0.0;
         __syncthreads();
@@ -451,10 +458,10 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
         if (!formed) {
           // S = Lambda^T Lambda of the scaled Lambda, lower triangle: N^3 / 2 multiply-adds, a warp
           // a row (its column i of Lambda read by broadcast), its lanes along it (coalesced).
-          for (int i = warp; i < N; i += WARPS)
+          for (int i = warp; i < M; i += WARPS)
             for (int j = lane; j <= i; j += 32) {
               double sum = 0.0;
-              for (int r = 0; r < N; ++r) sum += (lambda[r * N + i] * scale) * (lambda[r * N + j] * scale);
+              for (int r = 0; r < M; ++r) sum += (lambda[r * M + i] * scale) * (lambda[r * M + j] * scale);
               gram[i * (i + 1) / 2 + j] = sum;
             }
           __syncthreads();
@@ -525,7 +532,7 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
     q_entry = w / b;
     if (owner) {
       q[t] = q_entry;
-      basis[static_cast<long long>(m) * N + t] = q_entry;
+      basis[static_cast<long long>(m) * M + t] = q_entry;
     }
     if (t == 0) beta2[m] = after;
     beta = b;

@@ -135,7 +135,7 @@ TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes 
 }
 
 // The complex kinds (issue 11, item 3): the general engine's angles and passes, the pivot check's
-// Lambda, the figures, the one-block run and the XOR subspace passes, for
+// Lambda and its norm, the figures, the one-block run and the XOR subspace passes, for
 // complex64 and complex128, both layouts, at every listed D and N they serve (pivot_angles up to the
 // subtensor its warp holds, group_pass up to its tile); every other kind, and max_trace's angles,
 // refuse a complex spec with a reason.
@@ -148,7 +148,8 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128; the oth
         if (order == 9 && size == 128) continue;
         const int i = static_cast<int>(cases.size());
         const Case c{kind, order, size, i % 2 == 0 ? "complex64" : "complex128", i % 4 < 2 ? "C" : "F", "max_diag"};
-        const bool complex_kind = kind == "pivot_angles" || kind == "pivot_check_gather" || kind == "group_pass" ||
+        const bool complex_kind = kind == "pivot_angles" || kind == "pivot_check_gather" || kind == "lambda_norm" ||
+                                  kind == "group_pass" ||
                                   kind == "chunk_pass" || kind == "off_norm" || kind == "small_tensor" ||
                                   kind == "subspace_angles" || kind == "subspace_apply";
         try {

@@ -283,10 +283,8 @@ private:
     kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda);
     const double* norm = nullptr;
     if (norm_ == NormPath::device) {
-      // The bounds read |Lambda_pq| at (p, q): of an embedded complex Lambda only its real part, so
-      // a complex check always takes the exact norm (pairs = null).
-      kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(),
-                           is_complex_v<T> ? nullptr : pairs, eta_, state_.exact_norms.data());
+      kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(), pairs, eta_,
+                           state_.exact_norms.data());
       norm = state_.lambda_norm.data();
     } else {
       cusolver_norm_->enqueue(stream, lambda);

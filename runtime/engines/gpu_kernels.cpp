@@ -168,15 +168,9 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       load_off_norm();
       if (set == KernelSet::general_with_pivot_check) {
         load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather, &pivot_check_lines, &lambda_from_lines});
-        // Refused above N = 1024: the engine takes cuSOLVER's norm. A complex Lambda comes as its real
-        // 2N x 2N skew-symmetric embedding (pivot_check_gather.cu): the real kernel of size 2N (only
-        // its size shapes it; order 3 keeps the prelude's N^D in range).
+        // Refused above N = 1024 (complex: 512, its Lambda the 2N x 2N embedding): the engine takes
+        // cuSOLVER's norm.
         codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
-        if (codegen::is_complex(norm.dtype)) {
-          norm.dtype = codegen::ScalarType::float64;
-          norm.size *= 2;
-          norm.order = 3;
-        }
         norm.tuning.pivot_gram_size = pivot_gram_size_from_environment();
         if (const codegen::PlanAttempt attempt = codegen::try_plan(norm); attempt.plan) {
           load(norm, *attempt.plan, arch, {&lambda_norm});

@@ -12,6 +12,7 @@
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/cuda/loaded_libraries.hpp"
 #include "runtime/core/stopwatch.hpp"
+#include "runtime/engines/spec_kernels.hpp"
 #include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::runtime {
@@ -20,22 +21,24 @@ namespace {
 
 // Every kind's cubin at once, a thread each: NVRTC compiles separate programs in parallel and the
 // kernel cache takes concurrent requests (issue 15: a cold shape was 1.0 s of compiles one after
-// the other, 0.53 s on two threads). Returns each spec's kernel, fetched or compiled, for the load
-// walk to take; nullopt where the request failed: that kind's load asks again and reports why.
-std::vector<std::optional<CompiledKernel>> compile_in_parallel(const std::vector<codegen::KernelSpec>& specs,
-                                                               const std::string& arch) {
-  std::vector<std::optional<CompiledKernel>> kernels(specs.size());
+// the other, 0.53 s on two threads). Kernels this process already has (spec_kernels.hpp) take no
+// thread. Returns each spec's kernel for the load walk to take, with whether NVRTC compiled it; null
+// where the request failed: that kind's load asks again and reports why.
+std::vector<FetchedKernel> compile_in_parallel(const std::vector<codegen::KernelSpec>& specs, const std::string& arch) {
+  std::vector<FetchedKernel> kernels(specs.size());
   const auto fetch = [&kernels, &specs, &arch](std::size_t i) {
     try {
-      kernels[i] = default_kernel_cache().get_or_compile(codegen::kernel_source(specs[i]),
-                                                         codegen::program_name(specs[i]), {}, arch);
+      kernels[i].kernel = kernel_for_spec(specs[i], arch, &kernels[i].compiled);
     } catch (...) {
     }
   };
-  // The calling thread takes the first spec (a single one needs no thread at all).
+  std::vector<std::size_t> missing;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (!(kernels[i].kernel = known_kernel_for_spec(specs[i], arch))) missing.push_back(i);
+  // The calling thread takes the first missing spec (a single one needs no thread at all).
   std::vector<std::thread> threads;
-  for (std::size_t i = 1; i < specs.size(); ++i) threads.emplace_back(fetch, i);
-  if (!specs.empty()) fetch(0);
+  for (std::size_t m = 1; m < missing.size(); ++m) threads.emplace_back(fetch, missing[m]);
+  if (!missing.empty()) fetch(missing.front());
   for (std::thread& thread : threads) thread.join();
   return kernels;
 }
@@ -183,9 +186,9 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   planned_ = &planned;
   select();
   planned_ = nullptr;
-  std::vector<std::optional<CompiledKernel>> fetched = compile_in_parallel(planned, arch);
-  for (const auto& kernel : fetched)
-    if (kernel && kernel->origin == KernelOrigin::compiled) ++report_.compiled;
+  std::vector<FetchedKernel> fetched = compile_in_parallel(planned, arch);
+  for (const FetchedKernel& kernel : fetched)
+    if (kernel.compiled) ++report_.compiled;
   // The load walk takes them in the same order (the walks are the same), not from the cache again.
   fetched_ = &fetched;
   fetched_specs_ = &planned;
@@ -237,18 +240,19 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
   }
   const std::string kind(codegen::to_string(spec.kind));
   // The first walk's kernel for this spec, or a request of its own (a later load, or a failed one).
-  std::optional<CompiledKernel> compiled;
+  FetchedKernel compiled;
   if (fetched_ && next_fetched_ < fetched_->size()) {
     const std::size_t i = next_fetched_++;
     if ((*fetched_specs_)[i].kind == spec.kind && codegen::program_name((*fetched_specs_)[i]) == codegen::program_name(spec))
-      compiled = std::move((*fetched_)[i]);
+      compiled = (*fetched_)[i];
   }
-  if (!compiled) {
-    compiled = default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch);
-    if (compiled->origin == KernelOrigin::compiled) ++report_.compiled;
+  if (!compiled.kernel) {
+    bool compiled_now = false;
+    compiled.kernel = kernel_for_spec(spec, arch, &compiled_now);
+    if (compiled_now) ++report_.compiled;
   }
   report_.kinds.push_back(kind);
-  libraries_.push_back(loaded_library(compiled->key, compiled->cubin));
+  libraries_.push_back(loaded_library(compiled.kernel->key, compiled.kernel->cubin));
   for (LoadedKernel* kernel : kernels) {
     const codegen::KernelEntry* entry = nullptr;
     for (const auto& e : plan.entries)

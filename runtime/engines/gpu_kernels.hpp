@@ -19,6 +19,12 @@
 
 namespace tensordiag::runtime {
 
+// A kernel GpuKernels' first walk fetched (spec_kernels.hpp), and whether NVRTC compiled it then.
+struct FetchedKernel {
+  std::shared_ptr<const CompiledKernel> kernel;
+  bool compiled = false;
+};
+
 // Where the time to get the kernels went: NVRTC, or the memory or disk cache.
 struct KernelLoadReport {
   double seconds = 0.0;  // generating, compiling or fetching, and loading all of them
@@ -145,7 +151,7 @@ private:
   // While set, load() only records the spec (the constructor's first walk over its kinds).
   std::vector<codegen::KernelSpec>* planned_ = nullptr;
   // While set (the second walk), load() takes the first walk's kernels in order.
-  std::vector<std::optional<CompiledKernel>>* fetched_ = nullptr;
+  std::vector<FetchedKernel>* fetched_ = nullptr;
   const std::vector<codegen::KernelSpec>* fetched_specs_ = nullptr;
   std::size_t next_fetched_ = 0;
   KernelLoadReport report_;

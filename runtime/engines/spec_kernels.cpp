@@ -1,0 +1,71 @@
+#include "runtime/engines/spec_kernels.hpp"
+
+#include <mutex>
+#include <unordered_map>
+
+#include "codegen/kernel_source.hpp"
+#include "codegen/scalar_type.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+// A field added to the spec must reach the fingerprint: these fail to compile until it does (the
+// sizes of x86-64 Linux, the platform the project builds on).
+static_assert(sizeof(codegen::Tuning) == 48, "spec_fingerprint: a Tuning field was added or removed");
+static_assert(sizeof(codegen::KernelSpec) == 240, "spec_fingerprint: a KernelSpec field was added or removed");
+static_assert(sizeof(codegen::LoweredRule) == 160, "spec_fingerprint: a LoweredRule field was added or removed");
+
+struct Known {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::shared_ptr<const CompiledKernel>> kernels;
+};
+
+Known& known() {
+  static Known table;
+  return table;
+}
+
+}  // namespace
+
+std::string spec_fingerprint(const codegen::KernelSpec& spec) {
+  const codegen::Tuning& t = spec.tuning;
+  std::string text = codegen::program_name(spec);
+  for (const long long value : {static_cast<long long>(spec.order), static_cast<long long>(spec.size),
+                                static_cast<long long>(t.block_size), static_cast<long long>(t.pass_block_size),
+                                static_cast<long long>(t.pass_register_bits), static_cast<long long>(t.shared_bytes),
+                                static_cast<long long>(t.partial_blocks), t.max_grid_blocks,
+                                static_cast<long long>(t.subspace_bits), static_cast<long long>(t.subspace_shared_bytes),
+                                static_cast<long long>(t.pivot_gram_size), static_cast<long long>(spec.rule.form),
+                                static_cast<long long>(spec.rule.stalls_on),
+                                static_cast<long long>(spec.rule.hermitian_terms.size())})
+    text.append("|").append(std::to_string(value));
+  // Length-prefixed: no two different rules give the same text.
+  for (const std::string* part : {&spec.rule.name, &spec.rule.description, &spec.rule.rotation})
+    text.append("|").append(std::to_string(part->size())).append(":").append(*part);
+  return text;
+}
+
+std::shared_ptr<const CompiledKernel> known_kernel_for_spec(const codegen::KernelSpec& spec, const std::string& arch) {
+  const std::string key = std::string(arch).append("|").append(spec_fingerprint(spec));
+  Known& table = known();
+  const std::lock_guard lock(table.mutex);
+  const auto found = table.kernels.find(key);
+  return found == table.kernels.end() ? nullptr : found->second;
+}
+
+std::shared_ptr<const CompiledKernel> kernel_for_spec(const codegen::KernelSpec& spec, const std::string& arch,
+                                                      bool* compiled) {
+  if (compiled) *compiled = false;
+  if (auto kernel = known_kernel_for_spec(spec, arch)) return kernel;
+  auto kernel = std::make_shared<const CompiledKernel>(
+      default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch));
+  if (compiled) *compiled = kernel->origin == KernelOrigin::compiled;
+  Known& table = known();
+  const std::lock_guard lock(table.mutex);
+  // Two threads may have fetched it at once: the first stays (the same bytes either way).
+  return table.kernels.emplace(std::string(arch).append("|").append(spec_fingerprint(spec)), std::move(kernel))
+      .first->second;
+}
+
+}  // namespace tensordiag::runtime

@@ -10,11 +10,15 @@ namespace tensordiag::runtime {
 
 namespace {
 
-// A field added to the spec must reach the fingerprint: these fail to compile until it does (the
-// sizes of x86-64 Linux, the platform the project builds on).
-static_assert(sizeof(codegen::Tuning) == 48, "spec_fingerprint: a Tuning field was added or removed");
-static_assert(sizeof(codegen::KernelSpec) == 240, "spec_fingerprint: a KernelSpec field was added or removed");
-static_assert(sizeof(codegen::LoweredRule) == 160, "spec_fingerprint: a LoweredRule field was added or removed");
+// A field added to the spec must reach the fingerprint: each structured binding below names every
+// field of its struct, so adding or removing one fails to compile here until the fingerprint (and
+// this list) take it.
+[[maybe_unused]] void every_field_is_fingerprinted(const codegen::KernelSpec& spec) {
+  [[maybe_unused]] const auto& [kind, order, size, dtype, layout, rule, tuning, symmetric] = spec;
+  [[maybe_unused]] const auto& [block_size, pass_block_size, pass_register_bits, shared_bytes, partial_blocks,
+                                max_grid_blocks, subspace_bits, subspace_shared_bytes, pivot_gram_size] = spec.tuning;
+  [[maybe_unused]] const auto& [name, description, rotation, form, operands, stalls_on, hermitian_terms] = spec.rule;
+}
 
 struct Known {
   std::mutex mutex;

@@ -129,6 +129,9 @@ TEST_CASE("kernel cache: 8 processes started cold at once compile every kernel o
   // One cubin and one lock file per kernel, no temporary file.
   std::multiset<std::string> expected;
   for (int i = 0; i < 2 + workers + 1; ++i) expected.insert({".cubin", ".lock"});
+  std::string listing;  // shown when the check fails
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir.path())) listing += entry.path().filename().string() + " ";
+  CAPTURE(listing);
   CHECK(file_kinds(dir.path()) == expected);
 
   KernelCacheSettings settings;

@@ -63,7 +63,7 @@ PlanAttempt plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
                    bytes(z.subtensor * z.scalar) + ") exceeds the shared memory limit (" +
                    bytes(spec.tuning.shared_bytes) + ")");
   const PivotAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
-  return planned({{"pivot_subtensor.cuh"},
+  return planned({{"pivot_subtensor.cuh", "lambda_layout.cuh"},
                   true,
                   plan,
                   {{"pivot_angles", 32 * warps, plan.blocks}, {"pivot_angles_mode", 32 * warps, plan.blocks}}});
@@ -96,7 +96,7 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   const int threads = threads_for(32 * upper, spec.tuning);
   const PivotCheckGatherPlan plan{threads, std::max<long long>(1, ceil_div(upper * 32, threads)),
                                   ceil_div(square * 32, threads), ceil_div(square, threads)};
-  return planned({{"group_membership.cuh"},
+  return planned({{"group_membership.cuh", "lambda_layout.cuh"},
                   false,
                   plan,
                   {{"pivot_check_gather", threads, plan.blocks},
@@ -223,20 +223,22 @@ PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
                   {{"small_tensor", 32 * warps, 1, true}}});
 }
 
-// One block, on the M x M Lambda (M = N, or 2N for a complex tensor's embedding). M <= 128: Lambda in registers, ROWS = 8 rows per warp (fewer for N < 8), a warp per 8
-// rows (512 threads at N = 128). Larger N up to 1024: Lambda read from global memory (L2), a thread
-// per vector entry. The block's shared memory stays under 48 KB (no opt-in). At most 128 Lanczos
+// One block, on the M x M Lambda (M = N, or 2N for a complex tensor's embedding: lambda_layout.cuh).
+// M <= 128: Lambda in registers, ROWS = 8 rows per warp (fewer for M < 8), a warp per 8 rows (512
+// threads at M = 128). Larger M up to 1024: Lambda read from global memory (L2), a thread per vector
+// entry. The block's shared memory stays under 48 KB (no opt-in). At most 128 Lanczos
 // steps (N for smaller N); the basis holds one vector more than the steps.
 PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
   constexpr int largest_size = 1024;
   constexpr int largest_in_registers = 128;
-  // A complex tensor's Lambda comes as its real 2N x 2N embedding (pivot_check_gather.cu).
+  // A complex tensor's Lambda comes as its real 2N x 2N embedding (lambda_layout.cuh).
   const bool embedded = is_complex(spec.dtype);
   const long long m = embedded ? 2 * z.n : z.n;
   if (m > largest_size)
-    return refused("lambda_norm: size " + std::to_string(z.n) + " is above " + std::to_string(embedded ? largest_size / 2 : largest_size) +
-                   ", the largest whose Lanczos vectors fit one block" + (embedded ? " (complex: its 2N x 2N embedding)" : "") +
-                   "; take the norm with cuSOLVER");
+    return refused("lambda_norm: size " + std::to_string(z.n) + " is above " +
+                   std::to_string(embedded ? largest_size / 2 : largest_size) +
+                   ", the largest whose Lanczos vectors fit one block" +
+                   (embedded ? " (complex: its 2N x 2N embedding)" : "") + "; take the norm with cuSOLVER");
   int rows = 0;
   int threads = 0;
   if (m <= largest_in_registers) {
@@ -249,8 +251,8 @@ PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
   const int steps = static_cast<int>(std::min<long long>(m, 128));
   constexpr int default_gram_size = 32;
   const int gram_size = spec.tuning.pivot_gram_size < 0 ? default_gram_size : spec.tuning.pivot_gram_size;
-  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * m, m <= gram_size, embedded};
-  return planned({{}, false, plan, {{"lambda_norm", threads, 1}}});
+  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * m, m <= gram_size};
+  return planned({{"lambda_layout.cuh"}, false, plan, {{"lambda_norm", threads, 1}}});
 }
 
 // N = 2 only. A row of 2^low_bits entries is D / 2 bits, at least one tile of 16-byte loads

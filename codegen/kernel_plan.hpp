@@ -93,8 +93,7 @@ struct LambdaNormPlan {
   int tile_rows;            // 0 when Lambda is read from global memory
   long long basis_doubles;  // the `basis` workspace: steps + 1 Lanczos vectors of N doubles
   bool gram;                // stages 2 and 3 of the bounds (Tuning::pivot_gram_size)
-  // A complex tensor's Lambda as its real 2N x 2N embedding (the sizes above are of that matrix).
-  bool embedded = false;
+  // (A complex tensor's Lambda is its real 2N x 2N embedding: the sizes above are of that matrix.)
 };
 
 // N = 2 sweeps from two reductions of the unchanged tensor (kernels_templates/qubit_sweep.cu): the

@@ -44,8 +44,7 @@ Substitutions values_of(const LambdaNormPlan& plan) {
   return {{"threads", to_string(plan.threads)},
           {"steps", to_string(plan.steps)},
           {"tile_rows", to_string(plan.tile_rows)},
-          {"gram", plan.gram ? "true" : "false"},
-          {"embedded", plan.embedded ? "true" : "false"}};
+          {"gram", plan.gram ? "true" : "false"}};
 }
 
 Substitutions values_of(const QubitSweepPlan& plan) {

@@ -53,12 +53,10 @@
 //   exact_norms  null, or a counter raised by one each time the exact norm was needed
 // Launch: grid = 1, block = THREADS (THREADS >= M).
 
-// Lambda's size M: N, or 2N for a complex tensor, whose skew-Hermitian Lambda comes as its real
-// embedding [[Re, -Im], [Im, Re]] (pivot_check_gather.cu): real skew-symmetric with Lambda's
-// singular values, each twice, so everything below holds for it as it is. Only the bounds' pair
-// verdicts read |Lambda_pq| = hypot(E_pq, E_{N+p,q}) instead of |E_pq|.
-inline constexpr bool EMBEDDED = ${embedded};
-inline constexpr int M = EMBEDDED ? 2 * N : N;
+// Lambda's size M (lambda_layout.cuh): N, or 2N for a complex tensor's real embedding, which is
+// skew-symmetric with Lambda's singular values, each twice, so everything below holds for it as it
+// is. Only the bounds' pair verdicts read |Lambda_pq| through lambda_magnitude.
+inline constexpr int M = LAMBDA_SIZE;
 inline constexpr int THREADS = ${threads};
 inline constexpr int WARPS = THREADS / 32;
 inline constexpr int STEPS = ${steps};
@@ -187,9 +185,7 @@ __device__ inline bool bounds_decide(const double* lambda, double scale, const i
   __shared__ double scratch[32];
   double twice_open = NONE_OPEN;
   if (threadIdx.x < PAIRS) {
-    const int p = pairs[2 * threadIdx.x], q = pairs[2 * threadIdx.x + 1];
-    const double entry = EMBEDDED ? hypot(lambda[p * M + q], lambda[(N + p) * M + q]) : fabs(lambda[p * M + q]);
-    const double twice = 2.0 * entry * scale;
+    const double twice = 2.0 * lambda_magnitude(lambda, pairs[2 * threadIdx.x], pairs[2 * threadIdx.x + 1]) * scale;
     if (!(twice >= eta * upper * (1 + MARGIN) || twice < eta * lower * (1 - MARGIN))) twice_open = twice;
   }
   smallest_open = block_min(twice_open, scratch);

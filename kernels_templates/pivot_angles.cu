@@ -61,11 +61,7 @@ pivot_angles_mode(${pivot_angles_mode_parameters}) {
     for (int bits = lane; bits < SUBTENSOR; bits += 32) sub[bits] = saved[bits];
     __syncwarp();
   }
-  // |Lambda_pq|: a complex Lambda comes as its real 2N x 2N embedding (pivot_check_gather.cu).
-  double entry = 0.0;
-  if constexpr (sizeof(Scalar) == sizeof(Real)) entry = fabs(lambda[p * N + q]);
-  else entry = hypot(lambda[p * 2 * N + q], lambda[(N + p) * 2 * N + q]);
-  const bool accepted = 2.0 * entry >= eta * *lambda_norm;
+  const bool accepted = 2.0 * lambda_magnitude(lambda, p, q) >= eta * *lambda_norm;
   const Rotation g = accepted ? micro_iteration(sub, mode, lane) : Rotation{Scalar(1), Scalar(0)};
   if (lane == 0) rotations[mode * PAIRS + k] = g;
   if (mode + 1 < D)

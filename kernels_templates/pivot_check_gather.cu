@@ -11,9 +11,8 @@
 //   Lambda_ij = conj(C_{j..j}) C_{j->i,n} - C_{i..i} conj(C_{i->j,n}),   Lambda_ji = -conj(Lambda_ij),
 // and the rotated entries weigh the partner's term by conj(s) (l = p) or -s (l = q), the unitary
 // rotation's x_p <- c x_p + conj(s) x_q, x_q <- c x_q - s x_p. `lambda` (and `lines`) then hold
-// the real 2N x 2N embedding [[Re, -Im], [Im, Re]] of the N x N complex matrix, row-major: Lambda's
-// is real skew-symmetric with Lambda's singular values (each twice), so lambda_norm's Lanczos and
-// cuSOLVER's dgesvd take its norm unchanged. The same text serves both: conj is the identity on a
+// the real 2N x 2N embedding of lambda_layout.cuh, so lambda_norm's Lanczos and cuSOLVER's dgesvd
+// take its norm unchanged. The same text serves both: conj is the identity on a
 // real.
 //
 // A team of min(32, 4 * 2^n) lanes per entry i < j of the upper triangle: its lanes take the
@@ -58,11 +57,13 @@ __device__ inline tensordiag::dsl::Complex<double> widen(tensordiag::dsl::Comple
 }
 using Wide = decltype(widen(Scalar{}));
 
-// Entry (i, j) of an N x N matrix of Wide values kept as doubles: a complex one as its real 2N x 2N
-// embedding (see the top).
-__device__ inline void store(double* array, int i, int j, double x) { array[static_cast<long long>(i) * N + j] = x; }
+// Entry (i, j) of an N x N matrix of Wide values kept as doubles in lambda_layout.cuh's layout: a
+// complex one as its real 2N x 2N embedding.
+__device__ inline void store(double* array, int i, int j, double x) {
+  array[static_cast<long long>(i) * LAMBDA_SIZE + j] = x;
+}
 __device__ inline void store(double* array, int i, int j, tensordiag::dsl::Complex<double> z) {
-  const long long row = 2LL * N;
+  constexpr long long row = LAMBDA_SIZE;
   array[i * row + j] = z.re;
   array[i * row + N + j] = -z.im;
   array[(N + i) * row + j] = z.im;
@@ -70,8 +71,9 @@ __device__ inline void store(double* array, int i, int j, tensordiag::dsl::Compl
 }
 template <class W = Wide>
 __device__ inline W load(const double* array, int i, int j) {
-  if constexpr (sizeof(W) == sizeof(double)) return W(array[static_cast<long long>(i) * N + j]);
-  else return W(array[i * 2LL * N + j], array[(N + i) * 2LL * N + j]);
+  constexpr long long row = LAMBDA_SIZE;
+  if constexpr (sizeof(W) == sizeof(double)) return W(array[i * row + j]);
+  else return W(array[i * row + j], array[(N + i) * row + j]);
 }
 
 // Term `bits` of C_{l..l with index j in `mode`} after the group's rotations in modes < mode: the

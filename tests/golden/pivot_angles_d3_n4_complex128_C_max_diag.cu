@@ -4,7 +4,7 @@
 //   rotation  2*phi = atan2(a*b + b*a - (d*e + e*d), a*a + d*d - (b*b + e*e))
 //   shape     D = 3, N = 4, layout C
 //   dtype     complex128 (tensordiag::dsl::Complex<double>)
-//   template  kernels_templates/pivot_angles.cu, on prelude.cu, pivot_subtensor.cuh, dsl/givens.hpp, dsl/unitary_closed_form.hpp and dsl/complex_number.hpp
+//   template  kernels_templates/pivot_angles.cu, on prelude.cu, pivot_subtensor.cuh, lambda_layout.cuh, dsl/givens.hpp, dsl/unitary_closed_form.hpp and dsl/complex_number.hpp
 //   tuning    block_size 256, pass_block_size 0, pass_register_bits 0, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
 //   pivot_angles<<<1, 64>>>
@@ -362,6 +362,20 @@ __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar
   }
 }
 
+// ---- lambda_layout.cuh ----
+// lambda_layout: how pivot_check_gather lays out the pivot check's Lambda, for the kernels that read
+// it (pivot_angles_mode, lambda_norm). A real tensor's Lambda is N x N, row-major. A complex
+// tensor's skew-Hermitian Lambda is its real 2N x 2N embedding E = [[Re, -Im], [Im, Re]], row-major:
+// real skew-symmetric with Lambda's singular values, each twice (DESIGN.md section 7).
+inline constexpr bool LAMBDA_EMBEDDED = sizeof(Scalar) != sizeof(Real);
+inline constexpr int LAMBDA_SIZE = LAMBDA_EMBEDDED ? 2 * N : N;  // the rows (and columns) of the array
+
+// |Lambda_pq|, p, q < N.
+__device__ inline double lambda_magnitude(const double* lambda, int p, int q) {
+  if constexpr (LAMBDA_EMBEDDED) return hypot(lambda[p * LAMBDA_SIZE + q], lambda[(N + p) * LAMBDA_SIZE + q]);
+  else return fabs(lambda[p * LAMBDA_SIZE + q]);
+}
+
 // ---- pivot_angles.cu ----
 // pivot_angles: the angles of one pivot group (DESIGN.md sections 2-3). Each warp owns one pair,
 // copies its subtensor A[{p,q}^D] into shared memory and runs the D micro-iterations there, mode
@@ -429,11 +443,7 @@ pivot_angles_mode(const Scalar* __restrict__ tensor, const int* __restrict__ pai
     for (int bits = lane; bits < SUBTENSOR; bits += 32) sub[bits] = saved[bits];
     __syncwarp();
   }
-  // |Lambda_pq|: a complex Lambda comes as its real 2N x 2N embedding (pivot_check_gather.cu).
-  double entry = 0.0;
-  if constexpr (sizeof(Scalar) == sizeof(Real)) entry = fabs(lambda[p * N + q]);
-  else entry = hypot(lambda[p * 2 * N + q], lambda[(N + p) * 2 * N + q]);
-  const bool accepted = 2.0 * entry >= eta * *lambda_norm;
+  const bool accepted = 2.0 * lambda_magnitude(lambda, p, q) >= eta * *lambda_norm;
   const Rotation g = accepted ? micro_iteration(sub, mode, lane) : Rotation{Scalar(1), Scalar(0)};
   if (lane == 0) rotations[mode * PAIRS + k] = g;
   if (mode + 1 < D)

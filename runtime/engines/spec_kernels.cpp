@@ -34,9 +34,9 @@ Known& known() {
 
 std::string spec_fingerprint(const codegen::KernelSpec& spec) {
   const codegen::Tuning& t = spec.tuning;
+  // The kind, order, size, dtype, layout, rule name and structure are in the program's name.
   std::string text = codegen::program_name(spec);
-  for (const long long value : {static_cast<long long>(spec.order), static_cast<long long>(spec.size),
-                                static_cast<long long>(t.block_size), static_cast<long long>(t.pass_block_size),
+  for (const long long value : {static_cast<long long>(t.block_size), static_cast<long long>(t.pass_block_size),
                                 static_cast<long long>(t.pass_register_bits), static_cast<long long>(t.shared_bytes),
                                 static_cast<long long>(t.partial_blocks), t.max_grid_blocks,
                                 static_cast<long long>(t.subspace_bits), static_cast<long long>(t.subspace_shared_bytes),
@@ -50,26 +50,37 @@ std::string spec_fingerprint(const codegen::KernelSpec& spec) {
   return text;
 }
 
-std::shared_ptr<const CompiledKernel> known_kernel_for_spec(const codegen::KernelSpec& spec, const std::string& arch) {
-  const std::string key = std::string(arch).append("|").append(spec_fingerprint(spec));
+namespace {
+
+std::string table_key(const codegen::KernelSpec& spec, const std::string& arch) {
+  return std::string(arch).append("|").append(spec_fingerprint(spec));
+}
+
+std::shared_ptr<const CompiledKernel> find(const std::string& key) {
   Known& table = known();
   const std::lock_guard lock(table.mutex);
   const auto found = table.kernels.find(key);
   return found == table.kernels.end() ? nullptr : found->second;
 }
 
+}  // namespace
+
+std::shared_ptr<const CompiledKernel> known_kernel_for_spec(const codegen::KernelSpec& spec, const std::string& arch) {
+  return find(table_key(spec, arch));
+}
+
 std::shared_ptr<const CompiledKernel> kernel_for_spec(const codegen::KernelSpec& spec, const std::string& arch,
                                                       bool* compiled) {
   if (compiled) *compiled = false;
-  if (auto kernel = known_kernel_for_spec(spec, arch)) return kernel;
+  const std::string key = table_key(spec, arch);
+  if (auto kernel = find(key)) return kernel;
   auto kernel = std::make_shared<const CompiledKernel>(
       default_kernel_cache().get_or_compile(codegen::kernel_source(spec), codegen::program_name(spec), {}, arch));
   if (compiled) *compiled = kernel->origin == KernelOrigin::compiled;
   Known& table = known();
   const std::lock_guard lock(table.mutex);
   // Two threads may have fetched it at once: the first stays (the same bytes either way).
-  return table.kernels.emplace(std::string(arch).append("|").append(spec_fingerprint(spec)), std::move(kernel))
-      .first->second;
+  return table.kernels.emplace(key, std::move(kernel)).first->second;
 }
 
 }  // namespace tensordiag::runtime

@@ -25,12 +25,13 @@ work=$(mktemp -d)
 
 # The pivot check's runs: sweeps seconds and the engine of each.
 seconds() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['engine'], r['sweeps'], '%.4f' % (1e3 * r['timings']['sweeps_seconds']))" "$1"; }
+# run NAME [options]: 10 sweeps of $work/c.npy into $work/NAME, then its engine, sweeps and ms.
+run() { ./build/tensordiag diagonalize "$work/c.npy" --out "$work/$1" --max-sweeps 10 --tol 0 --stall-tol 0 -q "${@:2}" && seconds "$work/$1/report.json"; }
 {
   echo "D N | gpu checked: engine sweeps ms | gpu unchecked: engine sweeps ms | cpu checked: engine sweeps ms"
   for shape in "3 16" "3 32" "3 64" "3 128" "4 16" "5 8" "6 8"; do
     set -- $shape
     ./build/tensordiag generate --order "$1" --size "$2" --seed 5 --noise 0.3 --dtype complex128 "$work/c.npy" >/dev/null || status=1
-    run() { ./build/tensordiag diagonalize "$work/c.npy" --out "$work/$1" --max-sweeps 10 --tol 0 --stall-tol 0 -q "${@:2}" && seconds "$work/$1/report.json"; }
     echo "$1 $2 | $(run gc --backend cuda --eta 0.001) | $(run gu --backend cuda) | $(run cc --backend cpu --eta 0.001)"
   done
 } 2>&1 | tee "$out/pivot_check_complex.txt" || status=1

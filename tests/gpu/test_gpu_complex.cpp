@@ -49,6 +49,15 @@ Options on(Backend backend) {
   return options;
 }
 
+// On the GPU for exactly `sweeps` sweeps: no tolerance or stall stop.
+Options fixed_sweeps(int sweeps) {
+  Options options = on(Backend::cuda);
+  options.max_sweeps = sweeps;
+  options.tol = 0.0;
+  options.stall_tol = 0.0;
+  return options;
+}
+
 // The GPU run against the CPU complex engine with the same options and the schedule the GPU ran
 // (its XOR subspace passes are the CPU's XOR groups in the same order): the same sweeps, core and
 // U_1 within `bound` relative, off_rel within 10 bound, ||diag C||^2 never down. Returns the GPU
@@ -127,10 +136,7 @@ TEST_SUITE("gpu") {
     for (const Shape& shape : shapes) {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
-      Options options = on(Backend::cuda);
-      options.max_sweeps = 6;
-      options.tol = 0.0;
-      options.stall_tol = 0.0;
+      Options options = fixed_sweeps(6);
       const GeneratedComplexTensor<double> noisy = planted<double>(shape.order, shape.size, seed++, shape.layout, 0.3);
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
       CHECK(gpu.sweeps() == 6);
@@ -156,11 +162,8 @@ TEST_SUITE("gpu") {
     for (const Expected& c : cases) {
       CAPTURE(c.shape.order);
       CAPTURE(c.shape.size);
-      Options options = on(Backend::cuda);
+      Options options = fixed_sweeps(5);
       options.schedule = c.schedule;
-      options.max_sweeps = 5;
-      options.tol = 0.0;
-      options.stall_tol = 0.0;
       const auto noisy = planted<double>(c.shape.order, c.shape.size, seed++, c.shape.layout, 0.2);
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
       CHECK(gpu.schedule == c.schedule_ran);
@@ -199,10 +202,7 @@ TEST_SUITE("gpu") {
     const HostTensor<double> real = random_tensor<double>(4, 6, 1400);
     HostTensor<std::complex<double>> lifted(4, 6, Layout::c_order);
     for (std::size_t i = 0; i < real.count(); ++i) lifted.data()[i] = real.data()[i];
-    Options options = on(Backend::cuda);
-    options.max_sweeps = 8;
-    options.tol = 0.0;
-    options.stall_tol = 0.0;
+    Options options = fixed_sweeps(8);
     const Result<double> as_real = diagonalize(real, options);
     const Result<std::complex<double>> as_complex = diagonalize_complex(lifted, options);
     REQUIRE(as_real.sweeps() == as_complex.sweeps());
@@ -228,10 +228,7 @@ TEST_SUITE("gpu") {
         CAPTURE(shape.size);
         CAPTURE(eta);
         const GeneratedComplexTensor<double> noisy = planted<double>(shape.order, shape.size, seed++, shape.layout, 0.3);
-        Options options = on(Backend::cuda);
-        options.max_sweeps = 6;
-        options.tol = 0.0;
-        options.stall_tol = 0.0;
+        Options options = fixed_sweeps(6);
         options.eta = eta;
         const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
         CHECK(gpu.engine == "cuda");
@@ -241,9 +238,9 @@ TEST_SUITE("gpu") {
         CHECK(gpu.pivot_checks->exact_norms <= gpu.pivot_checks->checks);
         bounded_checks += gpu.pivot_checks->checks - gpu.pivot_checks->exact_norms;
         REQUIRE(gpu.verification);
-        CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * 2.3e-16);
+        CHECK(gpu.verification->orthogonality_error <=
+              30.0 * shape.size * shape.order * std::numeric_limits<double>::epsilon());
         options.eta = 0.0;
-        options.backend = Backend::cuda;
         const Result<std::complex<double>> unchecked = diagonalize_complex(noisy.tensor, options);
         if (relative_difference(gpu.core.values(), unchecked.core.values()) > 1e-6) ++changed_by_the_check;
       }
@@ -254,10 +251,7 @@ TEST_SUITE("gpu") {
     // cuSOLVER's dgesvd on the same embedding: the same decisions.
     {
       const GeneratedComplexTensor<double> noisy = planted<double>(3, 9, 1525, Layout::c_order, 0.3);
-      Options options = on(Backend::cuda);
-      options.max_sweeps = 5;
-      options.tol = 0.0;
-      options.stall_tol = 0.0;
+      Options options = fixed_sweeps(5);
       options.eta = 0.6;
       options.pivot_norm = PivotNorm::cusolver;
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
@@ -267,10 +261,7 @@ TEST_SUITE("gpu") {
 
     // complex64: the same decisions within float32's rounding.
     const GeneratedComplexTensor<float> single = planted<float>(3, 8, 1530, Layout::c_order, 0.3);
-    Options options = on(Backend::cuda);
-    options.max_sweeps = 4;
-    options.tol = 0.0;
-    options.stall_tol = 0.0;
+    Options options = fixed_sweeps(4);
     options.eta = 0.6;
     check_gpu_equals_cpu(single.tensor, options, 1e-4);
   }

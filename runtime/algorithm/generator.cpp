@@ -1,35 +1,18 @@
 #include "runtime/algorithm/generator.hpp"
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/algorithm/haar_orthogonal.hpp"
 #include "runtime/algorithm/random_stream.hpp"
 #include "runtime/algorithm/skew_blocks.hpp"
 
 namespace tensordiag::runtime {
 
 namespace {
-
-// Haar-distributed orthogonal matrix: QR of a Gaussian matrix with R's diagonal made positive
-// (Mezzadri 2007), so the distribution does not depend on the QR algorithm's sign choices.
-Matrix<double> haar_orthogonal(int n, RandomStream& random) {
-  Eigen::MatrixXd g(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) g(i, j) = random.gaussian();
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
-  const Eigen::MatrixXd q = qr.householderQ();
-  const Eigen::MatrixXd& r = qr.matrixQR();
-  Matrix<double> m{n, std::vector<double>(static_cast<std::size_t>(n) * n)};
-  for (int j = 0; j < n; ++j) {
-    const double sign = r(j, j) < 0 ? -1.0 : 1.0;
-    for (int i = 0; i < n; ++i) m(i, j) = sign * q(i, j);
-  }
-  return m;
-}
 
 // T[i_1..i_D] = sum_l S_l prod_n Q_n[i_n, l], accumulated one rank-one term at a time with the
 // product over the leading modes carried down a recursion (N^D multiply-adds per term).

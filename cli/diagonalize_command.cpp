@@ -7,12 +7,14 @@
 #include "cli/diagonalize_batch.hpp"
 #include "cli/diagonalize_complex.hpp"
 #include "cli/diagonalize_distributed.hpp"
+#include "cli/diagonalize_packed.hpp"
 #include "cli/interrupt_signals.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/rule_option.hpp"
 #include "cli/stop_summary.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/core/packed_symmetric.hpp"
 #include "runtime/io/npy.hpp"
 #include "runtime/algorithm/report.hpp"
 #include "runtime/core/scalar.hpp"
@@ -22,8 +24,14 @@ namespace tensordiag::cli {
 template <class T>
 std::string stage_result(AtomicOutput& output, const runtime::Result<T>& result, const runtime::Options& options,
                          const runtime::ReportInput& input) {
-  print_notes(result.notes);
   runtime::write_tensor(output.stage("core.npy"), result.core);
+  return stage_factors_and_report(output, result, options, input);
+}
+
+template <class T>
+std::string stage_factors_and_report(AtomicOutput& output, const runtime::Result<T>& result,
+                                     const runtime::Options& options, const runtime::ReportInput& input) {
+  print_notes(result.notes);
   for (std::size_t n = 0; n < result.factors.size(); ++n)
     runtime::write_matrix(output.stage("factor_" + std::to_string(n + 1) + ".npy"),
                           result.factors[n]);
@@ -44,6 +52,10 @@ template std::string stage_result(AtomicOutput&, const runtime::Result<std::comp
                                   const runtime::ReportInput&);
 template std::string stage_result(AtomicOutput&, const runtime::Result<std::complex<double>>&,
                                   const runtime::Options&, const runtime::ReportInput&);
+template std::string stage_factors_and_report(AtomicOutput&, const runtime::Result<float>&, const runtime::Options&,
+                                              const runtime::ReportInput&);
+template std::string stage_factors_and_report(AtomicOutput&, const runtime::Result<double>&, const runtime::Options&,
+                                              const runtime::ReportInput&);
 
 void print_notes(const std::vector<std::string>& notes) {
   for (const auto& note : notes) std::fprintf(stderr, "tensordiag: note: %s\n", note.c_str());
@@ -163,6 +175,15 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "Spread the tensor over these GPUs of this machine, one rank a\n"
                       "GPU in this process (NCCL): a list of CUDA indices (0,1) or\n"
                       "all. Implies --distributed and --backend cuda");
+  command->add_option("--packed", arguments.packed_order,
+                      "IN.npy holds a symmetric tensor of order D in packed storage:\n"
+                      "a float32 or float64 vector of its binom(N+D-1, D) distinct\n"
+                      "entries T[i_1..i_D], i_1 <= .. <= i_D, in lexicographic order\n"
+                      "(NumPy: combinations_with_replacement(range(N), D)); N follows\n"
+                      "from the length. Implies --structure symmetric; core.npy is\n"
+                      "written packed the same way. CPU only")
+      ->check(whole_number(2, runtime::max_packed_order))
+      ->type_name("D");
   command->add_flag("--no-verify", arguments.no_verify,
                     "Skip the check of the result against the input (the\n"
                     "reconstruction and orthogonality errors, which cost about one\n"
@@ -174,6 +195,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
 }
 
 int run_diagonalize(const DiagonalizeArguments& arguments) {
+  if (arguments.packed_order > 0) return run_diagonalize_packed(arguments);
   if (arguments.distributed || !arguments.devices.empty()) return run_diagonalize_distributed(arguments);
   if (arguments.batch) return run_diagonalize_batch(arguments);
   // A tensor the device cannot hold is refused from its header, before gigabytes are read.

@@ -27,6 +27,7 @@ struct DiagonalizeArguments {
   bool batch = false;  // IN.npy is (B, N, .., N)
   bool distributed = false;  // one tensor over the ranks of mpirun (cli/diagonalize_distributed.hpp)
   std::string devices;       // GPU ranks in this process: "0,1" or "all" (implies distributed)
+  int packed_order = 0;      // > 0: IN.npy is a packed symmetric tensor of this order (cli/diagonalize_packed.hpp)
   runtime::Options options;  // everything but backend, on_sweep and cancelled, which run_diagonalize sets
 };
 
@@ -41,6 +42,10 @@ runtime::Options run_options(const DiagonalizeArguments& arguments);
 template <class T>
 std::string stage_result(AtomicOutput& output, const runtime::Result<T>& result, const runtime::Options& options,
                          const runtime::ReportInput& input);
+// The same but core.npy, which the caller stages (a packed run's core is not result.core).
+template <class T>
+std::string stage_factors_and_report(AtomicOutput& output, const runtime::Result<T>& result,
+                                     const runtime::Options& options, const runtime::ReportInput& input);
 
 // The runtime's notes (such as auto falling back to the CPU), one line each on stderr.
 void print_notes(const std::vector<std::string>& notes);

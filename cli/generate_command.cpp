@@ -8,8 +8,10 @@
 #include "cli/option_checks.hpp"
 #include "cli/tensor_options.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
+#include "runtime/algorithm/packed_generator.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/io/npy.hpp"
+#include "runtime/io/npy_packed.hpp"
 #include "runtime/io/npy_rows.hpp"
 
 namespace tensordiag::cli {
@@ -39,6 +41,11 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
                       "||T_noisy - T|| = noise ||T||")
       ->check(at_least(0))
       ->capture_default_str();
+  command->add_flag("--packed", arguments.packed,
+                    "With --structure symmetric: write only the binom(N+D-1, D) distinct\n"
+                    "entries, i_1 <= .. <= i_D in lexicographic order, as a vector (the\n"
+                    "input of diagonalize --packed D), never the N^D tensor; without\n"
+                    "noise they are the full tensor's of the same seed. Real dtypes");
   command->add_option("output", arguments.output, "The .npy file to write (replaced if it exists)")
       ->required()
       ->type_name("OUT.npy");
@@ -62,6 +69,17 @@ void write_generated(const std::filesystem::path& staged, const runtime::Generat
   writer.finish();
 }
 
+// What --packed takes: a symmetric tensor of a real dtype, no layout (checked before OUT's folder is touched).
+void check_packed_generate(const GenerateArguments& arguments, const runtime::GeneratorOptions& options,
+                           runtime::Dtype dtype) {
+  if (options.structure != runtime::Structure::symmetric)
+    throw user_error("--packed writes a symmetric tensor's distinct entries: it needs --structure symmetric");
+  if (runtime::is_complex(dtype))
+    throw user_error("--packed writes real tensors (float32 or float64), not " + arguments.dtype);
+  if (arguments.layout != "C") throw user_error("--packed writes a vector: --layout does not apply to it");
+  runtime::check_packed_shape(options.order, options.size);
+}
+
 }  // namespace
 
 int run_generate(const GenerateArguments& arguments) {
@@ -76,10 +94,16 @@ int run_generate(const GenerateArguments& arguments) {
   options.layout =
       arguments.layout == "F" ? runtime::Layout::fortran_order : runtime::Layout::c_order;
   options.cancelled = cancel_on_interrupt_signal();
+  const runtime::Dtype dtype = runtime::parse_dtype(arguments.dtype);
+  if (arguments.packed) check_packed_generate(arguments, options, dtype);
   AtomicOutput output(path.parent_path());
   const std::filesystem::path staged = output.stage(path.filename().string());
-  const runtime::Dtype dtype = runtime::parse_dtype(arguments.dtype);
-  if (runtime::is_complex(dtype)) {
+  if (arguments.packed) {
+    if (dtype == runtime::Dtype::float32)
+      runtime::write_packed_symmetric(staged, runtime::generate_packed_symmetric<float>(options).tensor);
+    else
+      runtime::write_packed_symmetric(staged, runtime::generate_packed_symmetric<double>(options).tensor);
+  } else if (runtime::is_complex(dtype)) {
     if (options.structure != runtime::Structure::general)
       throw user_error("--structure " + arguments.structure + " takes a real dtype; complex tensors are general");
     if (dtype == runtime::Dtype::complex64)

@@ -15,6 +15,7 @@ struct GenerateArguments {
   std::string layout = "C";
   std::string structure = "general";
   std::string output;
+  bool packed = false;  // write the distinct entries alone (runtime/algorithm/packed_generator.hpp)
 };
 
 CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments);

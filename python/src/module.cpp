@@ -18,6 +18,8 @@
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/diagonalize_complex.hpp"
+#include "runtime/diagonalize_packed.hpp"
+#include "runtime/algorithm/packed_generator.hpp"
 #include "runtime/core/scalar.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/diagonalize_on_devices.hpp"
@@ -217,6 +219,69 @@ py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optiona
   return run_on_device<double>(array, options);
 }
 
+// A symmetric tensor in packed storage (runtime/diagonalize_packed.hpp): `values` a contiguous float32
+// or float64 vector of its distinct entries, N read from its length. The core comes back packed.
+template <class T>
+py::dict run_packed(const py::array& values, int order, const runtime::Options& options) {
+  const auto count = static_cast<std::size_t>(values.size());
+  const T* first = static_cast<const T*>(values.data());
+  runtime::PackedSymmetricTensor<T> tensor(order, runtime::packed_size_of(order, count),
+                                           std::vector<T>(first, first + count));
+  runtime::PackedResult<T> result;
+  {
+    const py::gil_scoped_release release;
+    result = runtime::diagonalize_packed(tensor, options);
+  }
+  py::list factors;
+  for (auto& factor : result.run.factors) factors.append(to_numpy(std::move(factor)));
+  py::object core = adopt_buffer(std::move(result.core.values()), {static_cast<py::ssize_t>(count)}, {1});
+  py::dict out = result_dict(result.run, std::move(core), runtime::Layout::c_order, std::move(factors));
+  out["layout"] = "packed";
+  return out;
+}
+
+py::dict diagonalize_packed(const py::array& values, int order, int max_sweeps, std::optional<double> tol,
+                            const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
+                            int threads, bool verify, const std::string& schedule, const py::object& on_sweep) {
+  const runtime::Options options = make_options(max_sweeps, tol, 0.0, rule, backend, stall_tol, threads, verify,
+                                                schedule, "symmetric", on_sweep);
+  if (py::isinstance<py::array_t<float>>(values)) return run_packed<float>(values, order, options);
+  if (py::isinstance<py::array_t<double>>(values)) return run_packed<double>(values, order, options);
+  throw internal_error("_tensordiag.diagonalize_packed: the values are not float32 or float64");
+}
+
+// (values, diagonal, Q) of a planted packed symmetric tensor (runtime/algorithm/packed_generator.hpp).
+py::tuple generate_packed(int order, int size, std::uint64_t seed, double noise, const std::string& dtype) {
+  runtime::GeneratorOptions options;
+  options.structure = runtime::Structure::symmetric;
+  options.order = order;
+  options.size = size;
+  options.seed = seed;
+  options.noise = noise;
+  const auto tuple_of = [](auto&& generated) {
+    const auto count = static_cast<py::ssize_t>(generated.tensor.count());
+    const auto planted = static_cast<py::ssize_t>(generated.diagonal.size());
+    return py::make_tuple(adopt_buffer(std::move(generated.tensor.values()), {count}, {1}),
+                          adopt_buffer(std::move(generated.diagonal), {planted}, {1}), to_numpy(std::move(generated.q)));
+  };
+  const runtime::Dtype type = runtime::parse_dtype(dtype);
+  if (runtime::is_complex(type)) throw user_error("packed storage holds real tensors (float32 or float64), not " + dtype);
+  if (type == runtime::Dtype::float32) {
+    runtime::GeneratedPackedTensor<float> generated;
+    {
+      const py::gil_scoped_release release;
+      generated = runtime::generate_packed_symmetric<float>(options);
+    }
+    return tuple_of(std::move(generated));
+  }
+  runtime::GeneratedPackedTensor<double> generated;
+  {
+    const py::gil_scoped_release release;
+    generated = runtime::generate_packed_symmetric<double>(options);
+  }
+  return tuple_of(std::move(generated));
+}
+
 // (tensor, diagonal, factors) of a generator's result (GeneratedTensor or GeneratedComplexTensor).
 template <class Generate>
 py::tuple generated_tuple(Generate&& generate) {
@@ -322,6 +387,11 @@ PYBIND11_MODULE(_tensordiag, m) {
       .def("__repr__", &DeviceArray::repr);
   m.def("generate", &generate, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"), py::arg("dtype"),
         py::arg("fortran_order"), py::arg("structure"));
+  m.def("diagonalize_packed", &diagonalize_packed, py::arg("values"), py::arg("order"), py::arg("max_sweeps"),
+        py::arg("tol"), py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"),
+        py::arg("verify"), py::arg("schedule"), py::arg("on_sweep"));
+  m.def("generate_packed", &generate_packed, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"),
+        py::arg("dtype"));
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),
         py::arg("tol"), py::arg("stall_tol"));
   m.def("kernel_source", &kernel_source, py::arg("order"), py::arg("size"), py::arg("kind"), py::arg("dtype"),

@@ -21,6 +21,8 @@ in place on the GPU, and their core and factors stay there: see :func:`diagonali
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 import operator
 from typing import Any, Callable, Optional, Sequence
 
@@ -44,7 +46,8 @@ KERNEL_KINDS: tuple = _tensordiag.kernel_kinds
 DeviceArray = _tensordiag.DeviceArray
 
 __all__ = ["KERNEL_KINDS", "RULES", "DeviceArray", "Result", "diagonal", "diagonalize", "diagonalize_full",
-           "generate", "kernel_source", "reconstruct", "skew_blocks"]
+           "diagonalize_packed", "generate", "generate_packed", "kernel_source", "pack_symmetric", "reconstruct",
+           "skew_blocks", "unpack_symmetric"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +71,8 @@ class Result:
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
     ``timings["verification_seconds"]``), or None when the run was not verified (``verify=False``).
     ``core`` and ``factors`` are NumPy arrays for a host input, and arrays on the GPU for a CUDA input
-    (see :func:`diagonalize`); ``dtype`` and ``layout`` (``"C"`` or ``"F"``) describe the core.
+    (see :func:`diagonalize`); ``dtype`` and ``layout`` (``"C"`` or ``"F"``, or ``"packed"`` for
+    :func:`diagonalize_packed`'s core of distinct entries) describe the core.
     """
 
     core: Any
@@ -119,8 +123,8 @@ class Result:
         """
         report = {
             "tensordiag_version": __version__,
-            "order": len(self.core.shape),
-            "size": self.core.shape[0],
+            "order": len(self.factors),  # the core's order, also for a packed core
+            "size": self.factors[0].shape[0],
             "dtype": self.dtype,
             "layout": self.layout,
             "structure": self.structure,
@@ -430,6 +434,106 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
         raise ValueError(f"layout must be 'C' or 'F', not {layout!r}")
     return _tensordiag.generate(operator.index(order), operator.index(size), seed, float(noise),
                                 np.dtype(dtype).name, layout == "F", str(structure))
+
+
+def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: Optional[float] = None,
+                       stall_tol: Optional[float] = None, backend: str = "auto", threads: int = 0,
+                       verbose: bool = False, callback: Optional[Callable[[dict], Any]] = None, verify: bool = True,
+                       schedule: str = "auto") -> Result:
+    """A symmetric tensor in packed storage: T = C x_1 Q ... x_D Q with one orthogonal Q.
+
+    ``values`` holds the binom(N + D - 1, D) distinct entries T[i_1, .., i_D], i_1 <= .. <= i_D, in
+    lexicographic order (``[T[i] for i in itertools.combinations_with_replacement(range(N), D)]``;
+    :func:`pack_symmetric` makes it from a full array), float32 or float64; N follows from its length
+    and ``order`` = D (2 <= D <= 24). The run is :func:`diagonalize_full`'s with
+    ``structure="symmetric"`` (the same rotations, to rounding) on the distinct entries alone, on the
+    CPU (``backend="cuda"`` is a ValueError). Returns a :class:`Result` whose ``core`` is packed the
+    same way (``layout`` is ``"packed"``; :func:`unpack_symmetric` gives the full array) and whose
+    ``factors`` are D copies of Q. The verification's mode products hold two partly symmetric
+    intermediates (binom(N+k-1, k) x binom(N+D-k-1, D-k) doubles); a shape that would need more
+    than 8 GiB for them is a ValueError unless ``verify=False``. The other arguments are
+    :func:`diagonalize`'s.
+    """
+    array = np.asarray(values)
+    if (array.dtype.kind, array.dtype.itemsize) not in (("f", 4), ("f", 8)):
+        raise TypeError(f"unsupported dtype '{array.dtype}': packed storage holds float32 or float64 values")
+    if array.ndim != 1:
+        raise ValueError(f"packed values are one-dimensional (the distinct entries), not of shape {array.shape}")
+    array = np.ascontiguousarray(array.astype(array.dtype.newbyteorder("="), copy=False))
+    max_sweeps = operator.index(max_sweeps)
+    on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
+    out = _tensordiag.diagonalize_packed(array, operator.index(order), max_sweeps, _optional_float(tol), "max_diag",
+                                         str(backend), _optional_float(stall_tol), operator.index(threads),
+                                         bool(verify), str(schedule), on_sweep)
+    result = Result(max_sweeps=max_sweeps, **out)
+    if verbose:
+        print(f"tensordiag: {result.summary()}", flush=True)
+    return result
+
+
+def generate_packed(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype: Any = "float64"):
+    """A planted symmetric tensor in packed storage, never formed in full: ``(values, diagonal, Q)``.
+
+    The distinct entries (as :func:`diagonalize_packed` takes them) of T = sum_l S_l q_l x .. x q_l,
+    with the S (``diagonal``, float64) and Q (float64) of ``generate(order, size, seed=seed,
+    structure="symmetric")``: without noise, bit for bit that tensor's distinct entries. The noise is
+    a Gaussian per distinct entry, scaled to ||T_noisy - T||_F = noise ||T||_F in the full norm (so
+    with noise the two generators' tensors differ). ``tensordiag generate --packed`` writes the same.
+    """
+    seed = operator.index(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, not {seed}")
+    return _tensordiag.generate_packed(operator.index(order), operator.index(size), seed, float(noise),
+                                       np.dtype(dtype).name)
+
+
+def _packed_ranks(sorted_indices: np.ndarray, size: int) -> np.ndarray:
+    """Positions of sorted index rows (shape (M, D)) in the lexicographic order of packed storage.
+
+    The rows before i are, position k by position k, those agreeing before k with a smaller
+    v >= i_(k-1) at k and any non-decreasing tail of length t = D-1-k over v..N-1 after it:
+    binom(N-1-v+t, t) of them, summed over v by the prefix table.
+    """
+    order = sorted_indices.shape[1]
+    prefix = np.zeros((max(order, 1), size + 1), dtype=np.int64)
+    for t in range(order):
+        counts = [math.comb(size - 1 - v + t, t) for v in range(size)]
+        prefix[t, 1:] = np.cumsum(counts)
+    ranks = np.zeros(sorted_indices.shape[0], dtype=np.int64)
+    previous = np.zeros(sorted_indices.shape[0], dtype=np.int64)
+    for k in range(order):
+        t = order - 1 - k
+        ranks += prefix[t, sorted_indices[:, k]] - prefix[t, previous]
+        previous = sorted_indices[:, k]
+    return ranks
+
+
+def pack_symmetric(tensor: Any) -> np.ndarray:
+    """The distinct entries of a symmetric cubical array, T[i] for i in
+    ``itertools.combinations_with_replacement(range(N), D)`` (a copy): :func:`diagonalize_packed`'s
+    input. The symmetry is not checked (the entry at each sorted index is taken)."""
+    array = np.asarray(tensor)
+    if array.ndim < 2 or len(set(array.shape)) != 1:
+        raise ValueError(f"pack_symmetric takes a cubical array of order >= 2, not of shape {array.shape}")
+    indices = np.array(list(itertools.combinations_with_replacement(range(array.shape[0]), array.ndim)))
+    return array[tuple(indices.T)]
+
+
+def unpack_symmetric(values: Any, order: int) -> np.ndarray:
+    """The full symmetric array of order ``order`` whose distinct entries are ``values`` (packed as
+    :func:`pack_symmetric` packs them; N follows from the length): N^D entries, a copy."""
+    values = np.asarray(values)
+    order = operator.index(order)
+    if values.ndim != 1 or order < 2:
+        raise ValueError(f"unpack_symmetric takes a one-dimensional array and order >= 2, not shape {values.shape} "
+                         f"and order {order}")
+    size = 1
+    while math.comb(size + order - 1, order) < values.shape[0]:
+        size += 1
+    if math.comb(size + order - 1, order) != values.shape[0]:
+        raise ValueError(f"{values.shape[0]} values are no packed symmetric tensor of order {order}")
+    grid = np.indices((size,) * order).reshape(order, -1).T
+    return values[_packed_ranks(np.sort(grid, axis=1), size)].reshape((size,) * order)
 
 
 def kernel_source(order: int, size: int, kind: str = "group_pass", *, dtype: Any = "float32", layout: str = "C",

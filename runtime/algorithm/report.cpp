@@ -23,7 +23,7 @@ nlohmann::ordered_json make_report(const Result<T>& result, const Options& optio
       {"order", has_core ? result.core.order() : input.order},
       {"size", has_core ? result.core.size() : input.size},
       {"dtype", std::string(to_string(dtype_of<T>()))},
-      {"layout", std::string(to_string(has_core ? result.core.layout() : input.layout))},
+      {"layout", input.packed ? std::string("packed") : std::string(to_string(has_core ? result.core.layout() : input.layout))},
       {"structure", std::string(to_string(result.structure))},
       {"backend", std::string(to_string(result.backend))},
       {"engine", result.engine},

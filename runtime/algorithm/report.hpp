@@ -18,6 +18,9 @@ struct ReportInput {
   int order = 0;
   int size = 0;
   Layout layout = Layout::c_order;
+  // A packed symmetric tensor (diagonalize_packed.hpp): its core is written packed and "layout"
+  // says "packed".
+  bool packed = false;
 };
 
 // Every field is documented in README.md ("report.json"), in the order written. Floats are

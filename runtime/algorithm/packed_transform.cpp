@@ -1,0 +1,109 @@
+#include "runtime/algorithm/packed_transform.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "runtime/algorithm/for_each_tuple.hpp"
+#include "runtime/algorithm/packed_figures.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+// Below this many multiply-adds a step runs on one thread.
+constexpr std::size_t parallel_work = std::size_t{1} << 18;
+
+// B_k as a column-major matrix: rows the sorted I (length k), columns the sorted J (length D - k).
+struct Intermediate {
+  MultisetIndex rows;
+  MultisetIndex columns;
+  std::vector<double> values;  // values[column * rows.count() + row]
+};
+
+// B_(k+1) from B_k. For each column J' (a thread's share of them): where sorted(J' + l) lies among
+// B_k's columns, for every l; then the rows I + i in order, which is B_(k+1)'s row order, so
+// the row number just counts up.
+Intermediate next_mode(const Intermediate& b, const std::vector<double>& m, int size, int threads) {
+  const int k = b.rows.length();
+  Intermediate next{MultisetIndex(size, k + 1), MultisetIndex(size, b.columns.length() - 1), {}};
+  next.values.assign(next.rows.count() * next.columns.count(), 0.0);
+  const std::size_t work = next.values.size() * static_cast<std::size_t>(size);
+  const int parts = work >= parallel_work ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+  struct Scratch {
+    std::vector<int> column_with, row;
+    std::vector<std::size_t> at;
+  };
+  std::vector<Scratch> scratch(static_cast<std::size_t>(parts),
+                               Scratch{std::vector<int>(static_cast<std::size_t>(b.columns.length())),
+                                       std::vector<int>(static_cast<std::size_t>(k)),
+                                       std::vector<std::size_t>(static_cast<std::size_t>(size))});
+  for_each_tuple(next.columns, parts, [&](int part, std::size_t column, std::span<const int> j) {
+    auto& [column_with, row, at] = scratch[static_cast<std::size_t>(part)];
+    for (int l = 0; l < size; ++l) {
+      // sorted(J' + l): J' with l inserted in place.
+      const auto split = std::upper_bound(j.begin(), j.end(), l) - j.begin();
+      std::copy(j.begin(), j.begin() + split, column_with.begin());
+      column_with[static_cast<std::size_t>(split)] = l;
+      std::copy(j.begin() + split, j.end(), column_with.begin() + split + 1);
+      at[static_cast<std::size_t>(l)] = b.columns.rank(column_with) * b.rows.count();
+    }
+    double* out = next.values.data() + column * next.rows.count();
+    std::size_t out_row = 0;
+    if (k > 0) b.rows.unrank(0, row);
+    for (std::size_t r = 0; r < b.rows.count(); ++r) {
+      if (r > 0) b.rows.next(row);
+      for (int i = k > 0 ? row.back() : 0; i < size; ++i) {
+        const double* mi = m.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(size);
+        double sum = 0.0;
+        for (int l = 0; l < size; ++l) sum += mi[l] * b.values[at[static_cast<std::size_t>(l)] + r];
+        out[out_row++] = sum;
+      }
+    }
+  });
+  return next;
+}
+
+}  // namespace
+
+std::size_t packed_transform_bytes(int order, int size) {
+  std::size_t peak = 0;
+  for (int k = 0; k < order; ++k)
+    peak = std::max(peak, multiset_count(size, k) * multiset_count(size, order - k) +
+                              multiset_count(size, k + 1) * multiset_count(size, order - k - 1));
+  return peak * sizeof(double);
+}
+
+template <class T>
+PackedSymmetricTensor<double> multiply_every_mode_packed(const PackedSymmetricTensor<T>& a, const Matrix<T>& m,
+                                                        int threads) {
+  const int size = a.size();
+  std::vector<double> md(m.data.begin(), m.data.end());
+  Intermediate b{MultisetIndex(size, 0), MultisetIndex(size, a.order()),
+                 std::vector<double>(a.values().begin(), a.values().end())};
+  for (int k = 0; k < a.order(); ++k) b = next_mode(b, md, size, threads);
+  return PackedSymmetricTensor<double>(a.order(), size, std::move(b.values));
+}
+
+template <class T>
+double packed_reconstruction_error(const PackedSymmetricTensor<T>& tensor, const PackedSymmetricTensor<T>& core,
+                                   const Matrix<T>& q, int threads) {
+  PackedSymmetricTensor<double> difference = multiply_every_mode_packed(core, q, threads);
+  for (std::size_t e = 0; e < difference.count(); ++e)
+    difference.values()[e] = static_cast<double>(tensor.values()[e]) - difference.values()[e];
+  const double norm = std::sqrt(packed_norm2(tensor, threads));
+  return norm > 0 ? std::sqrt(packed_norm2(difference, threads)) / norm : std::sqrt(packed_norm2(difference, threads));
+}
+
+template PackedSymmetricTensor<double> multiply_every_mode_packed(const PackedSymmetricTensor<float>&,
+                                                                 const Matrix<float>&, int);
+template PackedSymmetricTensor<double> multiply_every_mode_packed(const PackedSymmetricTensor<double>&,
+                                                                 const Matrix<double>&, int);
+template double packed_reconstruction_error(const PackedSymmetricTensor<float>&, const PackedSymmetricTensor<float>&,
+                                            const Matrix<float>&, int);
+template double packed_reconstruction_error(const PackedSymmetricTensor<double>&, const PackedSymmetricTensor<double>&,
+                                            const Matrix<double>&, int);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,81 @@
+#pragma once
+// A symmetric tensor stored packed (issue 11, item 1): only its binom(N + D - 1, D) distinct
+// entries T[i_1, .., i_D], i_1 <= .. <= i_D, in lexicographic order of the index tuples (NumPy:
+// [T[i] for i in itertools.combinations_with_replacement(range(N), D)]), about D! times fewer
+// than the N^D of full storage. Entry T[i] for any i is the one at the sorted i.
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "runtime/core/multiset_index.hpp"
+#include "runtime/core/tensor.hpp"
+
+namespace tensordiag::runtime {
+
+template <class T>
+class PackedSymmetricTensor {
+public:
+  PackedSymmetricTensor() = default;
+  // Zeros; order D >= 2 and size N >= 2 are the caller's to check (check_packed_shape).
+  PackedSymmetricTensor(int order, int size);
+  PackedSymmetricTensor(int order, int size, std::vector<T> values);  // values.size() must be the count
+
+  int order() const { return order_; }
+  int size() const { return size_; }
+  std::size_t count() const { return values_.size(); }
+  const MultisetIndex& index() const { return index_; }
+  std::vector<T>& values() { return values_; }
+  const std::vector<T>& values() const { return values_; }
+
+  // Entry at a sorted index tuple (length D).
+  T& at_sorted(std::span<const int> sorted) { return values_[index_.rank(sorted)]; }
+  const T& at_sorted(std::span<const int> sorted) const { return values_[index_.rank(sorted)]; }
+
+private:
+  int order_ = 0;
+  int size_ = 0;
+  MultisetIndex index_{1, 0};
+  std::vector<T> values_;
+};
+
+using AnyPackedTensor = std::variant<PackedSymmetricTensor<float>, PackedSymmetricTensor<double>>;
+
+inline Dtype dtype_of(const AnyPackedTensor& tensor) {
+  return std::holds_alternative<PackedSymmetricTensor<float>>(tensor) ? Dtype::float32 : Dtype::float64;
+}
+
+// The largest order a packed tensor takes: where the verification's mode products still meet
+// 30 N D eps. Their classes mix entries whose multiplicities span 1 .. binom(D, D/2), and the
+// cancellation grows with D: measured at N = 2, noise 1e-2, on its own C = T x Q^T (error 0 in
+// exact arithmetic) 7.4e-14 at D = 24, 1.7e-11 at D = 40, 5e-8 at D = 64; a run's reconstruction
+// error 1.3e-13 at D = 24 (bound 3.2e-13), 3.3e-13 at 28 (3.7e-13), 1.2e-12 at 32 (4.3e-13).
+inline constexpr int max_packed_order = 24;
+
+// 2 <= order D <= max_packed_order and size N >= 2; user_error otherwise, or when the count
+// overflows addressing.
+void check_packed_shape(int order, int size);
+
+// The size N whose packed tensor of order D holds `count` entries (binom(N + D - 1, D) = count);
+// user_error naming the count when no N >= 2 does.
+int packed_size_of(int order, std::size_t count);
+
+// D! / prod_v m_v! for a sorted tuple in which symbol v occurs m_v times: how many entries of the
+// full tensor share this one's value (its weight in the Frobenius norm).
+double multiplicity(std::span<const int> sorted);
+
+// The distinct entries of a full symmetric tensor (the one at each sorted index; the symmetry
+// itself is checked before, by symmetry_check.hpp) and back (C order).
+template <class T>
+PackedSymmetricTensor<T> pack_symmetric(const HostTensor<T>& full);
+template <class T>
+HostTensor<T> unpack_symmetric(const PackedSymmetricTensor<T>& packed);
+
+extern template class PackedSymmetricTensor<float>;
+extern template class PackedSymmetricTensor<double>;
+extern template PackedSymmetricTensor<float> pack_symmetric(const HostTensor<float>&);
+extern template PackedSymmetricTensor<double> pack_symmetric(const HostTensor<double>&);
+extern template HostTensor<float> unpack_symmetric(const PackedSymmetricTensor<float>&);
+extern template HostTensor<double> unpack_symmetric(const PackedSymmetricTensor<double>&);
+
+}  // namespace tensordiag::runtime

@@ -1,0 +1,89 @@
+#include "runtime/diagonalize_packed.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "runtime/algorithm/packed_transform.hpp"
+#include "runtime/algorithm/xor_schedule.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/core/stopwatch.hpp"
+#include "runtime/engines/cpu_packed_engine.hpp"
+#include "runtime/run_plan.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+// The options as the packed engine runs them: structure symmetric, on the CPU.
+Options packed_run_options(const Options& options) {
+  Options run = options;
+  run.structure = Structure::symmetric;
+  run.backend = Backend::cpu;
+  return run;
+}
+
+std::string gigabytes(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GB", static_cast<double>(bytes) / 1e9);
+  return text;
+}
+
+template <class T>
+void check_finite_entries(const PackedSymmetricTensor<T>& tensor) {
+  for (std::size_t e = 0; e < tensor.count(); ++e)
+    if (!std::isfinite(tensor.values()[e])) {
+      std::vector<int> index(static_cast<std::size_t>(tensor.order()));
+      tensor.index().unrank(e, index);
+      std::string text;
+      for (const int i : index) text += (text.empty() ? "" : ", ") + std::to_string(i);
+      throw user_error("the packed tensor holds " + std::string(std::isnan(tensor.values()[e]) ? "NaN" : "Inf") +
+                       " at entry " + std::to_string(e) + " (index (" + text + "))");
+    }
+}
+
+}  // namespace
+
+void check_packed_options(int order, int size, const Options& options) {
+  check_packed_shape(order, size);
+  if (options.structure == Structure::skew)
+    throw user_error("packed storage holds symmetric tensors; structure skew takes full storage");
+  if (options.backend == Backend::cuda)
+    throw user_error("packed storage runs on the CPU (the GPU engines take full storage): use --backend cpu or auto");
+  if (options.init == Init::hosvd)
+    throw user_error("--init hosvd takes full storage; a packed run starts from the identity");
+  if (options.schedule == SweepSchedule::xor_subspaces && !has_xor_schedule(size))
+    throw user_error("the xor schedule takes N a power of two (N = " + std::to_string(size) +
+                     "): use --schedule round-robin or auto");
+  check_options(packed_run_options(options));  // rule max_diag, no pivot check, the numbers
+  if (options.verify && packed_transform_bytes(order, size) > max_packed_verification_bytes)
+    throw user_error("verifying a packed tensor of order " + std::to_string(order) + " and size " +
+                     std::to_string(size) + " needs " + gigabytes(packed_transform_bytes(order, size)) +
+                     " for its mode products (more than " + gigabytes(max_packed_verification_bytes) +
+                     "): run it with --no-verify");
+}
+
+template <class T>
+PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const Options& options) {
+  check_packed_options(tensor.order(), tensor.size(), options);
+  check_finite_entries(tensor);
+  const Options run_options = packed_run_options(options);
+  const RunPlan plan = plan_run<T>(run_options);
+  PackedResult<T> out = run_cpu_packed_engine(tensor, plan.run.settings);
+  describe_run(out.run, run_options, plan, "cpu_packed");
+  if (options.verify) {
+    const Stopwatch stopwatch;
+    Verification verification;
+    verification.reconstruction_error =
+        packed_reconstruction_error(tensor, out.core, out.run.factors.front(), options.threads);
+    verification.orthogonality_error = orthogonality_error(std::vector<Matrix<T>>{out.run.factors.front()});
+    verification.seconds = stopwatch.seconds();
+    out.run.verification = verification;
+  }
+  return out;
+}
+
+template PackedResult<float> diagonalize_packed(const PackedSymmetricTensor<float>&, const Options&);
+template PackedResult<double> diagonalize_packed(const PackedSymmetricTensor<double>&, const Options&);
+
+}  // namespace tensordiag::runtime

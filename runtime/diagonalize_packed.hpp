@@ -1,0 +1,29 @@
+#pragma once
+// The public entry point for a symmetric tensor in packed storage (packed_symmetric.hpp; issue 11,
+// item 1): T = C x_1 Q ... x_D Q with one orthogonal Q, C symmetric and packed the same way, as
+// diagonalize() with structure symmetric computes it (the same rotations, to rounding) on the
+// binom(N + D - 1, D) distinct entries instead of N^D. On the CPU (engines/cpu_packed_engine.hpp):
+// the GPU engines take full storage.
+#include "runtime/algorithm/packed_result.hpp"
+#include "runtime/algorithm/run_options.hpp"
+
+namespace tensordiag::runtime {
+
+// The verification of a packed run (packed_transform.hpp) holds two partly symmetric
+// intermediates; above this many bytes a run that asks for it is refused before it starts.
+inline constexpr std::size_t max_packed_verification_bytes = std::size_t{8} << 30;
+
+// Throws user_error in one line for what the packed engine does not take, before anything runs:
+// structure skew, a rule other than max_diag, the pivot check, --init hosvd, backend cuda, the xor
+// schedule for N not a power of two, a verification past max_packed_verification_bytes; and for a
+// NaN or Inf entry. Backend auto runs on the CPU.
+template <class T>
+PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const Options& options = {});
+
+// The option checks alone (the CLI asks before it reads the file).
+void check_packed_options(int order, int size, const Options& options);
+
+extern template PackedResult<float> diagonalize_packed(const PackedSymmetricTensor<float>&, const Options&);
+extern template PackedResult<double> diagonalize_packed(const PackedSymmetricTensor<double>&, const Options&);
+
+}  // namespace tensordiag::runtime

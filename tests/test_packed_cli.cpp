@@ -1,0 +1,126 @@
+// `generate --packed` and `diagonalize --packed D` end to end: the files, report.json, the packed
+// core against the full run's, and the inputs refused (one line, non-zero exit, nothing written).
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_workspace.hpp"
+#include "relative_difference.hpp"
+#include "runtime/core/packed_symmetric.hpp"
+#include "runtime/io/npy.hpp"
+
+using tensordiag::testing::check_rejected;
+using tensordiag::testing::CliRun;
+using tensordiag::testing::read_file;
+using tensordiag::testing::relative_difference;
+using tensordiag::testing::Workspace;
+namespace runtime = tensordiag::runtime;
+
+namespace {
+
+std::vector<double> doubles_of(const std::filesystem::path& path) {
+  const runtime::NpyArray array = runtime::read_npy_array(path);
+  REQUIRE(array.dtype == runtime::Dtype::float64);
+  std::vector<double> values(array.bytes.size() / sizeof(double));
+  std::memcpy(values.data(), array.bytes.data(), array.bytes.size());
+  return values;
+}
+
+void write_vector(const std::filesystem::path& path, std::size_t length) {
+  runtime::NpyArray array;
+  array.shape = {length};
+  array.bytes.assign(length * sizeof(double), 0);
+  for (std::size_t e = 0; e < length; ++e) {
+    const double x = 1.0 + static_cast<double>(e % 7);
+    std::memcpy(array.bytes.data() + e * sizeof(double), &x, sizeof x);
+  }
+  runtime::write_npy_array(path, array);
+}
+
+}  // namespace
+
+TEST_CASE("cli packed: a packed symmetric tensor is diagonalized, its core written packed, the full run's to rounding") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 4 --size 6 --seed 8 --structure symmetric --packed p.npy").exit_code == 0);
+  REQUIRE(workspace.run("generate --order 4 --size 6 --seed 8 --structure symmetric s.npy").exit_code == 0);
+  const runtime::NpyArray packed_file = runtime::read_npy_array(workspace / "p.npy");
+  CHECK(packed_file.shape == std::vector<std::size_t>{126});  // binom(9, 4)
+
+  const CliRun run = workspace.run("diagonalize p.npy --packed 4 --out result --max-sweeps 8 --tol 0 --stall-tol 0");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.find("wrote core.npy (packed), factor_1.npy .. factor_4.npy and report.json in result") !=
+        std::string::npos);
+  CHECK(workspace.files() == std::set<std::string>{"p.npy", "s.npy", "result", "result/core.npy",
+                                                   "result/factor_1.npy", "result/factor_2.npy",
+                                                   "result/factor_3.npy", "result/factor_4.npy",
+                                                   "result/report.json"});
+  const auto report = nlohmann::json::parse(read_file(workspace / "result/report.json"));
+  CHECK(report["order"] == 4);
+  CHECK(report["size"] == 6);
+  CHECK(report["layout"] == "packed");
+  CHECK(report["structure"] == "symmetric");
+  CHECK(report["engine"] == "cpu_packed");
+  CHECK(report["backend"] == "cpu");
+  CHECK(report["sweeps"] == 8);
+  CHECK(report["reconstruction_error"].get<double>() < 1e-13);
+  CHECK(report["orthogonality_error"].get<double>() < 1e-13);
+
+  REQUIRE(workspace.run("diagonalize s.npy --structure symmetric --backend cpu --out full --max-sweeps 8 --tol 0 "
+                        "--stall-tol 0").exit_code == 0);
+  const std::vector<double> full_core = doubles_of(workspace / "full/core.npy");
+  const runtime::HostTensor<double> full(4, 6, runtime::Layout::c_order, full_core);
+  CHECK(relative_difference(doubles_of(workspace / "result/core.npy"), runtime::pack_symmetric(full).values()) < 1e-12);
+  CHECK(relative_difference(doubles_of(workspace / "result/factor_1.npy"), doubles_of(workspace / "full/factor_1.npy")) <
+        1e-12);
+  CHECK(read_file(workspace / "result/factor_4.npy") == read_file(workspace / "result/factor_1.npy"));
+}
+
+TEST_CASE("cli packed: --dtype float32 runs in single precision and writes float32 files") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 5 --seed 2 --structure symmetric --packed --noise 0.01 p.npy")
+              .exit_code == 0);
+  const CliRun run = workspace.run("diagonalize p.npy --packed 3 --dtype float32 --out result -q");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.empty());
+  const runtime::NpyArray core = runtime::read_npy_array(workspace / "result/core.npy");
+  CHECK(core.dtype == runtime::Dtype::float32);
+  CHECK(core.shape == std::vector<std::size_t>{35});
+  const auto report = nlohmann::json::parse(read_file(workspace / "result/report.json"));
+  CHECK(report["input_dtype"] == "float64");
+  CHECK(report["dtype"] == "float32");
+  CHECK(report["reconstruction_error"].get<double>() < 1e-5);
+}
+
+TEST_CASE("cli packed: refused inputs and options are one line and write nothing") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 6 --seed 5 --structure symmetric --packed p.npy").exit_code == 0);
+  REQUIRE(workspace.run("generate --order 3 --size 6 --seed 5 --structure symmetric s.npy").exit_code == 0);
+  write_vector(workspace / "odd.npy", 57);
+  check_rejected(workspace, "diagonalize odd.npy --packed 3 --out result",
+                 "odd.npy: 57 values are no packed symmetric tensor of order 3, which holds binom(N + 2, 3) values: "
+                 "56 for N = 6, 84 for N = 7");
+  check_rejected(workspace, "diagonalize s.npy --packed 3 --out result",
+                 "s.npy: a packed symmetric tensor is one-dimensional (its distinct entries), not of shape (6, 6, 6)");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --backend cuda", "packed storage runs on the CPU");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --batch", "it does not go with --batch");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --structure skew", "structure skew takes full storage");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --init hosvd", "--init hosvd takes full storage");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --eta 0.1", "pivot check");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --dtype complex128", "packed storage holds real tensors");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --schedule xor", "N a power of two (N = 6)");
+  check_rejected(workspace, "diagonalize p.npy --packed 1 --out result", "--packed");
+  check_rejected(workspace, "diagonalize p.npy --packed 25 --out result", "--packed");
+  check_rejected(workspace, "generate --order 3 --size 6 --seed 5 --packed g.npy", "it needs --structure symmetric");
+  check_rejected(workspace, "generate --order 3 --size 6 --seed 5 --structure symmetric --packed --layout F g.npy",
+                 "--layout does not apply");
+  check_rejected(workspace, "generate --order 3 --size 6 --seed 5 --structure symmetric --packed --dtype complex64 g.npy",
+                 "--packed writes real tensors");
+}

@@ -1,0 +1,379 @@
+// Symmetric tensors in packed storage (issue 11, item 1): the index of the distinct entries, the
+// rotation, the figures and the verification's transform against full storage, and the packed
+// engine against the full symmetric engine and planted answers.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <set>
+#include <vector>
+
+#include "planted_symmetric.hpp"
+#include "reference_reconstruction.hpp"
+#include "relative_difference.hpp"
+#include "runtime/algorithm/core_figures.hpp"
+#include "runtime/algorithm/for_each_tuple.hpp"
+#include "runtime/algorithm/group_rotations.hpp"
+#include "runtime/algorithm/packed_figures.hpp"
+#include "runtime/algorithm/packed_generator.hpp"
+#include "runtime/algorithm/packed_rotation.hpp"
+#include "runtime/algorithm/packed_transform.hpp"
+#include "runtime/algorithm/random_stream.hpp"
+#include "runtime/algorithm/symmetric_rotation.hpp"
+#include "runtime/algorithm/verification.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/core/multiset_index.hpp"
+#include "runtime/core/packed_symmetric.hpp"
+#include "runtime/diagonalize.hpp"
+#include "runtime/diagonalize_packed.hpp"
+#include "runtime/engines/group_pass.hpp"
+
+using namespace tensordiag;
+using namespace tensordiag::runtime;
+using tensordiag::testing::planted;
+using tensordiag::testing::relative_difference;
+
+namespace {
+
+// Every non-decreasing tuple of length r over 0..n-1, in lexicographic order, by plain recursion
+// (itertools.combinations_with_replacement).
+void all_tuples(int n, int r, std::vector<int>& prefix, std::vector<std::vector<int>>& out) {
+  if (static_cast<int>(prefix.size()) == r) {
+    out.push_back(prefix);
+    return;
+  }
+  for (int v = prefix.empty() ? 0 : prefix.back(); v < n; ++v) {
+    prefix.push_back(v);
+    all_tuples(n, r, prefix, out);
+    prefix.pop_back();
+  }
+}
+
+std::vector<std::vector<int>> all_tuples(int n, int r) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> prefix;
+  all_tuples(n, r, prefix, out);
+  return out;
+}
+
+// A random symmetric tensor in full storage: Gaussian distinct entries, copied to every permutation.
+HostTensor<double> random_symmetric(int order, int size, std::uint64_t seed) {
+  RandomStream random(seed);
+  PackedSymmetricTensor<double> packed(order, size);
+  for (double& x : packed.values()) x = random.gaussian();
+  return unpack_symmetric(packed);
+}
+
+// Every mode of a full tensor rotated by g in the plane (p, q): the full engines' group pass.
+void rotate_full(HostTensor<double>& tensor, int p, int q, dsl::Givens<double> g) {
+  GroupRotations<double> group(tensor.order(), PivotGroup{{p, q}});
+  for (int mode = 0; mode < tensor.order(); ++mode) group.at(mode, 0) = g;
+  apply_group_pass(tensor, group, 1);
+}
+
+Options cpu_options(int max_sweeps = 30) {
+  Options options;
+  options.backend = Backend::cpu;
+  options.max_sweeps = max_sweeps;
+  options.verify = true;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("packed: the index numbers the sorted tuples in lexicographic order") {
+  for (const auto& [n, r] : {std::pair{1, 3}, {2, 5}, {3, 0}, {3, 1}, {4, 3}, {5, 4}, {7, 2}, {6, 6}}) {
+    CAPTURE(n);
+    CAPTURE(r);
+    const MultisetIndex index(n, r);
+    const auto tuples = all_tuples(n, r);
+    REQUIRE(index.count() == tuples.size());
+    std::vector<int> stepped(static_cast<std::size_t>(r), 0), unranked(static_cast<std::size_t>(r));
+    for (std::size_t e = 0; e < tuples.size(); ++e) {
+      CHECK(index.rank(tuples[e]) == e);
+      index.unrank(e, unranked);
+      CHECK(unranked == tuples[e]);
+      CHECK(stepped == tuples[e]);
+      CHECK(index.next(stepped) == (e + 1 < tuples.size()));
+    }
+  }
+  CHECK(multiset_count(32, 6) == 2324784);  // binom(37, 6)
+  CHECK(multiset_count(2, 40) == 41);
+  CHECK_THROWS_AS(multiset_count(1000, 40), user_error);
+}
+
+TEST_CASE("packed: for_each_tuple visits every tuple once, in any number of parts") {
+  const MultisetIndex index(6, 4);
+  const auto tuples = all_tuples(6, 4);
+  for (const int parts : {1, 2, 3, 7}) {
+    std::vector<int> seen(index.count(), 0);
+    bool in_order = true;
+    for_each_tuple(index, parts, [&](int, std::size_t position, std::span<const int> tuple) {
+      seen[position] += 1;
+      in_order = in_order && std::vector<int>(tuple.begin(), tuple.end()) == tuples[position];
+    });
+    CHECK(in_order);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
+  }
+}
+
+TEST_CASE("packed: multiplicity counts the distinct permutations of an index") {
+  RandomStream random(41);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int order = 2 + trial % 6;
+    std::vector<int> tuple;
+    for (int n = 0; n < order; ++n) tuple.push_back(static_cast<int>(random.uniform() * 3));
+    std::sort(tuple.begin(), tuple.end());
+    std::set<std::vector<int>> permutations;
+    std::vector<int> p = tuple;
+    do permutations.insert(p);
+    while (std::next_permutation(p.begin(), p.end()));
+    CAPTURE(order);
+    CHECK(multiplicity(tuple) == static_cast<double>(permutations.size()));
+  }
+}
+
+TEST_CASE("packed: the size follows from the count, and a count no N gives is refused") {
+  CHECK(packed_size_of(3, 120) == 8);  // binom(10, 3)
+  CHECK(packed_size_of(2, 3) == 2);
+  CHECK(packed_size_of(6, 2324784) == 32);
+  CHECK_THROWS_WITH_AS(packed_size_of(3, 121),
+                       "121 values are no packed symmetric tensor of order 3, which holds binom(N + 2, 3) values: "
+                       "120 for N = 8, 165 for N = 9",
+                       user_error);
+  CHECK_THROWS_AS(packed_size_of(3, 1), user_error);
+  CHECK_THROWS_AS(check_packed_shape(1, 4), user_error);
+  CHECK_THROWS_AS(check_packed_shape(max_packed_order + 1, 2), user_error);
+  CHECK_THROWS_AS(check_packed_shape(3, 1), user_error);
+}
+
+TEST_CASE("packed: pack and unpack are inverse on symmetric tensors") {
+  for (const auto& [order, size] : {std::pair{2, 5}, {3, 4}, {4, 3}, {5, 2}}) {
+    const HostTensor<double> full = random_symmetric(order, size, 7 + static_cast<std::uint64_t>(order));
+    const PackedSymmetricTensor<double> packed = pack_symmetric(full);
+    CHECK(packed.count() == multiset_count(size, order));
+    CHECK(unpack_symmetric(packed).values() == full.values());
+  }
+}
+
+TEST_CASE("packed: a rotation of every mode equals the full tensor's, to rounding") {
+  RandomStream random(5);
+  for (const auto& [order, size] : {std::pair{2, 4}, {3, 2}, {3, 5}, {4, 6}, {5, 4}, {6, 3}}) {
+    for (int trial = 0; trial < 3; ++trial) {
+      const int p = static_cast<int>(random.uniform() * (size - 1));
+      const int q = p + 1 + static_cast<int>(random.uniform() * (size - 1 - p));
+      const double phi = (random.uniform() - 0.5) * std::numbers::pi;
+      const dsl::Givens<double> g{std::cos(phi), std::sin(phi)};
+      HostTensor<double> full = random_symmetric(order, size, 100 + static_cast<std::uint64_t>(trial));
+      PackedSymmetricTensor<double> packed = pack_symmetric(full);
+      rotate_full(full, p, q, g);
+      rotate_packed(packed, p, q, g, trial % 2 + 1);
+      CAPTURE(order);
+      CAPTURE(size);
+      CAPTURE(p);
+      CAPTURE(q);
+      CHECK(relative_difference(packed.values(), pack_symmetric(full).values()) < 1e-14);
+    }
+  }
+}
+
+TEST_CASE("packed: the figures are the full tensor's") {
+  for (const auto& [order, size] : {std::pair{2, 6}, {3, 5}, {5, 3}}) {
+    const HostTensor<double> full = random_symmetric(order, size, 9);
+    const PackedSymmetricTensor<double> packed = pack_symmetric(full);
+    const CoreFigures want = core_figures(full, Structure::symmetric);
+    const CoreFigures got = packed_core_figures(packed, 2);
+    CHECK(got.off_norm2 == doctest::Approx(want.off_norm2).epsilon(1e-13));
+    CHECK(got.diag_norm2 == doctest::Approx(want.diag_norm2).epsilon(1e-13));
+    CHECK(got.trace == doctest::Approx(want.trace).epsilon(1e-13));
+    double norm2 = 0;
+    for (const double x : full.values()) norm2 += x * x;
+    CHECK(packed_norm2(packed, 1) == doctest::Approx(norm2).epsilon(1e-13));
+  }
+}
+
+TEST_CASE("packed: A x_1 M ... x_D M and the reconstruction error are the full tensor's") {
+  RandomStream random(13);
+  for (const auto& [order, size] : {std::pair{2, 5}, {3, 4}, {4, 5}, {5, 3}}) {
+    const HostTensor<double> full = random_symmetric(order, size, 21);
+    Matrix<double> m{size, std::vector<double>(static_cast<std::size_t>(size * size))};
+    for (double& x : m.data) x = random.gaussian();  // any matrix, not only an orthogonal one
+    const HostTensor<double> want = tensordiag::testing::reconstruct(
+        full, std::vector<Matrix<double>>(static_cast<std::size_t>(order), m));
+    const PackedSymmetricTensor<double> got = multiply_every_mode_packed(pack_symmetric(full), m, 2);
+    CAPTURE(order);
+    CHECK(relative_difference(got.values(), pack_symmetric(want).values()) < 1e-14);
+  }
+  // The error of a perturbed reconstruction, against the full verification's.
+  const auto truth = planted<double>(4, 5, 3);
+  const PackedSymmetricTensor<double> tensor = pack_symmetric(truth.tensor);
+  HostTensor<double> core(4, 5);
+  for (int i = 0; i < 5; ++i) core.at({i, i, i, i}) = truth.diagonal[static_cast<std::size_t>(i)] * (1 + 1e-6 * i);
+  Matrix<double> q = truth.factors.front();
+  const double want = reconstruction_error(truth.tensor, core, std::vector<Matrix<double>>(4, q));
+  CHECK(want > 1e-8);
+  CHECK(packed_reconstruction_error(tensor, pack_symmetric(core), q, 1) == doctest::Approx(want).epsilon(1e-9));
+  CHECK(packed_transform_bytes(6, 32) == (std::size_t{5984} * 5984 + std::size_t{528} * 52360) * 8);
+}
+
+TEST_CASE("packed: the generator gives the full generator's distinct entries, and its noise the asked size") {
+  for (const auto& [order, size] : {std::pair{2, 6}, {3, 5}, {5, 4}}) {
+    GeneratorOptions options;
+    options.order = order;
+    options.size = size;
+    options.seed = 17;
+    options.structure = Structure::symmetric;
+    const auto full = generate_diagonalizable<double>(options);
+    const auto packed = generate_packed_symmetric<double>(options);
+    CHECK(packed.tensor.values() == pack_symmetric(full.tensor).values());  // bit for bit
+    CHECK(packed.diagonal == full.diagonal);
+    CHECK(packed.q.data == full.factors.front().data);
+    options.noise = 0.25;
+    auto noisy = generate_packed_symmetric<double>(options);
+    for (std::size_t e = 0; e < noisy.tensor.count(); ++e) noisy.tensor.values()[e] -= packed.tensor.values()[e];
+    CHECK(std::sqrt(packed_norm2(noisy.tensor, 1) / packed_norm2(packed.tensor, 1)) == doctest::Approx(0.25).epsilon(1e-12));
+  }
+  GeneratorOptions general;
+  CHECK_THROWS_AS(generate_packed_symmetric<double>(general), user_error);
+}
+
+TEST_CASE("packed: every pair's rotation raises ||diag C||^2, and the engine's run is the full engine's") {
+  for (const auto& [order, size, schedule] :
+       {std::tuple{3, 6, SweepSchedule::round_robin}, {4, 5, SweepSchedule::round_robin},
+        {4, 8, SweepSchedule::xor_subspaces}, {2, 7, SweepSchedule::round_robin}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    const auto truth = planted<double>(order, size, 30 + static_cast<std::uint64_t>(size), 0.05);
+    const PackedSymmetricTensor<double> tensor = pack_symmetric(truth.tensor);
+    // One sweep by hand: the objective after each pair against before.
+    PackedSymmetricTensor<double> c = tensor;
+    int pairs = 0;
+    for (int p = 0; p < size; ++p)
+      for (int q = p + 1; q < size; ++q) {
+        const double before = packed_core_figures(c, 1).diag_norm2;
+        rotate_packed(c, p, q, symmetric_angle(packed_pivot_values(c, p, q)), 1);
+        CHECK(packed_core_figures(c, 1).diag_norm2 >= before * (1 - 1e-14));
+        ++pairs;
+      }
+    CHECK(pairs == size * (size - 1) / 2);
+
+    Options options = cpu_options(6);
+    options.tol = 0.0;
+    options.stall_tol = 0.0;
+    options.schedule = schedule;
+    const PackedResult<double> packed = diagonalize_packed(tensor, options);
+    options.structure = Structure::symmetric;
+    const Result<double> full = diagonalize(truth.tensor, options);
+    REQUIRE(packed.run.sweeps() == full.sweeps());
+    for (int s = 0; s <= full.sweeps(); ++s)
+      CHECK(packed.run.history[static_cast<std::size_t>(s)].off_rel ==
+            doctest::Approx(full.history[static_cast<std::size_t>(s)].off_rel).epsilon(1e-9));
+    CHECK(relative_difference(packed.core.values(), pack_symmetric(full.core).values()) < 1e-12);
+    CHECK(relative_difference(packed.run.factors.front().data, full.factors.front().data) < 1e-12);
+    CHECK(packed.run.engine == "cpu_packed");
+    CHECK(packed.run.schedule == full.schedule);
+    CHECK(packed.run.passes_per_sweep == full.passes_per_sweep);
+    CHECK(packed.run.factors.size() == static_cast<std::size_t>(order));
+    REQUIRE(packed.run.verification);
+    CHECK(packed.run.verification->reconstruction_error <= 30.0 * size * order * std::numeric_limits<double>::epsilon());
+  }
+}
+
+TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32, order 2 to 24") {
+  constexpr double eps64 = std::numeric_limits<double>::epsilon();
+  for (const auto& [order, size] : {std::pair{3, 8}, {4, 6}, {5, 5}, {6, 4}, {2, 9}, {24, 2}, {12, 3}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    GeneratorOptions g;
+    g.order = order;
+    g.size = size;
+    g.seed = 50 + static_cast<std::uint64_t>(order);
+    g.structure = Structure::symmetric;
+    const auto truth = generate_packed_symmetric<double>(g);
+    const PackedResult<double> result = diagonalize_packed(truth.tensor, cpu_options(50));
+    CHECK(result.run.converged());
+    REQUIRE(result.run.verification);
+    CHECK(result.run.verification->reconstruction_error <= 30.0 * size * order * eps64);
+    CHECK(result.run.verification->orthogonality_error <= 30.0 * size * eps64);
+    // Each planted S_l is some C[i..i] up to the sign (+-1)^D of its column of Q.
+    const double scale = std::abs(*std::max_element(truth.diagonal.begin(), truth.diagonal.end(),
+                                                    [](double x, double y) { return std::abs(x) < std::abs(y); }));
+    std::vector<int> diagonal(static_cast<std::size_t>(order));
+    std::vector<bool> used(static_cast<std::size_t>(size), false);
+    for (const double s : truth.diagonal) {
+      double best = std::numeric_limits<double>::infinity();
+      int at = -1;
+      for (int i = 0; i < size; ++i) {
+        std::fill(diagonal.begin(), diagonal.end(), i);
+        const double c = result.core.at_sorted(diagonal);
+        const double miss = std::min(std::abs(c - s), order % 2 ? std::abs(c + s) : std::abs(c - s));
+        if (!used[static_cast<std::size_t>(i)] && miss < best) best = miss, at = i;
+      }
+      REQUIRE(at >= 0);
+      used[static_cast<std::size_t>(at)] = true;
+      CHECK(best <= 1e-12 * scale);
+    }
+  }
+  // float32: the reconstruction to the dtype's rounding.
+  GeneratorOptions g;
+  g.order = 4;
+  g.size = 7;
+  g.seed = 3;
+  g.structure = Structure::symmetric;
+  g.noise = 1e-3;
+  const PackedResult<float> single = diagonalize_packed(generate_packed_symmetric<float>(g).tensor, cpu_options(20));
+  REQUIRE(single.run.verification);
+  CHECK(single.run.verification->reconstruction_error <= 30.0 * 7 * 4 * std::numeric_limits<float>::epsilon());
+  CHECK(single.run.history.back().off_rel < single.run.history.front().off_rel);
+}
+
+TEST_CASE("packed: options and entries it does not take are one-line user errors") {
+  GeneratorOptions g;
+  g.order = 3;
+  g.size = 6;
+  g.structure = Structure::symmetric;
+  const PackedSymmetricTensor<double> tensor = generate_packed_symmetric<double>(g).tensor;
+  const auto refused = [&tensor](Options options, const std::string& phrase) {
+    CAPTURE(phrase);
+    try {
+      diagonalize_packed(tensor, options);
+      FAIL("accepted");
+    } catch (const user_error& error) {
+      CHECK(std::string(error.what()).find(phrase) != std::string::npos);
+    }
+  };
+  Options options = cpu_options();
+  options.backend = Backend::cuda;
+  refused(options, "packed storage runs on the CPU");
+  options = cpu_options();
+  options.structure = Structure::skew;
+  refused(options, "structure skew takes full storage");
+  options = cpu_options();
+  options.init = Init::hosvd;
+  refused(options, "--init hosvd takes full storage");
+  options = cpu_options();
+  options.eta = 0.1;
+  refused(options, "pivot check");
+  options = cpu_options();
+  options.rule = "max_trace";
+  refused(options, "rule max_diag");
+  options = cpu_options();
+  options.schedule = SweepSchedule::xor_subspaces;
+  refused(options, "the xor schedule takes N a power of two (N = 6)");
+  PackedSymmetricTensor<double> with_nan = tensor;
+  with_nan.values()[7] = std::nan("");
+  try {
+    diagonalize_packed(with_nan, cpu_options());
+    FAIL("accepted a NaN");
+  } catch (const user_error& error) {
+    CHECK(std::string(error.what()) == "the packed tensor holds NaN at entry 7 (index (0, 1, 2))");
+  }
+  // A shape whose verification would not fit is refused before the run, and runs without it.
+  CHECK_THROWS_WITH_AS(check_packed_options(8, 64, cpu_options()),
+                       doctest::Contains("for its mode products (more than 8.6 GB): run it with --no-verify"), user_error);
+  Options unverified = cpu_options();
+  unverified.verify = false;
+  CHECK_NOTHROW(check_packed_options(8, 64, unverified));
+}

@@ -106,20 +106,19 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
     if (others == 0 && r > 0) continue;
     const MultisetIndex rests(std::max(others, 1), r);
     const int parts = rests.count() * static_cast<std::size_t>(m + 1) >= parallel_entries ? team : 1;
-    // Per part: R's symbols as indices, the sorted index of one entry, the class's positions and values.
+    // Per part: R's symbols as indices, the class's positions and values.
     struct Scratch {
-      std::vector<int> rest, tuple;
+      std::vector<int> rest;
       std::vector<std::size_t> at;
       std::vector<double> e, work;
     };
     std::vector<Scratch> scratch(static_cast<std::size_t>(parts),
                                  Scratch{std::vector<int>(static_cast<std::size_t>(r)),
-                                         std::vector<int>(static_cast<std::size_t>(order)),
                                          std::vector<std::size_t>(static_cast<std::size_t>(m) + 1),
                                          std::vector<double>(static_cast<std::size_t>(m) + 1),
                                          std::vector<double>(static_cast<std::size_t>(2 * (m + 1) * (m + 1)))});
     for_each_tuple(rests, parts, [&](int part, std::size_t, std::span<const int> symbols) {
-      auto& [rest, tuple, at, e, work] = scratch[static_cast<std::size_t>(part)];
+      auto& [rest, at, e, work] = scratch[static_cast<std::size_t>(part)];
       // R's symbols as indices (skipping p and q, so still sorted); how many lie below p and below q.
       std::size_t below_p = 0, below_q = 0;
       for (std::size_t j = 0; j < rest.size(); ++j) {
@@ -128,17 +127,41 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
         below_p += rest[j] < p;
         below_q += rest[j] < q;
       }
-      const auto split_p = rest.begin() + static_cast<std::ptrdiff_t>(below_p);
-      const auto split_q = rest.begin() + static_cast<std::ptrdiff_t>(below_q);
+      // The rank of sorted(R + p^(m-b) + q^b) from its runs: R below p and R above q keep their
+      // positions for every b, the p's, R between and the q's move; a run of equal entries adds
+      // to the rank only at its first (MultisetIndex::term), so the p's and q's add one term each.
+      const int below = static_cast<int>(below_p), between_end = static_cast<int>(below_q);
+      std::size_t below_rank = 0;
+      int below_last = 0;
+      for (int k = 0; k < below; ++k) {
+        below_rank += index.term(k, rest[static_cast<std::size_t>(k)], below_last);
+        below_last = rest[static_cast<std::size_t>(k)];
+      }
+      const int above_start = below + m + (between_end - below);  // position of R's first entry above q
+      std::size_t above_tail = 0;                                 // R above q after its first entry
+      for (int j = between_end + 1; j < r; ++j)
+        above_tail += index.term(above_start + j - between_end, rest[static_cast<std::size_t>(j)],
+                                 rest[static_cast<std::size_t>(j) - 1]);
       for (int b = 0; b <= m; ++b) {
-        // sorted(R + p^(m-b) + q^b): R below p, the p's, R between, the q's, R above q.
-        auto out = std::copy(rest.begin(), split_p, tuple.begin());
-        out = std::fill_n(out, m - b, p);
-        out = std::copy(split_p, split_q, out);
-        out = std::fill_n(out, b, q);
-        std::copy(split_q, rest.end(), out);
-        at[static_cast<std::size_t>(b)] = index.rank(tuple);
-        e[static_cast<std::size_t>(b)] = static_cast<double>(values[at[static_cast<std::size_t>(b)]]);
+        std::size_t position = below_rank;
+        int previous = below_last, k = below;
+        if (m - b > 0) {
+          position += index.term(k, p, previous);
+          previous = p;
+          k += m - b;
+        }
+        for (int j = below; j < between_end; ++j, ++k) {
+          position += index.term(k, rest[static_cast<std::size_t>(j)], previous);
+          previous = rest[static_cast<std::size_t>(j)];
+        }
+        if (b > 0) {
+          position += index.term(k, q, previous);
+          previous = q;
+          k += b;
+        }
+        if (between_end < r) position += index.term(k, rest[static_cast<std::size_t>(between_end)], previous) + above_tail;
+        at[static_cast<std::size_t>(b)] = position;
+        e[static_cast<std::size_t>(b)] = static_cast<double>(values[position]);
       }
       if (m <= max_power_m) {
         const auto& km = powers[static_cast<std::size_t>(m)];
@@ -148,11 +171,11 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
           for (int j = 0; j <= m; ++j) sum += row[j] * e[static_cast<std::size_t>(j)];
           work[static_cast<std::size_t>(b)] = sum;
         }
-        std::copy_n(work.begin(), m + 1, e.begin());
+        for (int b = 0; b <= m; ++b) values[at[static_cast<std::size_t>(b)]] = static_cast<T>(work[static_cast<std::size_t>(b)]);
       } else {
         rotate_class(e, m, g, work);
+        for (int b = 0; b <= m; ++b) values[at[static_cast<std::size_t>(b)]] = static_cast<T>(e[static_cast<std::size_t>(b)]);
       }
-      for (int b = 0; b <= m; ++b) values[at[static_cast<std::size_t>(b)]] = static_cast<T>(e[static_cast<std::size_t>(b)]);
     });
   }
 }

@@ -26,23 +26,22 @@ std::size_t multiset_count(int n, int r) {
 }
 
 MultisetIndex::MultisetIndex(int n, int r) : n_(n), r_(r), count_(multiset_count(n, r)) {
-  prefix_.assign(static_cast<std::size_t>(r), std::vector<std::size_t>(static_cast<std::size_t>(n) + 1, 0));
+  const auto width = static_cast<std::size_t>(n) + 1;
+  prefix_.assign(static_cast<std::size_t>(r) * width, 0);
   for (int t = 0; t < r; ++t)
     for (int v = 0; v < n; ++v)
-      prefix_[static_cast<std::size_t>(t)][static_cast<std::size_t>(v) + 1] =
-          prefix_[static_cast<std::size_t>(t)][static_cast<std::size_t>(v)] + multiset_count(n - v, t);
+      prefix_[static_cast<std::size_t>(t) * width + static_cast<std::size_t>(v) + 1] =
+          prefix_[static_cast<std::size_t>(t) * width + static_cast<std::size_t>(v)] + multiset_count(n - v, t);
 }
 
 void MultisetIndex::unrank(std::size_t position, std::span<int> tuple) const {
   if (position >= count_) throw internal_error("MultisetIndex::unrank: position past the last tuple");
   int previous = 0;
   for (int k = 0; k < r_; ++k) {
-    const auto& prefix = prefix_[static_cast<std::size_t>(r_ - 1 - k)];
     // The largest v >= previous whose block of tuples starts at or before `position`.
     int v = previous;
-    while (v + 1 < n_ && prefix[static_cast<std::size_t>(v) + 1] - prefix[static_cast<std::size_t>(previous)] <= position)
-      ++v;
-    position -= prefix[static_cast<std::size_t>(v)] - prefix[static_cast<std::size_t>(previous)];
+    while (v + 1 < n_ && term(k, v + 1, previous) <= position) ++v;
+    position -= term(k, v, previous);
     tuple[static_cast<std::size_t>(k)] = v;
     previous = v;
   }

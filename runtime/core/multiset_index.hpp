@@ -32,12 +32,16 @@ public:
     std::size_t position = 0;
     int previous = 0;
     for (int k = 0; k < r_; ++k) {
-      const auto& prefix = prefix_[static_cast<std::size_t>(r_ - 1 - k)];
-      position += prefix[static_cast<std::size_t>(tuple[static_cast<std::size_t>(k)])] -
-                  prefix[static_cast<std::size_t>(previous)];
+      position += term(k, tuple[static_cast<std::size_t>(k)], previous);
       previous = tuple[static_cast<std::size_t>(k)];
     }
     return position;
+  }
+  // What entry `value` at position k, after `previous` at k - 1 (0 at k = 0), adds to the rank: 0
+  // when value == previous, so a run of equal entries adds only at its first.
+  std::size_t term(int k, int value, int previous) const {
+    const std::size_t* prefix = prefix_.data() + static_cast<std::size_t>(r_ - 1 - k) * static_cast<std::size_t>(n_ + 1);
+    return prefix[value] - prefix[previous];
   }
   // The tuple at `position` < count(), written to `tuple` (length r).
   void unrank(std::size_t position, std::span<int> tuple) const;
@@ -48,9 +52,10 @@ private:
   int n_;
   int r_;
   std::size_t count_;
-  // prefix_[t][x] = sum_{v < x} binom(n - 1 - v + t, t): the tuples whose entry at a position with
-  // t positions after it is below x, given the entries before it allow 0 (t = 0 .. r-1, x = 0 .. n).
-  std::vector<std::vector<std::size_t>> prefix_;
+  // prefix_[t (n + 1) + x] = sum_{v < x} binom(n - 1 - v + t, t): the tuples whose entry at a
+  // position with t positions after it is below x, given the entries before it allow 0
+  // (t = 0 .. r-1, x = 0 .. n).
+  std::vector<std::size_t> prefix_;
 };
 
 }  // namespace tensordiag::runtime

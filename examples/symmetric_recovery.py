@@ -93,14 +93,8 @@ def packed_recovery(values: np.ndarray, order: int, s: np.ndarray, q: np.ndarray
     result = tensordiag.diagonalize_packed(values, order, threads=threads)
     indices = np.array(list(itertools.combinations_with_replacement(range(size), order)))
     d = result.core[indices.min(axis=1) == indices.max(axis=1)]  # C[i..i], i = 0..N-1, in order
-    m = result.factors[0]
-    pi, sigma = match_factor(m, q)
-    if pi is None:
-        diag_error = factor_error = np.inf
-    else:
-        diag_error = float(np.max(np.abs(d - sigma ** order * s[pi])) / np.max(np.abs(s)))
-        factor_error = float(np.max(np.linalg.norm(m - q[:, pi] * sigma, axis=0)))
-    return {"result": result, "permutation": pi is not None, "diag_error": diag_error, "factor_error": factor_error,
+    matched, diag_error, factor_error = planted_errors(d, result.factors[0], s, q, order)
+    return {"result": result, "permutation": matched, "diag_error": diag_error, "factor_error": factor_error,
             "reconstruction": result.verification["reconstruction_error"],
             "orthogonality": result.verification["orthogonality_error"],
             "bound": 30 * size * order * EPS, "off_rel": result.history[-1]["off_rel"]}
@@ -132,20 +126,24 @@ def match_factor(recovered: np.ndarray, planted_q: np.ndarray):
     return pi, sigma
 
 
+def planted_errors(d: np.ndarray, m: np.ndarray, s: np.ndarray, q: np.ndarray, order: int):
+    """(columns matched one to one, diagonal error relative to max|s|, factor error) of a recovered
+    diagonal d and factor m against the planted s and Q."""
+    pi, sigma = match_factor(m, q)
+    if pi is None:
+        return False, np.inf, np.inf
+    return (True, float(np.max(np.abs(d - sigma ** order * s[pi])) / np.max(np.abs(s))),
+            float(np.max(np.linalg.norm(m - q[:, pi] * sigma, axis=0))))
+
+
 def recovery(tensor: np.ndarray, s: np.ndarray, q: np.ndarray, threads: int = 0) -> dict:
     """Diagonalize a planted symmetric tensor; the errors this example prints and checks."""
     order, size = tensor.ndim, tensor.shape[0]
     result = tensordiag.diagonalize_full(tensor, structure="symmetric", backend="cpu", threads=threads)
     m = result.factors[0]
-    d = tensordiag.diagonal(result.core)
-    pi, sigma = match_factor(m, q)
-    if pi is None:
-        diag_error = factor_error = np.inf
-    else:
-        diag_error = float(np.max(np.abs(d - sigma ** order * s[pi])) / np.max(np.abs(s)))
-        factor_error = float(np.max(np.linalg.norm(m - q[:, pi] * sigma, axis=0)))
+    matched, diag_error, factor_error = planted_errors(tensordiag.diagonal(result.core), m, s, q, order)
     return {"result": result, "one_factor": all(np.array_equal(f, m) for f in result.factors),
-            "permutation": pi is not None, "diag_error": diag_error,
+            "permutation": matched, "diag_error": diag_error,
             "factor_error": factor_error, "asymmetry": asymmetry(result.core),
             "reconstruction": result.verification["reconstruction_error"],
             "orthogonality": result.verification["orthogonality_error"],

@@ -117,7 +117,7 @@ TEST_CASE("cli packed: refused inputs and options are one line and write nothing
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --dtype complex128", "packed storage holds real tensors");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --schedule xor", "N a power of two (N = 6)");
   check_rejected(workspace, "diagonalize p.npy --packed 1 --out result", "--packed");
-  check_rejected(workspace, "diagonalize p.npy --packed 25 --out result", "--packed");
+  check_rejected(workspace, "diagonalize p.npy --packed 49 --out result", "--packed");
   check_rejected(workspace, "generate --order 3 --size 6 --seed 5 --packed g.npy", "it needs --structure symmetric");
   check_rejected(workspace, "generate --order 3 --size 6 --seed 5 --structure symmetric --packed --layout F g.npy",
                  "--layout does not apply");

@@ -281,9 +281,9 @@ TEST_CASE("packed: every pair's rotation raises ||diag C||^2, and the engine's r
   }
 }
 
-TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32, order 2 to 24") {
+TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32, order 2 to 48") {
   constexpr double eps64 = std::numeric_limits<double>::epsilon();
-  for (const auto& [order, size] : {std::pair{3, 8}, {4, 6}, {5, 5}, {6, 4}, {2, 9}, {24, 2}, {12, 3}}) {
+  for (const auto& [order, size] : {std::pair{3, 8}, {4, 6}, {5, 5}, {6, 4}, {2, 9}, {24, 2}, {48, 2}, {12, 3}, {32, 3}}) {
     CAPTURE(order);
     CAPTURE(size);
     GeneratorOptions g;
@@ -327,6 +327,34 @@ TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32,
   REQUIRE(single.run.verification);
   CHECK(single.run.verification->reconstruction_error <= 30.0 * 7 * 4 * std::numeric_limits<float>::epsilon());
   CHECK(single.run.history.back().off_rel < single.run.history.front().off_rel);
+}
+
+TEST_CASE("packed: at high orders the run and the check stay within 30 N D eps (long double where copies share rounding)") {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  for (const auto& [order, size] : {std::pair{20, 2}, {40, 2}, {48, 2}, {32, 3}, {16, 5}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    GeneratorOptions g;
+    g.order = order;
+    g.size = size;
+    g.seed = 7;
+    g.noise = 1e-2;
+    g.structure = Structure::symmetric;
+    const auto planted_tensor = generate_packed_symmetric<double>(g);
+    // The check on its own: C = T x Q^T and back is exact in exact arithmetic.
+    Matrix<double> qt = planted_tensor.q;
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j) qt(i, j) = planted_tensor.q(j, i);
+    const auto c = multiply_every_mode_packed(planted_tensor.tensor, qt, 1);
+    CHECK(packed_reconstruction_error(planted_tensor.tensor, c, planted_tensor.q, 1) <= 30.0 * size * order * eps);
+    // A noisy run, 10 sweeps: its own rotations (classes of up to D slots).
+    Options options = cpu_options(10);
+    options.tol = 0.0;
+    options.stall_tol = 0.0;
+    const PackedResult<double> result = diagonalize_packed(planted_tensor.tensor, options);
+    REQUIRE(result.run.verification);
+    CHECK(result.run.verification->reconstruction_error <= 30.0 * size * order * eps);
+  }
 }
 
 TEST_CASE("packed: options and entries it does not take are one-line user errors") {

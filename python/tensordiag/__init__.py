@@ -445,7 +445,7 @@ def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: O
     ``values`` holds the binom(N + D - 1, D) distinct entries T[i_1, .., i_D], i_1 <= .. <= i_D, in
     lexicographic order (``[T[i] for i in itertools.combinations_with_replacement(range(N), D)]``;
     :func:`pack_symmetric` makes it from a full array), float32 or float64; N follows from its length
-    and ``order`` = D (2 <= D <= 24). The run is :func:`diagonalize_full`'s with
+    and ``order`` = D (2 <= D <= 48). The run is :func:`diagonalize_full`'s with
     ``structure="symmetric"`` (the same rotations, to rounding) on the distinct entries alone, on the
     CPU (``backend="cuda"`` is a ValueError). Returns a :class:`Result` whose ``core`` is packed the
     same way (``layout`` is ``"packed"``; :func:`unpack_symmetric` gives the full array) and whose

@@ -50,13 +50,16 @@ std::vector<std::vector<double>> symmetric_powers(int max_m, dsl::Givens<double>
 // rotating one more slot is a Givens combination of two neighbours,
 //   X_(j+1)[u][v] = c X_j[u][v] + s X_j[u][v+1]     (the slot at p; u <= j)
 //   X_(j+1)[j+1][v] = -s X_j[j][v] + c X_j[j][v+1]  (the slot at q; the one row the first misses),
-// so each value is the full tensor's, with its rounding: multiplying by the rotation's m-th
-// symmetric power instead has entries up to binom(m, m/2).
-// `work` holds 2 (m + 1)^2 doubles.
-void rotate_class(std::span<double> e, int m, dsl::Givens<double> g, std::span<double> work) {
+// so each value is the full tensor's; in long double, since a class's value stands for up to
+// binom(D, D/2) full entries whose shared rounding adds coherently (packed_symmetric.hpp: at D = 40
+// a run's error 2.1e-11 in double, 1.1e-14 so). `work` holds 2 (m + 1)^2 long doubles.
+void rotate_class(std::span<double> e, int m, dsl::Givens<double> rotation, std::span<long double> work) {
   const auto width_of = [m](int j) { return static_cast<std::size_t>(m - j + 1); };
-  double* x = work.data();
-  double* next = work.data() + static_cast<std::size_t>((m + 1) * (m + 1));
+  const struct {
+    long double c, s;
+  } g{rotation.c, rotation.s};
+  long double* x = work.data();
+  long double* next = work.data() + static_cast<std::size_t>((m + 1) * (m + 1));
   std::copy(e.begin(), e.end(), x);  // X_0[0][v] = E_v
   for (int j = 0; j < m; ++j) {
     const std::size_t width = width_of(j), next_width = width_of(j + 1);
@@ -69,7 +72,7 @@ void rotate_class(std::span<double> e, int m, dsl::Givens<double> g, std::span<d
           -g.s * x[static_cast<std::size_t>(j) * width + v] + g.c * x[static_cast<std::size_t>(j) * width + v + 1];
     std::swap(x, next);
   }
-  for (int u = 0; u <= m; ++u) e[static_cast<std::size_t>(u)] = x[u];  // X_m[u][0], width 1
+  for (int u = 0; u <= m; ++u) e[static_cast<std::size_t>(u)] = static_cast<double>(x[u]);  // X_m[u][0], width 1
 }
 
 // Below this many entries in a pair's classes a parallel region costs more than it saves.
@@ -111,14 +114,16 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
       std::vector<int> rest;
       std::vector<std::size_t> at;
       std::vector<double> e, work;
+      std::vector<long double> wide;  // rotate_class's, for m > max_power_m
     };
     std::vector<Scratch> scratch(static_cast<std::size_t>(parts),
                                  Scratch{std::vector<int>(static_cast<std::size_t>(r)),
                                          std::vector<std::size_t>(static_cast<std::size_t>(m) + 1),
                                          std::vector<double>(static_cast<std::size_t>(m) + 1),
-                                         std::vector<double>(static_cast<std::size_t>(2 * (m + 1) * (m + 1)))});
+                                         std::vector<double>(static_cast<std::size_t>(m) + 1),
+                                         std::vector<long double>(m > max_power_m ? static_cast<std::size_t>(2 * (m + 1) * (m + 1)) : 0)});
     for_each_tuple(rests, parts, [&](int part, std::size_t, std::span<const int> symbols) {
-      auto& [rest, at, e, work] = scratch[static_cast<std::size_t>(part)];
+      auto& [rest, at, e, work, wide] = scratch[static_cast<std::size_t>(part)];
       // R's symbols as indices (skipping p and q, so still sorted); how many lie below p and below q.
       std::size_t below_p = 0, below_q = 0;
       for (std::size_t j = 0; j < rest.size(); ++j) {
@@ -173,7 +178,7 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
         }
         for (int b = 0; b <= m; ++b) values[at[static_cast<std::size_t>(b)]] = static_cast<T>(work[static_cast<std::size_t>(b)]);
       } else {
-        rotate_class(e, m, g, work);
+        rotate_class(e, m, g, wide);
         for (int b = 0; b <= m; ++b) values[at[static_cast<std::size_t>(b)]] = static_cast<T>(e[static_cast<std::size_t>(b)]);
       }
     });

@@ -17,12 +17,13 @@
 
 namespace tensordiag::runtime {
 
-// A x_1 M ... x_D M, packed, in double. `threads` as rotate_packed's.
+// A x_1 M ... x_D M, packed, in double; summed in long double above order 12, where a distinct
+// value's shared rounding would add coherently (packed_symmetric.hpp). `threads` as rotate_packed's.
 template <class T>
 PackedSymmetricTensor<double> multiply_every_mode_packed(const PackedSymmetricTensor<T>& a, const Matrix<T>& m,
                                                         int threads);
 
-// The bytes multiply_every_mode_packed holds at its peak for this shape.
+// The bytes multiply_every_mode_packed holds at its peak for this shape (long doubles above order 12).
 std::size_t packed_transform_bytes(int order, int size);
 
 // ||T - C x_1 Q ... x_D Q||_F / ||T||_F with the full tensor's Frobenius norm (packed_figures.hpp).

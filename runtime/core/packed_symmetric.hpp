@@ -45,15 +45,16 @@ inline Dtype dtype_of(const AnyPackedTensor& tensor) {
   return std::holds_alternative<PackedSymmetricTensor<float>>(tensor) ? Dtype::float32 : Dtype::float64;
 }
 
-// The largest order a packed tensor takes: where the verification's mode products still meet
-// 30 N D eps. A distinct value stands for up to binom(D, D/2) entries of the full tensor, which
-// then share one rounding error instead of each having its own, and the mode products' sums add
-// those shared errors coherently where full storage's independent ones partly cancel. Measured at
-// N = 2, noise 1e-2, on C = T x Q^T and back (exact in exact arithmetic): the forward products are
-// bit for bit full storage's sorted entries, yet back at T the error is 7.4e-14 at D = 24 against
-// full storage's 1.5e-15, 1.7e-11 at D = 40, 5e-8 at D = 64; a run's reconstruction error 1.3e-13 at
-// D = 24 (bound 3.2e-13), 3.3e-13 at 28 (3.7e-13), 1.2e-12 at 32 (4.3e-13).
-inline constexpr int max_packed_order = 24;
+// The largest order a packed tensor takes: where a run and its verification still meet 30 N D eps.
+// A distinct value stands for up to binom(D, D/2) entries of the full tensor, which share its one
+// rounding error instead of each having its own, and sums over them (a class's rotation, the
+// verification's mode products) add it coherently where full storage's independent copies
+// partly cancel: in double, C = T x Q^T and back left 7.4e-14 at D = 24 (full storage 1.5e-15)
+// and a run 1.3e-13 (N = 2, noise 1e-2), 2.1e-11 at D = 40. So classes of more than 12 slots
+// rotate, and the verification's products above order 12 sum, in long double; measured then
+// (N = 2, noise 1e-2, 10 sweeps): D = 24 4.5e-15, 40 1.1e-14, 48 9.9e-14 against the bound's
+// 3.2e-13, 5.3e-13, 6.4e-13; D = 56 2.4e-12 against 7.5e-13: past it.
+inline constexpr int max_packed_order = 48;
 
 // 2 <= order D <= max_packed_order and size N >= 2; user_error otherwise, or when the count
 // overflows addressing.

@@ -1,5 +1,6 @@
 #include "cli/generate_command.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/algorithm/packed_generator.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/distributed/host_memory.hpp"
 #include "runtime/io/npy.hpp"
 #include "runtime/io/npy_packed.hpp"
 #include "runtime/io/npy_rows.hpp"
@@ -78,6 +80,21 @@ void check_packed_generate(const GenerateArguments& arguments, const runtime::Ge
     throw user_error("--packed writes real tensors (float32 or float64), not " + arguments.dtype);
   if (arguments.layout != "C") throw user_error("--packed writes a vector: --layout does not apply to it");
   runtime::check_packed_shape(options.order, options.size);
+  // While made, the entries are held in double, the noise's draws too, and then in the dtype
+  // (runtime/algorithm/packed_generator.cpp). Refused here rather than granted by Linux and
+  // killed later.
+  const std::size_t count = runtime::multiset_count(options.size, options.order);
+  const double need = static_cast<double>(count) *
+                      static_cast<double>(8 + (options.noise > 0 ? 8 : 0) + runtime::dtype_bytes(dtype));
+  const auto available = runtime::available_host_memory();
+  if (available && need > static_cast<double>(*available)) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "--packed: the %zu distinct entries need %.1f GB while they are made, and this machine has "
+                  "%.1f GB available",
+                  count, need / 1e9, static_cast<double>(*available) / 1e9);
+    throw user_error(text);
+  }
 }
 
 }  // namespace

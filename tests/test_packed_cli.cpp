@@ -123,4 +123,7 @@ TEST_CASE("cli packed: refused inputs and options are one line and write nothing
                  "--layout does not apply");
   check_rejected(workspace, "generate --order 3 --size 6 --seed 5 --structure symmetric --packed --dtype complex64 g.npy",
                  "--packed writes real tensors");
+  // binom(51, 12) = 1.6e11 entries: refused from the count, not left to the kernel's OOM killer.
+  check_rejected(workspace, "generate --order 12 --size 40 --seed 5 --structure symmetric --packed g.npy",
+                 "--packed: the 158753389900 distinct entries need 2540.1 GB while they are made");
 }

@@ -176,6 +176,16 @@ def main(argv=None) -> int:
         if not claim:
             failures.append(text)
 
+    def check_recovered(figures: dict, name: str) -> None:
+        """The claims every planted tensor's figures must meet, full or packed."""
+        check(figures["permutation"], f"{name}: the recovered columns do not match Q's one to one")
+        check(figures["diag_error"] <= 1e-12, f"{name}: diagonal error {figures['diag_error']:.1e} > 1e-12")
+        check(figures["factor_error"] <= 1e-10, f"{name}: factor error {figures['factor_error']:.1e} > 1e-10")
+        check(figures["reconstruction"] <= figures["bound"],
+              f"{name}: reconstruction error {figures['reconstruction']:.1e} > 30 N D eps")
+        check(figures["orthogonality"] <= figures["bound"],
+              f"{name}: orthogonality error {figures['orthogonality']:.1e} > 30 N D eps")
+
     print(f"planted T = S x_1 Q ... x_D Q, {args.seeds} seed(s) per row, worst case shown; float64, CPU")
     print(f"{'D':>2} {'N':>2} {'sweeps':>6} {'stop':<10} {'off_rel':>8} {'diag err':>8} {'Q err':>8} "
           f"{'C asym':>8} {'recon':>8} {'30NDeps':>8}")
@@ -188,14 +198,8 @@ def main(argv=None) -> int:
                 rows.append(figures)
                 name = f"D={order} N={size}"
                 check(figures["one_factor"], f"{name}: the D factors are not one and the same Q")
-                check(figures["permutation"], f"{name}: the recovered columns do not match Q's one to one")
-                check(figures["diag_error"] <= 1e-12, f"{name}: diagonal error {figures['diag_error']:.1e} > 1e-12")
-                check(figures["factor_error"] <= 1e-10, f"{name}: factor error {figures['factor_error']:.1e} > 1e-10")
                 check(figures["asymmetry"] <= 1e-14, f"{name}: core asymmetry {figures['asymmetry']:.1e} > 1e-14")
-                check(figures["reconstruction"] <= figures["bound"],
-                      f"{name}: reconstruction error {figures['reconstruction']:.1e} > 30 N D eps")
-                check(figures["orthogonality"] <= figures["bound"],
-                      f"{name}: orthogonality error {figures['orthogonality']:.1e} > 30 N D eps")
+                check_recovered(figures, name)
             worst = {key: max(r[key] for r in rows)
                      for key in ("diag_error", "factor_error", "asymmetry", "reconstruction", "off_rel")}
             stops = ",".join(sorted({r["result"].stop_reason for r in rows}))
@@ -211,13 +215,7 @@ def main(argv=None) -> int:
         figures = packed_recovery(values, order, s, q, args.threads)
         name = f"packed D={order} N={size}"
         check(figures["result"].converged, f"{name}: stop reason {figures['result'].stop_reason}, not tolerance")
-        check(figures["permutation"], f"{name}: the recovered columns do not match Q's one to one")
-        check(figures["diag_error"] <= 1e-12, f"{name}: diagonal error {figures['diag_error']:.1e} > 1e-12")
-        check(figures["factor_error"] <= 1e-10, f"{name}: factor error {figures['factor_error']:.1e} > 1e-10")
-        check(figures["reconstruction"] <= figures["bound"],
-              f"{name}: reconstruction error {figures['reconstruction']:.1e} > 30 N D eps")
-        check(figures["orthogonality"] <= figures["bound"],
-              f"{name}: orthogonality error {figures['orthogonality']:.1e} > 30 N D eps")
+        check_recovered(figures, name)
         print(f"{order:>2} {size:>2} {len(values):>7} {8 * float(size) ** order / 1e9:7.1f} "
               f"{figures['result'].sweeps:>6} {figures['diag_error']:8.1e} {figures['factor_error']:8.1e} "
               f"{figures['reconstruction']:8.1e} {figures['bound']:8.1e}")

@@ -8,8 +8,10 @@
 // multiset R of the other symbols (size D - m) plus m slots in {p, q}; the m + 1 entries
 // E_b = A[R, p^(m-b), q^b], b = 0..m, form a class that the rotation maps into itself (a
 // symmetric A depends only on how many slots are at q), by the rotation's m-th symmetric power.
-// Each class is read, rotated in double one slot at a time as full storage rotates its modes
-// (packed_rotation.cpp: the same Givens combinations, so the same rounding), and written once.
+// Each class is read, rotated and written once: by that power's (m + 1) x (m + 1) matrix in double
+// for m <= 12, one slot at a time above (full storage's own Givens combinations) in long double,
+// where the class's values stand for so many full entries that their shared rounding would show
+// (packed_symmetric.hpp).
 #include "dsl/givens.hpp"
 #include "runtime/core/packed_symmetric.hpp"
 

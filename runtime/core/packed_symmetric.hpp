@@ -52,7 +52,7 @@ inline Dtype dtype_of(const AnyPackedTensor& tensor) {
 // partly cancel: in double, C = T x Q^T and back left 7.4e-14 at D = 24 (full storage 1.5e-15)
 // and a run 1.3e-13 (N = 2, noise 1e-2), 2.1e-11 at D = 40. So classes of more than 12 slots
 // rotate, and the verification's products above order 12 sum, in long double; measured then
-// (N = 2, noise 1e-2, 10 sweeps): D = 24 4.5e-15, 40 1.1e-14, 48 9.9e-14 against the bound's
+// (N = 2, noise 1e-2, up to 10 sweeps): D = 24 4.5e-15, 40 1.1e-14, 48 9.9e-14 against the bound's
 // 3.2e-13, 5.3e-13, 6.4e-13; D = 56 2.4e-12 against 7.5e-13: past it.
 inline constexpr int max_packed_order = 48;
 

@@ -14,9 +14,10 @@ namespace {
 
 // The rotation's m-th symmetric power for m = 0 .. max_m, each (m + 1) x (m + 1) row-major:
 // K_m[b][k] = [x^k] (c + s x)^(m-b) (-s + c x)^b, what the slots at p (c [j = p] + s [j = q]) and
-// at q (-s [j = p] + c [j = q]) make of E_k. Its entries reach binom(m, m/2), so it serves small
-// m only (rotate_class below beyond): at m <= 12 it is (1 + sqrt 2)^12 ~ 4e4 roundings at worst,
-// and 2-3 times faster than the slot-by-slot rotation where the small classes are most.
+// at q (-s [j = p] + c [j = q]) make of E_k. A row's |entries| sum to at most (|c| + |s|)^m <=
+// 2^(m/2), the factor on a rounding, so it serves small m only (rotate_class below beyond): 64 at
+// m = 12. It is faster where the small classes are most: a D = 6, N = 16 run took 0.37 s with it
+// against 0.61 s slot by slot (back to back).
 constexpr int max_power_m = 12;
 std::vector<std::vector<double>> symmetric_powers(int max_m, dsl::Givens<double> g) {
   std::vector<std::vector<double>> at_p{{1.0}}, at_q{{1.0}};  // coefficients of (c + s x)^j, (-s + c x)^j

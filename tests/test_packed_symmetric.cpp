@@ -73,6 +73,17 @@ void rotate_full(HostTensor<double>& tensor, int p, int q, dsl::Givens<double> g
   apply_group_pass(tensor, group, 1);
 }
 
+// generate_packed_symmetric's (and the full generator's) options for a planted symmetric tensor.
+GeneratorOptions symmetric_options(int order, int size, std::uint64_t seed, double noise = 0.0) {
+  GeneratorOptions options;
+  options.order = order;
+  options.size = size;
+  options.seed = seed;
+  options.noise = noise;
+  options.structure = Structure::symmetric;
+  return options;
+}
+
 Options cpu_options(int max_sweeps = 30) {
   Options options;
   options.backend = Backend::cpu;
@@ -220,11 +231,7 @@ TEST_CASE("packed: A x_1 M ... x_D M and the reconstruction error are the full t
 
 TEST_CASE("packed: the generator gives the full generator's distinct entries, and its noise the asked size") {
   for (const auto& [order, size] : {std::pair{2, 6}, {3, 5}, {5, 4}}) {
-    GeneratorOptions options;
-    options.order = order;
-    options.size = size;
-    options.seed = 17;
-    options.structure = Structure::symmetric;
+    GeneratorOptions options = symmetric_options(order, size, 17);
     const auto full = generate_diagonalizable<double>(options);
     const auto packed = generate_packed_symmetric<double>(options);
     CHECK(packed.tensor.values() == pack_symmetric(full.tensor).values());  // bit for bit
@@ -286,12 +293,8 @@ TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32,
   for (const auto& [order, size] : {std::pair{3, 8}, {4, 6}, {5, 5}, {6, 4}, {2, 9}, {24, 2}, {48, 2}, {12, 3}, {32, 3}}) {
     CAPTURE(order);
     CAPTURE(size);
-    GeneratorOptions g;
-    g.order = order;
-    g.size = size;
-    g.seed = 50 + static_cast<std::uint64_t>(order);
-    g.structure = Structure::symmetric;
-    const auto truth = generate_packed_symmetric<double>(g);
+    const auto truth =
+        generate_packed_symmetric<double>(symmetric_options(order, size, 50 + static_cast<std::uint64_t>(order)));
     const PackedResult<double> result = diagonalize_packed(truth.tensor, cpu_options(50));
     CHECK(result.run.converged());
     REQUIRE(result.run.verification);
@@ -317,13 +320,8 @@ TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32,
     }
   }
   // float32: the reconstruction to the dtype's rounding.
-  GeneratorOptions g;
-  g.order = 4;
-  g.size = 7;
-  g.seed = 3;
-  g.structure = Structure::symmetric;
-  g.noise = 1e-3;
-  const PackedResult<float> single = diagonalize_packed(generate_packed_symmetric<float>(g).tensor, cpu_options(20));
+  const PackedResult<float> single =
+      diagonalize_packed(generate_packed_symmetric<float>(symmetric_options(4, 7, 3, 1e-3)).tensor, cpu_options(20));
   REQUIRE(single.run.verification);
   CHECK(single.run.verification->reconstruction_error <= 30.0 * 7 * 4 * std::numeric_limits<float>::epsilon());
   CHECK(single.run.history.back().off_rel < single.run.history.front().off_rel);
@@ -334,13 +332,7 @@ TEST_CASE("packed: at high orders the run and the check stay within 30 N D eps (
   for (const auto& [order, size] : {std::pair{20, 2}, {40, 2}, {48, 2}, {32, 3}, {16, 5}}) {
     CAPTURE(order);
     CAPTURE(size);
-    GeneratorOptions g;
-    g.order = order;
-    g.size = size;
-    g.seed = 7;
-    g.noise = 1e-2;
-    g.structure = Structure::symmetric;
-    const auto planted_tensor = generate_packed_symmetric<double>(g);
+    const auto planted_tensor = generate_packed_symmetric<double>(symmetric_options(order, size, 7, 1e-2));
     // The check on its own: C = T x Q^T and back is exact in exact arithmetic.
     Matrix<double> qt = planted_tensor.q;
     for (int i = 0; i < size; ++i)
@@ -358,11 +350,7 @@ TEST_CASE("packed: at high orders the run and the check stay within 30 N D eps (
 }
 
 TEST_CASE("packed: options and entries it does not take are one-line user errors") {
-  GeneratorOptions g;
-  g.order = 3;
-  g.size = 6;
-  g.structure = Structure::symmetric;
-  const PackedSymmetricTensor<double> tensor = generate_packed_symmetric<double>(g).tensor;
+  const PackedSymmetricTensor<double> tensor = generate_packed_symmetric<double>(symmetric_options(3, 6, 1)).tensor;
   const auto refused = [&tensor](Options options, const std::string& phrase) {
     CAPTURE(phrase);
     try {

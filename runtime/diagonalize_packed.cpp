@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <string>
 
+#include "runtime/algorithm/packed_figures.hpp"
+#include "runtime/algorithm/packed_hosvd_start.hpp"
 #include "runtime/algorithm/packed_transform.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/engines/cpu_packed_engine.hpp"
+#include "runtime/run_from_hosvd.hpp"
 #include "runtime/run_plan.hpp"
 
 namespace tensordiag::runtime {
@@ -50,8 +53,6 @@ void check_packed_options(int order, int size, const Options& options) {
     throw user_error("packed storage holds symmetric tensors; structure skew takes full storage");
   if (options.backend == Backend::cuda)
     throw user_error("packed storage runs on the CPU (the GPU engines take full storage): use --backend cpu or auto");
-  if (options.init == Init::hosvd)
-    throw user_error("--init hosvd takes full storage; a packed run starts from the identity");
   if (options.schedule == SweepSchedule::xor_subspaces && !has_xor_schedule(size))
     throw user_error("the xor schedule takes N a power of two (N = " + std::to_string(size) +
                      "): use --schedule round-robin or auto");
@@ -69,7 +70,19 @@ PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const
   check_finite_entries(tensor);
   const Options run_options = packed_run_options(options);
   const RunPlan plan = plan_run<T>(run_options);
-  PackedResult<T> out = run_cpu_packed_engine(tensor, plan.run.settings);
+  PackedResult<T> out;
+  if (options.init == Init::hosvd) {
+    // Q = G_1's eigenvectors in every mode (packed_hosvd_start.hpp); the sweeps run on T x_n Q^T.
+    const PackedHosvdStart<T> start = packed_hosvd_start(tensor, options.threads);
+    const double off_input = std::sqrt(packed_core_figures(tensor, options.threads).off_norm2);
+    const double off_start = std::sqrt(packed_core_figures(start.rotated, options.threads).off_norm2);
+    const double scale = off_input > 0 ? off_start / off_input : 0.0;
+    out = run_cpu_packed_engine(start.rotated, run_from_start(plan, scale).settings);
+    finish_from_start(out.run, scale, std::vector<Matrix<T>>(static_cast<std::size_t>(tensor.order()), start.basis),
+                      start.seconds);
+  } else {
+    out = run_cpu_packed_engine(tensor, plan.run.settings);
+  }
   describe_run(out.run, run_options, plan, "cpu_packed");
   if (options.verify) {
     const Stopwatch stopwatch;

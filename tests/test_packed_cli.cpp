@@ -99,6 +99,20 @@ TEST_CASE("cli packed: --dtype float32 runs in single precision and writes float
   CHECK(report["reconstruction_error"].get<double>() < 1e-5);
 }
 
+TEST_CASE("cli packed: --init hosvd starts from G_1's eigenvectors and says so in report.json") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 4 --size 5 --seed 3 --structure symmetric --packed --noise 0.02 p.npy")
+              .exit_code == 0);
+  const CliRun run = workspace.run("diagonalize p.npy --packed 4 --init hosvd --out result -q");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_file(workspace / "result/report.json"));
+  CHECK(report["init"]["method"] == "hosvd");
+  CHECK(report["init"]["computed_on"] == "host");
+  CHECK(report["history"][0]["off_rel"].get<double>() < 1.0);
+  CHECK(report["reconstruction_error"].get<double>() < 1e-13);
+}
+
 TEST_CASE("cli packed: refused inputs and options are one line and write nothing") {
   const Workspace workspace;
   REQUIRE(workspace.run("generate --order 3 --size 6 --seed 5 --structure symmetric --packed p.npy").exit_code == 0);
@@ -112,7 +126,6 @@ TEST_CASE("cli packed: refused inputs and options are one line and write nothing
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --backend cuda", "packed storage runs on the CPU");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --batch", "it does not go with --batch");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --structure skew", "structure skew takes full storage");
-  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --init hosvd", "--init hosvd takes full storage");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --eta 0.1", "pivot check");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --dtype complex128", "packed storage holds real tensors");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --schedule xor", "N a power of two (N = 6)");

@@ -18,6 +18,7 @@
 #include "runtime/algorithm/group_rotations.hpp"
 #include "runtime/algorithm/packed_figures.hpp"
 #include "runtime/algorithm/packed_generator.hpp"
+#include "runtime/algorithm/packed_hosvd_start.hpp"
 #include "runtime/algorithm/packed_rotation.hpp"
 #include "runtime/algorithm/packed_transform.hpp"
 #include "runtime/algorithm/random_stream.hpp"
@@ -349,6 +350,46 @@ TEST_CASE("packed: at high orders the run and the check stay within 30 N D eps (
   }
 }
 
+TEST_CASE("packed: the HOSVD start's Gram matrix is the full tensor's, and its run the full symmetric engine's") {
+  for (const auto& [order, size] : {std::pair{3, 6}, {4, 5}, {2, 7}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    const auto truth = planted<double>(order, size, 60 + static_cast<std::uint64_t>(size), 0.05);
+    const PackedSymmetricTensor<double> tensor = pack_symmetric(truth.tensor);
+    // G_1 = T_(1) T_(1)^T summed over the full tensor's columns.
+    const auto n = static_cast<std::size_t>(size);
+    const std::size_t columns = truth.tensor.count() / n;
+    std::vector<double> want(n * n, 0.0);
+    for (std::size_t a = 0; a < n; ++a)
+      for (std::size_t b = 0; b < n; ++b)
+        for (std::size_t c = 0; c < columns; ++c)
+          want[a * n + b] += truth.tensor.values()[a * columns + c] * truth.tensor.values()[b * columns + c];
+    CHECK(relative_difference(packed_gram(tensor, 2), want) < 1e-14);
+
+    Options options = cpu_options(8);
+    options.init = Init::hosvd;
+    const PackedResult<double> packed = diagonalize_packed(tensor, options);
+    options.structure = Structure::symmetric;
+    const Result<double> full = diagonalize(truth.tensor, options);
+    CHECK(packed.run.hosvd_start);
+    REQUIRE(packed.run.sweeps() == full.sweeps());
+    CHECK(packed.run.history.front().off_rel == doctest::Approx(full.history.front().off_rel).epsilon(1e-10));
+    CHECK(packed.run.history.front().off_rel < 1.0);  // the start gained something
+    CHECK(relative_difference(packed.core.values(), pack_symmetric(full.core).values()) < 1e-10);
+    CHECK(relative_difference(packed.run.factors.front().data, full.factors.front().data) < 1e-10);
+    REQUIRE(packed.run.verification);
+    CHECK(packed.run.verification->reconstruction_error <= 30.0 * size * order * std::numeric_limits<double>::epsilon());
+  }
+  // Without noise the start is the answer: the first record is already at rounding.
+  const auto exact = generate_packed_symmetric<double>(symmetric_options(5, 6, 9));
+  Options options = cpu_options(8);
+  options.init = Init::hosvd;
+  const PackedResult<double> result = diagonalize_packed(exact.tensor, options);
+  CHECK(result.run.history.front().off_rel < 1e-12);
+  CHECK(result.run.converged());
+  CHECK(result.run.sweeps() <= 1);
+}
+
 TEST_CASE("packed: options and entries it does not take are one-line user errors") {
   const PackedSymmetricTensor<double> tensor = generate_packed_symmetric<double>(symmetric_options(3, 6, 1)).tensor;
   const auto refused = [&tensor](Options options, const std::string& phrase) {
@@ -366,9 +407,6 @@ TEST_CASE("packed: options and entries it does not take are one-line user errors
   options = cpu_options();
   options.structure = Structure::skew;
   refused(options, "structure skew takes full storage");
-  options = cpu_options();
-  options.init = Init::hosvd;
-  refused(options, "--init hosvd takes full storage");
   options = cpu_options();
   options.eta = 0.1;
   refused(options, "pivot check");

@@ -242,9 +242,10 @@ py::dict run_packed(const py::array& values, int order, const runtime::Options& 
 
 py::dict diagonalize_packed(const py::array& values, int order, int max_sweeps, std::optional<double> tol,
                             const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
-                            int threads, bool verify, const std::string& schedule, const py::object& on_sweep) {
+                            int threads, bool verify, const std::string& schedule, const py::object& on_sweep,
+                            const std::string& init) {
   const runtime::Options options = make_options(max_sweeps, tol, 0.0, rule, backend, stall_tol, threads, verify,
-                                                schedule, "symmetric", on_sweep);
+                                                schedule, "symmetric", on_sweep, init);
   if (py::isinstance<py::array_t<float>>(values)) return run_packed<float>(values, order, options);
   if (py::isinstance<py::array_t<double>>(values)) return run_packed<double>(values, order, options);
   throw internal_error("_tensordiag.diagonalize_packed: the values are not float32 or float64");
@@ -389,7 +390,7 @@ PYBIND11_MODULE(_tensordiag, m) {
         py::arg("fortran_order"), py::arg("structure"));
   m.def("diagonalize_packed", &diagonalize_packed, py::arg("values"), py::arg("order"), py::arg("max_sweeps"),
         py::arg("tol"), py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"),
-        py::arg("verify"), py::arg("schedule"), py::arg("on_sweep"));
+        py::arg("verify"), py::arg("schedule"), py::arg("on_sweep"), py::arg("init") = "identity");
   m.def("generate_packed", &generate_packed, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"),
         py::arg("dtype"));
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),

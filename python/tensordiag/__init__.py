@@ -439,7 +439,7 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
 def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: Optional[float] = None,
                        stall_tol: Optional[float] = None, backend: str = "auto", threads: int = 0,
                        verbose: bool = False, callback: Optional[Callable[[dict], Any]] = None, verify: bool = True,
-                       schedule: str = "auto") -> Result:
+                       schedule: str = "auto", init: str = "identity") -> Result:
     """A symmetric tensor in packed storage: T = C x_1 Q ... x_D Q with one orthogonal Q.
 
     ``values`` holds the binom(N + D - 1, D) distinct entries T[i_1, .., i_D], i_1 <= .. <= i_D, in
@@ -451,7 +451,9 @@ def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: O
     same way (``layout`` is ``"packed"``; :func:`unpack_symmetric` gives the full array) and whose
     ``factors`` are D copies of Q. The verification's mode products hold two partly symmetric
     intermediates (binom(N+k-1, k) x binom(N+D-k-1, D-k) doubles); a shape that would need more
-    than 8 GiB for them is a ValueError unless ``verify=False``. The other arguments are
+    than 8 GiB for them is a ValueError unless ``verify=False``. ``init="svd"`` starts from Q = the
+    eigenvectors of G_1 = T_(1) T_(1)^T, computed from the distinct entries, in every mode, as
+    :func:`diagonalize` with ``structure="symmetric"`` does. The other arguments are
     :func:`diagonalize`'s.
     """
     array = np.asarray(values)
@@ -464,7 +466,7 @@ def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: O
     on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
     out = _tensordiag.diagonalize_packed(array, operator.index(order), max_sweeps, _optional_float(tol), "max_diag",
                                          str(backend), _optional_float(stall_tol), operator.index(threads),
-                                         bool(verify), str(schedule), on_sweep)
+                                         bool(verify), str(schedule), on_sweep, str(init))
     result = Result(max_sweeps=max_sweeps, **out)
     if verbose:
         print(f"tensordiag: {result.summary()}", flush=True)

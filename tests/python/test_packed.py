@@ -56,6 +56,17 @@ def test_planted_tensors_generated_packed_are_recovered():
     assert result.verification["reconstruction_error"] < 1e-13
 
 
+def test_the_svd_start_is_the_full_symmetric_runs():
+    tensor, _, _ = tensordiag.generate(4, 5, seed=3, noise=0.05, structure="symmetric")
+    kwargs = dict(max_sweeps=8, backend="cpu", init="svd")
+    full = tensordiag.diagonalize_full(tensor, structure="symmetric", **kwargs)
+    packed = tensordiag.diagonalize_packed(tensordiag.pack_symmetric(tensor), 4, **kwargs)
+    assert packed.init["method"] == "hosvd" and packed.sweeps == full.sweeps
+    assert np.isclose(packed.history[0]["off_rel"], full.history[0]["off_rel"], rtol=1e-10)
+    assert np.allclose(tensordiag.unpack_symmetric(packed.core, 4), full.core, rtol=0,
+                       atol=1e-10 * np.abs(full.core).max())
+
+
 def test_float32_values_run_in_float32():
     values, _, _ = tensordiag.generate_packed(3, 7, seed=2, noise=1e-3, dtype="float32")
     assert values.dtype == np.float32

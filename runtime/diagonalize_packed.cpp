@@ -57,11 +57,14 @@ void check_packed_options(int order, int size, const Options& options) {
     throw user_error("the xor schedule takes N a power of two (N = " + std::to_string(size) +
                      "): use --schedule round-robin or auto");
   check_options(packed_run_options(options));  // rule max_diag, no pivot check, the numbers
-  if (options.verify && packed_transform_bytes(order, size) > max_packed_verification_bytes)
-    throw user_error("verifying a packed tensor of order " + std::to_string(order) + " and size " +
-                     std::to_string(size) + " needs " + gigabytes(packed_transform_bytes(order, size)) +
-                     " for its mode products (more than " + gigabytes(max_packed_verification_bytes) +
-                     "): run it with --no-verify");
+  // The verification and the HOSVD start's rotated tensor both take the partly symmetric products.
+  const bool hosvd = options.init == Init::hosvd;
+  if ((options.verify || hosvd) && packed_transform_bytes(order, size) > max_packed_verification_bytes)
+    throw user_error(std::string(options.verify ? "verifying" : "starting from the HOSVD of") +
+                     " a packed tensor of order " + std::to_string(order) + " and size " + std::to_string(size) +
+                     " needs " + gigabytes(packed_transform_bytes(order, size)) + " for its mode products (more than " +
+                     gigabytes(max_packed_verification_bytes) + "): run it with " +
+                     (options.verify && hosvd ? "--no-verify and --init identity" : options.verify ? "--no-verify" : "--init identity"));
 }
 
 template <class T>

@@ -15,7 +15,8 @@ inline constexpr std::size_t max_packed_verification_bytes = std::size_t{8} << 3
 
 // Throws user_error in one line for what the packed engine does not take, before anything runs:
 // structure skew, a rule other than max_diag, the pivot check, backend cuda, the xor
-// schedule for N not a power of two, a verification past max_packed_verification_bytes; and for a
+// schedule for N not a power of two, a verification or HOSVD start past
+// max_packed_verification_bytes (both take the partly symmetric mode products); and for a
 // NaN or Inf entry. Backend auto runs on the CPU. Init::hosvd starts from Q = G_1's eigenvectors in
 // every mode (packed_hosvd_start.hpp), as a full symmetric run does.
 template <class T>

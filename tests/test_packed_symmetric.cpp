@@ -430,4 +430,7 @@ TEST_CASE("packed: options and entries it does not take are one-line user errors
   Options unverified = cpu_options();
   unverified.verify = false;
   CHECK_NOTHROW(check_packed_options(8, 64, unverified));
+  unverified.init = Init::hosvd;  // its rotated start takes the same products
+  CHECK_THROWS_WITH_AS(check_packed_options(8, 64, unverified),
+                       doctest::Contains("starting from the HOSVD of a packed tensor of order 8 and size 64"), user_error);
 }

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <Eigen/Dense>
-#include <algorithm>
 
 #include "runtime/algorithm/for_each_tuple.hpp"
 #include "runtime/algorithm/hosvd_basis.hpp"
@@ -25,11 +24,8 @@ std::vector<double> packed_gram(const PackedSymmetricTensor<T>& tensor, int thre
   for_each_tuple(rests, parts, [&](int part, std::size_t, std::span<const int> j) {
     auto& tuple = with[static_cast<std::size_t>(part)];
     auto& v = column[static_cast<std::size_t>(part)];
-    for (int l = 0; l < size; ++l) {  // T[sorted(J + l)]: J with l inserted in place
-      const auto split = std::upper_bound(j.begin(), j.end(), l) - j.begin();
-      std::copy(j.begin(), j.begin() + split, tuple.begin());
-      tuple[static_cast<std::size_t>(split)] = l;
-      std::copy(j.begin() + split, j.end(), tuple.begin() + split + 1);
+    for (int l = 0; l < size; ++l) {
+      insert_sorted(j, l, tuple);  // T[sorted(J + l)]
       v[static_cast<std::size_t>(l)] = static_cast<double>(tensor.at_sorted(tuple));
     }
     const double weight = multiplicity(j);

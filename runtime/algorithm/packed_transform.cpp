@@ -51,11 +51,7 @@ Intermediate<W> next_mode(const Intermediate<W>& b, const std::vector<W>& m, int
   for_each_tuple(next.columns, parts, [&](int part, std::size_t column, std::span<const int> j) {
     auto& [column_with, row, at] = scratch[static_cast<std::size_t>(part)];
     for (int l = 0; l < size; ++l) {
-      // sorted(J' + l): J' with l inserted in place.
-      const auto split = std::upper_bound(j.begin(), j.end(), l) - j.begin();
-      std::copy(j.begin(), j.begin() + split, column_with.begin());
-      column_with[static_cast<std::size_t>(split)] = l;
-      std::copy(j.begin() + split, j.end(), column_with.begin() + split + 1);
+      insert_sorted(j, l, column_with);  // sorted(J' + l)
       at[static_cast<std::size_t>(l)] = b.columns.rank(column_with) * b.rows.count();
     }
     W* out = next.values.data() + column * next.rows.count();

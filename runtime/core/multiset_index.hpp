@@ -14,6 +14,15 @@
 
 namespace tensordiag::runtime {
 
+// sorted(tuple + value): the sorted `tuple` with `value` inserted in place, written to `out`
+// (one entry longer).
+inline void insert_sorted(std::span<const int> tuple, int value, std::span<int> out) {
+  std::size_t k = 0;
+  for (; k < tuple.size() && tuple[k] <= value; ++k) out[k] = tuple[k];
+  out[k] = value;
+  for (; k < tuple.size(); ++k) out[k + 1] = tuple[k];
+}
+
 // binom(n + r - 1, r), the number of multisets of size r over n symbols; throws user_error when it
 // does not fit in memory addressing (the message names n and r).
 std::size_t multiset_count(int n, int r);

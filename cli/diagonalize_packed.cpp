@@ -20,8 +20,8 @@ int run_diagonalize_packed(const DiagonalizeArguments& arguments) {
   const auto [order, size] = std::visit([](const auto& typed) { return std::pair{typed.order(), typed.size()}; }, tensor);
   const runtime::Dtype file_dtype = runtime::dtype_of(tensor);
   runtime::check_packed_options(order, size, options);  // before DIR is made
-  if (!arguments.dtype.empty() && runtime::parse_dtype(arguments.dtype) != file_dtype)
-    tensor = runtime::convert(tensor, runtime::parse_dtype(arguments.dtype));
+  const runtime::Dtype run_dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
+  if (run_dtype != file_dtype) tensor = runtime::convert(tensor, run_dtype);
   runtime::ReportInput input{arguments.input, file_dtype};
   input.order = order;
   input.size = size;

@@ -251,7 +251,20 @@ py::dict diagonalize_packed(const py::array& values, int order, int max_sweeps, 
   throw internal_error("_tensordiag.diagonalize_packed: the values are not float32 or float64");
 }
 
-// (values, diagonal, Q) of a planted packed symmetric tensor (runtime/algorithm/packed_generator.hpp).
+// (values, diagonal, Q) of a planted packed symmetric tensor in T (runtime/algorithm/packed_generator.hpp).
+template <class T>
+py::tuple packed_tuple(const runtime::GeneratorOptions& options) {
+  runtime::GeneratedPackedTensor<T> generated;
+  {
+    const py::gil_scoped_release release;
+    generated = runtime::generate_packed_symmetric<T>(options);
+  }
+  const auto count = static_cast<py::ssize_t>(generated.tensor.count());
+  const auto planted = static_cast<py::ssize_t>(generated.diagonal.size());
+  return py::make_tuple(adopt_buffer(std::move(generated.tensor.values()), {count}, {1}),
+                        adopt_buffer(std::move(generated.diagonal), {planted}, {1}), to_numpy(std::move(generated.q)));
+}
+
 py::tuple generate_packed(int order, int size, std::uint64_t seed, double noise, const std::string& dtype) {
   runtime::GeneratorOptions options;
   options.structure = runtime::Structure::symmetric;
@@ -259,28 +272,9 @@ py::tuple generate_packed(int order, int size, std::uint64_t seed, double noise,
   options.size = size;
   options.seed = seed;
   options.noise = noise;
-  const auto tuple_of = [](auto&& generated) {
-    const auto count = static_cast<py::ssize_t>(generated.tensor.count());
-    const auto planted = static_cast<py::ssize_t>(generated.diagonal.size());
-    return py::make_tuple(adopt_buffer(std::move(generated.tensor.values()), {count}, {1}),
-                          adopt_buffer(std::move(generated.diagonal), {planted}, {1}), to_numpy(std::move(generated.q)));
-  };
   const runtime::Dtype type = runtime::parse_dtype(dtype);
   if (runtime::is_complex(type)) throw user_error("packed storage holds real tensors (float32 or float64), not " + dtype);
-  if (type == runtime::Dtype::float32) {
-    runtime::GeneratedPackedTensor<float> generated;
-    {
-      const py::gil_scoped_release release;
-      generated = runtime::generate_packed_symmetric<float>(options);
-    }
-    return tuple_of(std::move(generated));
-  }
-  runtime::GeneratedPackedTensor<double> generated;
-  {
-    const py::gil_scoped_release release;
-    generated = runtime::generate_packed_symmetric<double>(options);
-  }
-  return tuple_of(std::move(generated));
+  return type == runtime::Dtype::float32 ? packed_tuple<float>(options) : packed_tuple<double>(options);
 }
 
 // (tensor, diagonal, factors) of a generator's result (GeneratedTensor or GeneratedComplexTensor).

@@ -10,6 +10,13 @@
 
 namespace tensordiag::runtime {
 
+// How many parts a traversal of `work` units should take: 1 below `threshold` (a parallel region
+// would cost more than it saves), else `threads` (0: OpenMP's default).
+inline int tuple_parts(std::size_t work, std::size_t threshold, int threads) {
+  if (work < threshold) return 1;
+  return threads > 0 ? threads : omp_get_max_threads();
+}
+
 // visit(part, position, tuple) for every tuple of `index`, split into `parts` contiguous runs of
 // positions, one OpenMP thread each (one run and no parallel region when parts <= 1); each run
 // unranks its first tuple and steps with next().

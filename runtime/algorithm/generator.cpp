@@ -58,15 +58,7 @@ void check_generator_options(const GeneratorOptions& options) {
   if (options.structure == Structure::skew && options.size < options.order)
     throw user_error("generate --structure skew needs size >= order (a skew-symmetric tensor with fewer indices "
                      "than modes is zero)");
-  if (!(options.noise >= 0) || !std::isfinite(options.noise)) throw user_error("noise must be a finite number >= 0");
-}
-
-// A huge noise (1e300, or 1e40 in float32) overflows to Inf, which no run accepts.
-template <class T>
-void check_finite(T value, double noise) {
-  if (!std::isfinite(value))
-    throw user_error("noise " + (std::ostringstream() << noise).str() + " is too large: the tensor's values overflow " +
-                     std::string(to_string(dtype_of<T>())));
+  check_noise(options.noise);
 }
 
 // g[i] <- g[i sorted] (sign = +1: the same value under every permutation of the indices), or
@@ -137,6 +129,17 @@ void place_skew_blocks(std::vector<double>& t, int order, const std::vector<std:
 
 }  // namespace
 
+void check_noise(double noise) {
+  if (!(noise >= 0) || !std::isfinite(noise)) throw user_error("noise must be a finite number >= 0");
+}
+
+template <class T>
+void check_generated_value(T value, double noise) {
+  if (!std::isfinite(value))
+    throw user_error("noise " + (std::ostringstream() << noise).str() + " is too large: the tensor's values overflow " +
+                     std::string(to_string(dtype_of<T>())));
+}
+
 template <class T>
 GeneratedTensor<T> generate_diagonalizable_rows(const GeneratorOptions& options,
                                                const std::function<void(const T* row, std::size_t length)>& sink) {
@@ -193,7 +196,7 @@ GeneratedTensor<T> generate_diagonalizable_rows(const GeneratorOptions& options,
     clean_chunk(chunk);
     for (std::size_t k = 0; k < length; ++k) {
       values[k] = static_cast<T>(options.noise > 0 ? clean[k] + scale * g.gaussian() : clean[k]);
-      check_finite(values[k], options.noise);
+      check_generated_value(values[k], options.noise);
     }
     sink(values.data(), length);
   }
@@ -245,7 +248,7 @@ GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {
     for (std::size_t i = 0; i < t.size(); ++i) t[i] += scale * g[i];
   }
   out.tensor = HostTensor<T>(options.order, options.size, options.layout, std::vector<T>(t.begin(), t.end()));
-  for (std::size_t i = 0; i < out.tensor.count(); ++i) check_finite(out.tensor.values()[i], options.noise);
+  for (std::size_t i = 0; i < out.tensor.count(); ++i) check_generated_value(out.tensor.values()[i], options.noise);
   return out;
 }
 
@@ -253,6 +256,8 @@ template GeneratedTensor<float> generate_diagonalizable_rows(const GeneratorOpti
                                                              const std::function<void(const float*, std::size_t)>&);
 template GeneratedTensor<double> generate_diagonalizable_rows(const GeneratorOptions&,
                                                               const std::function<void(const double*, std::size_t)>&);
+template void check_generated_value(float, double);
+template void check_generated_value(double, double);
 template GeneratedTensor<float> generate_diagonalizable(const GeneratorOptions&);
 template GeneratedTensor<double> generate_diagonalizable(const GeneratorOptions&);
 

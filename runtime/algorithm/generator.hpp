@@ -46,6 +46,14 @@ template <class T>
 GeneratedTensor<T> generate_diagonalizable_rows(const GeneratorOptions& options,
                                                const std::function<void(const T* chunk, std::size_t length)>& sink);
 
+// The checks every generator makes: the noise finite and >= 0, and no value overflowed the dtype (a
+// huge noise, 1e300 or 1e40 in float32, gives Inf, which no run accepts): user_errors naming it.
+void check_noise(double noise);
+template <class T>
+void check_generated_value(T value, double noise);
+
+extern template void check_generated_value(float, double);
+extern template void check_generated_value(double, double);
 extern template GeneratedTensor<float> generate_diagonalizable_rows(const GeneratorOptions&,
                                                                     const std::function<void(const float*, std::size_t)>&);
 extern template GeneratedTensor<double> generate_diagonalizable_rows(const GeneratorOptions&,

@@ -1,7 +1,5 @@
 #include "runtime/algorithm/packed_figures.hpp"
 
-#include <omp.h>
-
 #include <numeric>
 
 #include "runtime/algorithm/for_each_tuple.hpp"
@@ -13,23 +11,25 @@ namespace {
 // Below this many distinct entries one thread sums them faster than a team.
 constexpr std::size_t parallel_entries = std::size_t{1} << 16;
 
-int parts_for(std::size_t count, int threads) {
-  return count >= parallel_entries ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+// sum_e multiplicity(e) A_e^2 over every distinct entry, or over those off the diagonal.
+template <class T>
+double weighted_squares(const PackedSymmetricTensor<T>& tensor, int threads, bool off_diagonal_only) {
+  const int parts = tuple_parts(tensor.count(), parallel_entries, threads);
+  std::vector<double> sums(static_cast<std::size_t>(parts), 0.0);
+  for_each_tuple(tensor.index(), parts, [&](int part, std::size_t position, std::span<const int> tuple) {
+    if (off_diagonal_only && tuple.front() == tuple.back()) return;  // sorted: a diagonal entry
+    const double x = static_cast<double>(tensor.values()[position]);
+    sums[static_cast<std::size_t>(part)] += multiplicity(tuple) * x * x;
+  });
+  return std::accumulate(sums.begin(), sums.end(), 0.0);
 }
 
 }  // namespace
 
 template <class T>
 CoreFigures packed_core_figures(const PackedSymmetricTensor<T>& tensor, int threads) {
-  const int parts = parts_for(tensor.count(), threads);
-  std::vector<double> off(static_cast<std::size_t>(parts), 0.0);
-  for_each_tuple(tensor.index(), parts, [&](int part, std::size_t position, std::span<const int> tuple) {
-    if (tuple.front() == tuple.back()) return;  // sorted: the diagonal entries
-    const double x = static_cast<double>(tensor.values()[position]);
-    off[static_cast<std::size_t>(part)] += multiplicity(tuple) * x * x;
-  });
   CoreFigures figures;
-  figures.off_norm2 = std::accumulate(off.begin(), off.end(), 0.0);
+  figures.off_norm2 = weighted_squares(tensor, threads, true);
   std::vector<int> diagonal(static_cast<std::size_t>(tensor.order()));
   for (int i = 0; i < tensor.size(); ++i) {
     std::fill(diagonal.begin(), diagonal.end(), i);
@@ -42,13 +42,7 @@ CoreFigures packed_core_figures(const PackedSymmetricTensor<T>& tensor, int thre
 
 template <class T>
 double packed_norm2(const PackedSymmetricTensor<T>& tensor, int threads) {
-  const int parts = parts_for(tensor.count(), threads);
-  std::vector<double> sums(static_cast<std::size_t>(parts), 0.0);
-  for_each_tuple(tensor.index(), parts, [&](int part, std::size_t position, std::span<const int> tuple) {
-    const double x = static_cast<double>(tensor.values()[position]);
-    sums[static_cast<std::size_t>(part)] += multiplicity(tuple) * x * x;
-  });
-  return std::accumulate(sums.begin(), sums.end(), 0.0);
+  return weighted_squares(tensor, threads, false);
 }
 
 template CoreFigures packed_core_figures(const PackedSymmetricTensor<float>&, int);

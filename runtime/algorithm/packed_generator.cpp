@@ -1,10 +1,6 @@
 #include "runtime/algorithm/packed_generator.hpp"
 
-#include <omp.h>
-
 #include <cmath>
-#include <sstream>
-#include <string>
 
 #include "runtime/algorithm/for_each_tuple.hpp"
 #include "runtime/algorithm/haar_orthogonal.hpp"
@@ -19,14 +15,14 @@ GeneratedPackedTensor<T> generate_packed_symmetric(const GeneratorOptions& optio
   if (options.structure != Structure::symmetric)
     throw user_error("packed storage holds symmetric tensors: generate it with --structure symmetric");
   check_packed_shape(options.order, options.size);
-  if (!(options.noise >= 0) || !std::isfinite(options.noise)) throw user_error("noise must be a finite number >= 0");
+  check_noise(options.noise);
   RandomStream random(options.seed);
   GeneratedPackedTensor<T> out;
   for (int i = 0; i < options.size; ++i) out.diagonal.push_back(random.gaussian());
   out.q = haar_orthogonal(options.size, random);
 
   PackedSymmetricTensor<double> clean(options.order, options.size);
-  const int parts = clean.count() >= (std::size_t{1} << 14) ? omp_get_max_threads() : 1;
+  const int parts = tuple_parts(clean.count(), std::size_t{1} << 14, 0);
   for_each_tuple(clean.index(), parts, [&](int, std::size_t position, std::span<const int> tuple) {
     double sum = 0.0;
     for (int l = 0; l < options.size; ++l) {
@@ -44,10 +40,7 @@ GeneratedPackedTensor<T> generate_packed_symmetric(const GeneratorOptions& optio
     for (std::size_t e = 0; e < clean.count(); ++e) clean.values()[e] += scale * g.values()[e];
   }
   std::vector<T> values(clean.values().begin(), clean.values().end());
-  for (const T x : values)
-    if (!std::isfinite(x))
-      throw user_error("noise " + (std::ostringstream() << options.noise).str() +
-                       " is too large: the tensor's values overflow " + std::string(to_string(dtype_of<T>())));
+  for (const T x : values) check_generated_value(x, options.noise);
   out.tensor = PackedSymmetricTensor<T>(options.order, options.size, std::move(values));
   return out;
 }

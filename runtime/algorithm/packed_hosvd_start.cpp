@@ -1,7 +1,5 @@
 #include "runtime/algorithm/packed_hosvd_start.hpp"
 
-#include <omp.h>
-
 #include <Eigen/Dense>
 
 #include "runtime/algorithm/for_each_tuple.hpp"
@@ -17,7 +15,7 @@ std::vector<double> packed_gram(const PackedSymmetricTensor<T>& tensor, int thre
   const auto n = static_cast<std::size_t>(size);
   const MultisetIndex rests(size, tensor.order() - 1);
   const std::size_t work = rests.count() * n * n;
-  const int parts = work >= (std::size_t{1} << 18) ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+  const int parts = tuple_parts(work, std::size_t{1} << 18, threads);
   std::vector<std::vector<double>> sums(static_cast<std::size_t>(parts), std::vector<double>(n * n, 0.0));
   std::vector<std::vector<int>> with(static_cast<std::size_t>(parts), std::vector<int>(static_cast<std::size_t>(tensor.order())));
   std::vector<std::vector<double>> column(static_cast<std::size_t>(parts), std::vector<double>(n));

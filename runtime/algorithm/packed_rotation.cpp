@@ -1,7 +1,5 @@
 #include "runtime/algorithm/packed_rotation.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <span>
 
@@ -101,7 +99,6 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
   const int others = tensor.size() - 2;  // the symbols of R: every index but p and q
   const MultisetIndex& index = tensor.index();
   T* values = tensor.values().data();
-  const int team = threads > 0 ? threads : omp_get_max_threads();
   const auto powers = symmetric_powers(std::min(order, max_power_m), g);
 
   // m = 1 .. D slots in {p, q}; R over the others, of size D - m (none at all when N = 2).
@@ -109,7 +106,7 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
     const int r = order - m;
     if (others == 0 && r > 0) continue;
     const MultisetIndex rests(std::max(others, 1), r);
-    const int parts = rests.count() * static_cast<std::size_t>(m + 1) >= parallel_entries ? team : 1;
+    const int parts = tuple_parts(rests.count() * static_cast<std::size_t>(m + 1), parallel_entries, threads);
     // Per part: R's symbols as indices, the class's positions and values.
     struct Scratch {
       std::vector<int> rest;

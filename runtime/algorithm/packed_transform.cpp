@@ -1,7 +1,5 @@
 #include "runtime/algorithm/packed_transform.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -39,7 +37,7 @@ Intermediate<W> next_mode(const Intermediate<W>& b, const std::vector<W>& m, int
   Intermediate<W> next{MultisetIndex(size, k + 1), MultisetIndex(size, b.columns.length() - 1), {}};
   next.values.assign(next.rows.count() * next.columns.count(), W(0));
   const std::size_t work = next.values.size() * static_cast<std::size_t>(size);
-  const int parts = work >= parallel_work ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
+  const int parts = tuple_parts(work, parallel_work, threads);
   struct Scratch {
     std::vector<int> column_with, row;
     std::vector<std::size_t> at;
@@ -101,8 +99,9 @@ double packed_reconstruction_error(const PackedSymmetricTensor<T>& tensor, const
   PackedSymmetricTensor<double> difference = multiply_every_mode_packed(core, q, threads);
   for (std::size_t e = 0; e < difference.count(); ++e)
     difference.values()[e] = static_cast<double>(tensor.values()[e]) - difference.values()[e];
+  const double error = std::sqrt(packed_norm2(difference, threads));
   const double norm = std::sqrt(packed_norm2(tensor, threads));
-  return norm > 0 ? std::sqrt(packed_norm2(difference, threads)) / norm : std::sqrt(packed_norm2(difference, threads));
+  return norm > 0 ? error / norm : error;
 }
 
 template PackedSymmetricTensor<double> multiply_every_mode_packed(const PackedSymmetricTensor<float>&,

@@ -65,7 +65,8 @@ std::string run_typed(const DiagonalizeArguments& arguments, const runtime::Tens
     if (leader) runtime::create_npy_tensor_file<T>(core_path, core.order, core.size, core.layout);
   });
   runtime::on_every_rank(comm, [&] {
-    runtime::write_npy_rows(core_path, core.order, core.size, core.layout, core.rows(), core.values.data());
+    runtime::write_npy_rows(core_path, core.order, core.size, core.layout, core.rows(), core.values.data(),
+                            core.row_parts);
   });
   if (!leader) return {};
   print_notes(result.run.notes);

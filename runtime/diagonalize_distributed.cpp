@@ -1,6 +1,7 @@
 #include "runtime/diagonalize_distributed.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -56,14 +57,21 @@ void check_room(std::size_t slab_bytes, std::size_t row_bytes, const Distributed
                      std::to_string(comm.ranks_on_this_host()) + " ranks: use more ranks or hosts");
 }
 
-// How the ranks share the tensor. GPU ranks of an N = 2 tensor (gpu_qubit_ranks.hpp) take one
-// index of the slowest mode each (two ranks at most), not whole pairs of it.
+// How the ranks share the tensor. GPU ranks of an N = 2 tensor (gpu_qubit_ranks.hpp) take 1/P of
+// it each: the two rows of the slowest mode on two ranks, half a row each on four, and so on
+// (Slab::row_parts), rank r the r-th part in memory order.
 DistributedSchedule schedule_for(int size, bool gpu_ranks, Communicator& comm, SweepSchedule asked) {
-  if (!gpu_ranks || size != 2 || comm.size() != 2) return distributed_schedule(size, comm.size(), asked);
+  if (!gpu_ranks || size != 2) return distributed_schedule(size, comm.size(), asked);
   DistributedSchedule schedule;
   schedule.size = 2;
-  schedule.ranks = 2;
-  schedule.stages.push_back(DistributedStage{SlabLayout{{{0}, {1}}}, {PivotGroup{PivotPair{0, 1}}}});
+  schedule.ranks = comm.size();
+  SlabLayout layout;  // one rank: both rows; P ranks: part r on rank r (Slab::row_parts)
+  if (comm.size() == 1) {
+    layout.rows.push_back({0, 1});
+  } else {
+    for (int r = 0; r < comm.size(); ++r) layout.rows.push_back({r});
+  }
+  schedule.stages.push_back(DistributedStage{layout, {PivotGroup{PivotPair{0, 1}}}});
   return schedule;
 }
 
@@ -77,11 +85,10 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
   options.backend = Backend::cpu;  // plan_run's checks of the options; the ranks decide the backend
   const RunPlan plan = plan_run<T>(options);
   const bool qubit_ranks = gpu != nullptr && size == 2;
-  if (qubit_ranks && comm.size() > 2)
-    throw user_error("an N = 2 tensor spreads over two GPU ranks at most (one index of its slowest mode each), not " +
-                     std::to_string(comm.size()));
+  if (qubit_ranks) check_qubit_ranks(order, comm.size());
   const DistributedSchedule schedule = schedule_for(size, gpu != nullptr, comm, options.schedule);
   Slab<T> slab{order, size, layout, comm.rank(), schedule.stages.front().layout, {}};
+  if (qubit_ranks) slab.row_parts = std::max(1, comm.size() / 2);
   on_every_rank(comm, [&] {
     const std::size_t entries = schedule.most_rows() * slab.row_length();
     check_room(entries * sizeof(T), slab.row_length() * sizeof(T), schedule, comm);
@@ -96,8 +103,13 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
   describe_run(out.run, options, plan, gpu ? "cuda_distributed" : "cpu_distributed");
   out.run.device = gpu ? "GPU ranks (" + out.run.device + " and the others): " + comm.description()
                        : "CPU ranks: " + comm.description();
-  out.distribution.layout = "rows of mode " + std::to_string(out.core.sliced_mode() + 1) + " (the slowest in memory), " +
-                            (qubit_ranks && comm.size() == 2 ? "index r on rank r" : "whole index pairs per rank");
+  out.distribution.layout =
+      !qubit_ranks ? "rows of mode " + std::to_string(out.core.sliced_mode() + 1) +
+                         " (the slowest in memory), whole index pairs per rank"
+      : comm.size() == 1 ? std::string("the whole tensor on one rank")
+                         : "1/" + std::to_string(comm.size()) + " of the tensor a rank: the " +
+                               std::to_string(std::countr_zero(static_cast<unsigned>(comm.size()))) +
+                               " slowest memory modes' indices spell the rank";
   if (options.verify) out.distribution.orthogonality_error = orthogonality_error(out.run.factors);
   return out;
 }
@@ -110,7 +122,9 @@ DistributedResult<T> diagonalize_distributed(const std::filesystem::path& input,
   TensorShape shape;
   on_every_rank(comm, [&] { shape = read_tensor_shape(input); });
   return run_on_ranks<T>(shape.order, shape.size, shape.layout, options, comm,
-                         [&](Slab<T>& slab) { read_npy_rows(input, shape, slab.rows(), slab.values.data()); });
+                         [&](Slab<T>& slab) {
+                           read_npy_rows(input, shape, slab.rows(), slab.values.data(), slab.row_parts);
+                         });
 }
 
 template <class T>

@@ -1,6 +1,7 @@
 #include "runtime/distributed/gpu_qubit_ranks.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -41,44 +42,66 @@ void rotate_chunks(const GpuKernels<T>& kernels, T* values, const std::vector<ds
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }
 
-// The core on two ranks from the accumulated rotations: rank r's slab (index r of the split mode)
-// is first rotated in the other D - 1 modes, as an order D - 1 tensor of the same layout. Then rank
-// 0 swaps its second half with rank 1's first half: each holds [x, y], x of index 0 and y of index
-// 1 of the split mode, for half of the rest; as an order D - 1 tensor, [x, y]'s slowest memory mode
-// is the split mode, whose rotation mixes them (the other modes' rotations the identity: exact);
-// then the same swap puts every entry back on its rank. Adds the swaps' bytes and seconds to
-// `distribution`.
+// The core on P = 2^k ranks from the accumulated rotations. Rank r's slab (the entries whose k
+// slowest memory indices spell r) is first rotated in the other D - k modes, as an order D - k
+// tensor of the same layout. Then for each split mode, with bit b of the rank number its index:
+// the rank whose bit b is 0 swaps its second half with the first half of its partner (bit b set):
+// each holds [x, y], x of index 0 and y of index 1 of that mode, for half of the rest; as an order
+// D - k tensor, [x, y]'s slowest memory mode is the split mode, whose rotation mixes them (the
+// other modes' rotations the identity: exact); then the same swap puts every entry back on its
+// rank. Rotations of different modes commute, so the order of the split modes is free. Adds the
+// swaps' bytes and seconds to `distribution`.
 template <class T>
-void write_core_on_two_ranks(T* values, std::size_t slab_entries, const QubitRotations<T>& accumulated,
-                             int order, Layout layout, const codegen::LoweredRule& rule, const std::string& arch,
-                             DeviceCommunicator& comm, DistributionFigures& distribution) {
+void write_core_on_ranks(T* values, std::size_t slab_entries, const QubitRotations<T>& accumulated, int order,
+                         Layout layout, const codegen::LoweredRule& rule, const std::string& arch,
+                         DeviceCommunicator& comm, DistributionFigures& distribution) {
   const cudaStream_t stream = comm.stream();
-  const int split = layout == Layout::c_order ? 0 : order - 1;  // the logical mode of the slowest memory mode
-  GpuKernels<T> kernels(kernel_spec_for<T>(order - 1, 2, layout, rule, codegen::KernelKind::chunk_pass), arch,
+  const int split = std::countr_zero(static_cast<unsigned>(comm.size()));  // k
+  const int local_order = order - split;
+  // The logical mode of rank bit b: the slowest memory modes are 0, 1, .. in C order (mode 0 the
+  // rank's top bit), D - 1, D - 2, .. in Fortran order.
+  const auto mode_of_bit = [&](int b) { return layout == Layout::c_order ? split - 1 - b : order - split + b; };
+  GpuKernels<T> kernels(kernel_spec_for<T>(local_order, 2, layout, rule, codegen::KernelKind::chunk_pass), arch,
                         KernelSet::chunk);
-  std::vector<dsl::Givens<T>> rest = accumulated.rotations;
-  rest.erase(rest.begin() + split);
+  std::vector<dsl::Givens<T>> rest;
+  for (int n = 0; n < order; ++n) {
+    const bool is_split = layout == Layout::c_order ? n < split : n >= order - split;
+    if (!is_split) rest.push_back(accumulated.rotations[static_cast<std::size_t>(n)]);
+  }
   rotate_chunks(kernels, values, rest, false, stream);
 
   const std::size_t half = slab_entries / 2;
-  const int partner = 1 - comm.rank();
-  T* const traded = values + (comm.rank() == 0 ? half : 0);
-  const auto swap = [&] {
-    const Stopwatch clock;
-    comm.swap_device_rows({traded}, half * sizeof(T), partner);
-    comm.wait();
-    distribution.exchange_seconds += clock.seconds();
-    distribution.bytes_sent += half * sizeof(T);
-  };
-  swap();
-  // [x, y] as an order D - 1 tensor: its slowest memory mode is logical mode 0 in C order, D - 2 in F.
-  std::vector<dsl::Givens<T>> mixing(static_cast<std::size_t>(order - 1), dsl::Givens<T>{T(1), T(0)});
-  mixing[layout == Layout::c_order ? 0 : static_cast<std::size_t>(order - 2)] = accumulated.rotations[split];
-  rotate_chunks(kernels, values, mixing, true, stream);
-  swap();
+  for (int b = 0; b < split; ++b) {
+    const int partner = comm.rank() ^ (1 << b);
+    const bool low_side = (comm.rank() & (1 << b)) == 0;
+    T* const traded = values + (low_side ? half : 0);
+    const auto swap = [&] {
+      const Stopwatch clock;
+      comm.swap_device_rows({traded}, half * sizeof(T), partner);
+      comm.wait();
+      distribution.exchange_seconds += clock.seconds();
+      distribution.bytes_sent += half * sizeof(T);
+    };
+    swap();
+    // [x, y] as an order D - k tensor: its slowest memory mode is logical mode 0 in C order, D - k - 1 in F.
+    std::vector<dsl::Givens<T>> mixing(static_cast<std::size_t>(local_order), dsl::Givens<T>{T(1), T(0)});
+    mixing[layout == Layout::c_order ? 0 : static_cast<std::size_t>(local_order - 1)] =
+        accumulated.rotations[static_cast<std::size_t>(mode_of_bit(b))];
+    rotate_chunks(kernels, values, mixing, true, stream);
+    swap();
+  }
 }
 
 }  // namespace
+
+void check_qubit_ranks(int order, int ranks) {
+  if (ranks < 1 || !std::has_single_bit(static_cast<unsigned>(ranks)))
+    throw user_error("an N = 2 tensor spreads over a power of two of GPU ranks (1, 2, 4, ..), not " +
+                     std::to_string(ranks));
+  if (order < 1 || order - std::countr_zero(static_cast<unsigned>(ranks)) < 1)
+    throw user_error("an N = 2 tensor of order " + std::to_string(order) + " has too few entries for " +
+                     std::to_string(ranks) + " GPU ranks");
+}
 
 template <class T>
 DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRule& rule, const RunSettings& asked,
@@ -86,9 +109,7 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
   const Stopwatch total;
   RunSettings settings = asked;
   const int ranks = comm.size();
-  if (ranks > 2)
-    throw user_error("an N = 2 tensor spreads over two GPU ranks at most (one index of its slowest mode each), not " +
-                     std::to_string(ranks));
+  check_qubit_ranks(slab.order, ranks);
   if (settings.eta > 0)
     throw user_error("the N = 2 path on GPU ranks has no pivot check (eta > 0): use eta = 0");
   check_cuda(cudaSetDevice(comm.device()), "cudaSetDevice");
@@ -127,7 +148,11 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
 
   // The rows of the reductions' high index this slab holds: the split mode is the top memory bit.
   const int rows = 1 << (order - state.plan.low_bits);
-  const QubitRows held = ranks == 1 ? QubitRows{0, rows} : QubitRows{comm.rank() * rows / 2, rows / 2};
+  if (rows < ranks)
+    throw user_error("an N = 2 tensor of order " + std::to_string(order) + " spreads over at most " +
+                     std::to_string(rows) + " GPU ranks (the rows of its sweep's reductions), not " +
+                     std::to_string(ranks));
+  const QubitRows held{comm.rank() * (rows / ranks), rows / ranks};
   typename QubitSweep<T>::Combine combine;
   if (ranks > 1) combine = [&comm](double* values, std::size_t count) { comm.sum_on_device(values, count); };
   QubitSweep<T> sweep(state, kernels, slab.layout == Layout::c_order, held, combine);
@@ -137,10 +162,11 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
   distribution.ranks = ranks;
   distribution.transport = comm.description();
   distribution.stages_per_sweep = 1;
-  // The two reductions summed a sweep (NCCL's all-reduce of 2 ranks sends each about its size).
+  // The two reductions summed a sweep: a ring all-reduce sends 2 (P - 1) / P of its size from
+  // each of the P ranks.
   distribution.bytes_per_sweep =
-      ranks > 1 ? static_cast<std::size_t>(state.plan.small_high_doubles + state.plan.partial_doubles) * sizeof(double) * 2
-                : 0;
+      static_cast<std::size_t>(state.plan.small_high_doubles + state.plan.partial_doubles) * sizeof(double) * 2 *
+      static_cast<std::size_t>(ranks - 1);
 
   const Stopwatch sweeps;
   CudaEvent before, after;
@@ -162,8 +188,8 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
   if (ranks == 1) {
     rotate_chunks(kernels, state.values.data(), accumulated.rotations, false, stream);
   } else {
-    write_core_on_two_ranks(state.values.data(), entries, accumulated, order, slab.layout, rule, device->arch(), comm,
-                            distribution);
+    write_core_on_ranks(state.values.data(), entries, accumulated, order, slab.layout, rule, device->arch(), comm,
+                        distribution);
   }
   result.factors = accumulated.factors;
   slab.values.resize(entries);

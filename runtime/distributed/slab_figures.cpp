@@ -8,28 +8,36 @@ template <class T>
 SlabFigures slab_figures(const Slab<T>& slab, Communicator& comm) {
   const std::vector<int>& rows = slab.rows();
   const std::size_t length = slab.row_length();
-  // In row i (index i of the sliced mode) the diagonal entry (i, .., i) sits at i times the sum of
-  // the other modes' strides.
+  // The diagonal entry (i, .., i) sits at flat index i * S, S the sum of the strides; S > N^(D-1)
+  // >= the length of a row or a part of one, so a row (or part) t holds at most one: where
+  // i * S falls into [rows[t] * length, (rows[t] + 1) * length).
   const std::vector<std::ptrdiff_t> strides = strides_of(slab.order, slab.size, slab.layout);
-  std::size_t within_row_step = 0;
-  for (int mode = 0; mode < slab.order; ++mode)
-    if (mode != slab.sliced_mode()) within_row_step += static_cast<std::size_t>(strides[static_cast<std::size_t>(mode)]);
+  std::size_t diagonal_step = 0;
+  for (const std::ptrdiff_t stride : strides) diagonal_step += static_cast<std::size_t>(stride);
+  constexpr std::size_t none = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> diagonal(rows.size(), none);  // its place within row t, or none
+  for (std::size_t t = 0; t < rows.size(); ++t) {
+    const std::size_t first = static_cast<std::size_t>(rows[t]) * length;
+    const std::size_t i = (first + diagonal_step - 1) / diagonal_step;  // the first i with i * S >= first
+    if (i < static_cast<std::size_t>(slab.size) && i * diagonal_step < first + length)
+      diagonal[t] = i * diagonal_step - first;
+  }
   std::vector<double> off(rows.size(), 0.0);
 #pragma omp parallel for schedule(static) if (rows.size() * length >= (1u << 16))
   for (std::size_t t = 0; t < rows.size(); ++t) {
     const T* row = slab.row(t);
-    const std::size_t diagonal = static_cast<std::size_t>(rows[t]) * within_row_step;
     double sum = 0.0;
     for (std::size_t k = 0; k < length; ++k) {
       const double v = static_cast<double>(row[k]);
-      if (k != diagonal) sum += v * v;
+      if (k != diagonal[t]) sum += v * v;
     }
     off[t] = sum;
   }
   SlabFigures part;
   for (std::size_t t = 0; t < rows.size(); ++t) {
-    const double d = static_cast<double>(slab.row(t)[static_cast<std::size_t>(rows[t]) * within_row_step]);
     part.off_norm2 += off[t];
+    if (diagonal[t] == none) continue;
+    const double d = static_cast<double>(slab.row(t)[diagonal[t]]);
     part.diag_norm2 += d * d;
     part.trace += d;
   }

@@ -56,8 +56,8 @@ bool transfer_all(Transfer transfer, int fd, Bytes* bytes, std::size_t count, of
 }
 
 template <class From, class T>
-void read_rows_as(const fs::path& path, const TensorShape& shape, const std::vector<int>& rows, T* out) {
-  const std::size_t row_length = entry_count(shape.order - 1, shape.size);
+void read_rows_as(const fs::path& path, const TensorShape& shape, const std::vector<int>& rows, int row_parts, T* out) {
+  const std::size_t row_length = entry_count(shape.order - 1, shape.size) / static_cast<std::size_t>(row_parts);
   const FileHandle file(path, O_RDONLY);
   std::vector<From> row(row_length);
   for (std::size_t t = 0; t < rows.size(); ++t) {
@@ -79,13 +79,14 @@ void read_rows_as(const fs::path& path, const TensorShape& shape, const std::vec
 }  // namespace
 
 template <class T>
-void read_npy_rows(const fs::path& path, const TensorShape& shape, const std::vector<int>& rows, T* out) {
+void read_npy_rows(const fs::path& path, const TensorShape& shape, const std::vector<int>& rows, T* out,
+                   int row_parts) {
   if (is_complex(shape.dtype))
     fail(path, "holds " + std::string(to_string(shape.dtype)) + " data: the distributed engine takes real tensors");
   if (shape.dtype == Dtype::float32)
-    read_rows_as<float>(path, shape, rows, out);
+    read_rows_as<float>(path, shape, rows, row_parts, out);
   else
-    read_rows_as<double>(path, shape, rows, out);
+    read_rows_as<double>(path, shape, rows, row_parts, out);
 }
 
 template <class T>
@@ -100,9 +101,9 @@ void create_npy_tensor_file(const fs::path& path, int order, int size, Layout la
 
 template <class T>
 void write_npy_rows(const fs::path& path, int order, int size, Layout layout, const std::vector<int>& rows,
-                    const T* values) {
+                    const T* values, int row_parts) {
   const std::size_t prefix = npy_prefix(dtype_of<T>(), layout == Layout::fortran_order, cube(order, size)).size();
-  const std::size_t row_bytes = entry_count(order - 1, size) * sizeof(T);
+  const std::size_t row_bytes = entry_count(order - 1, size) / static_cast<std::size_t>(row_parts) * sizeof(T);
   const FileHandle file(path, O_WRONLY);
   for (std::size_t t = 0; t < rows.size(); ++t)
     if (!transfer_all(::pwrite, file.fd(), reinterpret_cast<const char*>(values) + t * row_bytes, row_bytes,
@@ -139,9 +140,9 @@ template class NpyRowWriter<float>;
 template class NpyRowWriter<double>;
 
 #define TENSORDIAG_INSTANTIATE(T)                                                                       \
-  template void read_npy_rows(const fs::path&, const TensorShape&, const std::vector<int>&, T*);        \
+  template void read_npy_rows(const fs::path&, const TensorShape&, const std::vector<int>&, T*, int);   \
   template void create_npy_tensor_file<T>(const fs::path&, int, int, Layout);                          \
-  template void write_npy_rows(const fs::path&, int, int, Layout, const std::vector<int>&, const T*);
+  template void write_npy_rows(const fs::path&, int, int, Layout, const std::vector<int>&, const T*, int);
 TENSORDIAG_INSTANTIATE(float)
 TENSORDIAG_INSTANTIATE(double)
 #undef TENSORDIAG_INSTANTIATE

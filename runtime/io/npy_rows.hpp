@@ -13,8 +13,11 @@ namespace tensordiag::runtime {
 
 // Reads rows `rows` of the tensor file `path` (its header read as `shape`) into `out`, one after the
 // other, converted to T. Throws user_error naming the file on a read error or a NaN/Inf entry.
+// With `row_parts` > 1 each row is cut into that many equal parts and `rows` numbers parts
+// (runtime/distributed/slab.hpp), as in write_npy_rows.
 template <class T>
-void read_npy_rows(const std::filesystem::path& path, const TensorShape& shape, const std::vector<int>& rows, T* out);
+void read_npy_rows(const std::filesystem::path& path, const TensorShape& shape, const std::vector<int>& rows, T* out,
+                   int row_parts = 1);
 
 // Creates `path` as a .npy file of the whole tensor (header, then N^D entries of T that read as
 // zeros until written), in `layout`: write_npy_rows then fills it.
@@ -25,7 +28,7 @@ void create_npy_tensor_file(const std::filesystem::path& path, int order, int si
 // Processes may write their rows of one file at the same time. Throws user_error on a write error.
 template <class T>
 void write_npy_rows(const std::filesystem::path& path, int order, int size, Layout layout,
-                    const std::vector<int>& rows, const T* values);
+                    const std::vector<int>& rows, const T* values, int row_parts = 1);
 
 // A tensor's .npy file written front to back (`tensordiag generate`, which makes tensors larger
 // than memory): the header at construction, then append() the data in file order, in chunks of

@@ -1,11 +1,12 @@
 // An N = 2 tensor over GPU ranks (runtime/distributed/gpu_qubit_ranks.hpp): the same sweeps as the
-// one-GPU qubit path. The reductions summed across two ranks are whole shares of the one-GPU
-// reductions, so the accumulated rotations (the factors) and the corners a, d of every sweep are
-// the one-GPU engine's bit for bit; the core, rotated mode by mode in another order, within a few
+// one-GPU qubit path. The reductions summed across two or four ranks are whole shares of the
+// one-GPU reductions (the plans at these orders have 16 shares or more), so the accumulated
+// rotations (the factors) and the corners a, d of every sweep are the one-GPU engine's bit for bit; the core, rotated mode by mode in another order, within a few
 // units in the last place (float64 1e-12, float32 1e-5 relative). One GPU rank is the one-GPU
 // engine bit for bit, core included. Skipped without the devices.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,10 @@ void check_ranks_equal_one_gpu(int ranks, int order, Layout layout, const std::s
     CHECK(core.values() == one.core.values());
   } else {
     CHECK(relative_difference(core.values(), one.core.values()) <= core_tolerance<T>);
-    CHECK(parts[0].distribution.bytes_sent == tensor.count() / 2 * sizeof(T));
+    // Two swaps of half a slab for each of the log2(P) split modes.
+    const auto split = static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(ranks)));
+    for (const auto& part : parts)
+      CHECK(part.distribution.bytes_sent == split * tensor.count() / static_cast<std::size_t>(ranks) * sizeof(T));
   }
   // Real work was compared: the sweeps moved the core far from the input.
   CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
@@ -81,6 +85,31 @@ TEST_SUITE("gpu") {
     check_ranks_equal_one_gpu<T>(2, order, Layout::c_order, "max_diag", 7100u);
     check_ranks_equal_one_gpu<T>(2, order + 1, Layout::fortran_order, "max_diag", 7101u);
     check_ranks_equal_one_gpu<T>(2, order + 2, Layout::c_order, "max_trace", 7102u);
+  }
+
+  TEST_CASE_TEMPLATE("an N = 2 tensor on four GPU ranks: the one-GPU qubit path's rotations bit for bit, its core to "
+                     "rounding", T, float, double) {
+    if (device_count() < 4) {
+      MESSAGE("skipped: fewer than four CUDA devices");
+      return;
+    }
+    const int order = sizeof(T) == 4 ? 20 : 18;
+    check_ranks_equal_one_gpu<T>(4, order, Layout::c_order, "max_diag", 7110u);
+    check_ranks_equal_one_gpu<T>(4, order + 1, Layout::fortran_order, "max_diag", 7111u);
+    check_ranks_equal_one_gpu<T>(4, order + 3, Layout::c_order, "max_trace", 7112u);
+  }
+
+  TEST_CASE("an N = 2 tensor on three GPU ranks is refused, with one line on every rank") {
+    if (device_count() < 3) {
+      MESSAGE("skipped: fewer than three CUDA devices");
+      return;
+    }
+    const auto tensor = random_tensor<float>(20, 2, 7310u, Layout::c_order);
+    std::string error;
+    on_gpu_ranks<float>(3, [&](DeviceCommunicator& comm) {
+      return diagonalize_distributed(tensor, exact_sweeps("max_diag", 2), comm);
+    }, &error);
+    CHECK(error.find("a power of two of GPU ranks (1, 2, 4, ..), not 3") != std::string::npos);
   }
 
   TEST_CASE_TEMPLATE("an N = 2 tensor on one GPU rank is the one-GPU qubit path, bit for bit", T, float, double) {

@@ -169,9 +169,16 @@ TEST_CASE("distributed schedule: which changes of layout swap rows in place") {
   }
   // More ranks: as the layouts fall. The XOR stages of 16 and 32 on 4 ranks trade evenly; on 8
   // ranks a rank may send a partner two rows and get none back (all-to-all then).
-  CHECK(runtime::swaps_in_place(runtime::distributed_schedule(16, 4, SweepSchedule::xor_subspaces)));
-  CHECK(runtime::swaps_in_place(runtime::distributed_schedule(32, 4, SweepSchedule::xor_subspaces)));
-  CHECK_FALSE(runtime::swaps_in_place(runtime::distributed_schedule(16, 8, SweepSchedule::xor_subspaces)));
+  // More ranks: the XOR stages' cosets are dealt so that every change swaps in place
+  // (swap_arrangement.hpp); in leader order N = 8 on 4 ranks and N = 16 on 8 would not.
+  for (const auto& [size, ranks] : {std::pair{8, 4}, std::pair{16, 4}, std::pair{32, 4}, std::pair{64, 4},
+                                   std::pair{16, 8}, std::pair{32, 8}, std::pair{64, 8}}) {
+    CAPTURE(size);
+    CAPTURE(ranks);
+    const auto schedule = runtime::distributed_schedule(size, ranks, SweepSchedule::xor_subspaces);
+    check_schedule(schedule);
+    CHECK(runtime::swaps_in_place(schedule));
+  }
   // 3 ranks: not a power of two, no XOR partners.
   CHECK_FALSE(runtime::swaps_in_place(runtime::distributed_schedule(12, 3, SweepSchedule::round_robin)));
 }

@@ -6,6 +6,7 @@
 
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/distributed/swap_arrangement.hpp"
 
 namespace tensordiag::runtime {
 
@@ -101,7 +102,9 @@ DistributedSchedule distributed_schedule(int size, int ranks, SweepSchedule aske
     throw user_error("--schedule xor on " + std::to_string(ranks) + " ranks needs N and the number of ranks to be "
                      "powers of two (N = " + std::to_string(size) + "): use --schedule round-robin or auto");
   if (asked == SweepSchedule::round_robin || !xor_applies(size, ranks)) return round_robin_stages(size, ranks);
-  return xor_stages(size, ranks);
+  DistributedSchedule schedule = xor_stages(size, ranks);
+  arrange_for_swaps(schedule);  // GPU ranks need it; CPU ranks trade fewer, or as many, rows
+  return schedule;
 }
 
 }  // namespace tensordiag::runtime

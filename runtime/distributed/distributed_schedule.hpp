@@ -6,8 +6,9 @@
 // ranks. So a sweep is a list of stages: a layout, then the groups it holds whole, run one after the
 // other; between stages the rows that change rank move (an all-to-all).
 //   xor (N and P powers of two, N >= 2P): the stages are the passes of the XOR subspace schedule with
-//     subspaces V of dimension log2(N / P): rank r holds the r-th coset a + V, and every group c in V
-//     keeps each coset whole. P = 2 needs at least three layouts a sweep (no hyperplane holds the
+//     subspaces V of dimension log2(N / P): each rank holds a coset a + V, and every group c in V
+//     keeps each coset whole; the cosets are dealt to the ranks so that every change of layout
+//     swaps rows in place where such a deal is found (swap_arrangement.hpp). P = 2 needs at least three layouts a sweep (no hyperplane holds the
 //     group c = N - 1 together with all the others); N = 8: {1, 2, 3}, {4, 5}, {6, 7}.
 //   round-robin (any N with floor(N/2) >= P): each group's pairs are dealt to the ranks in P runs;
 //     a group the current layout holds whole joins its stage, otherwise a new stage begins.

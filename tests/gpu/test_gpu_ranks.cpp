@@ -41,6 +41,62 @@ struct Case {
   const char* rule;
 };
 
+// `ranks` GPU ranks against one GPU rank running the same groups in one stage, three sweeps,
+// with the pivot check at `eta` (0: none): core and factors bit for bit, and with the check the
+// same exact norms. A schedule whose changes of layout cannot swap in place is refused instead.
+template <class T>
+void check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned seed) {
+  CAPTURE(ranks);
+  CAPTURE(c.order);
+  CAPTURE(c.size);
+  const auto tensor = random_tensor<T>(c.order, c.size, seed, c.layout);
+  Options options = exact_sweeps(c.rule, 3);
+  options.eta = eta;
+  const DistributedSchedule many = distributed_schedule(c.size, ranks, options.schedule);
+  if (many.stages.size() > 1 && !swaps_in_place(many)) {
+    std::string error;
+    on_gpu_ranks<T>(ranks, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
+                    &error);
+    CHECK(error.find("GPU ranks swap rows in place") != std::string::npos);
+    return;
+  }
+  const auto parts = on_gpu_ranks<T>(ranks, [&](DeviceCommunicator& comm) {
+    return diagonalize_distributed(tensor, options, comm);
+  });
+  REQUIRE(parts.size() == static_cast<std::size_t>(ranks));
+  CHECK(parts[0].distribution.ranks == ranks);
+  if (many.stages.size() > 1) CHECK(parts[0].distribution.bytes_sent > 0);
+  // One rank, one stage: the many-rank schedule's groups in their order.
+  DistributedSchedule one;
+  one.size = c.size;
+  one.ranks = 1;
+  one.kind = many.kind;
+  std::vector<int> all(static_cast<std::size_t>(c.size));
+  std::iota(all.begin(), all.end(), 0);
+  one.stages.push_back(DistributedStage{SlabLayout{{all}}, many.groups()});
+  const auto single = on_gpu_ranks<T>(1, [&](DeviceCommunicator& comm) {
+    Slab<T> slab{c.order, c.size, c.layout, 0, one.stages.front().layout, tensor.values()};
+    RunSettings settings;
+    settings.stop = StopCriteria{3, 0.0, 0.0};
+    settings.eta = eta;
+    return run_gpu_slab_engine(std::move(slab), one, codegen::lower_builtin_rule(c.rule), settings, comm);
+  });
+  const HostTensor<T> core = assembled(parts, c.order, c.size, c.layout);
+  const HostTensor<T> expected = assembled(single, c.order, c.size, c.layout);
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < core.count(); ++k) differing += core.data()[k] == expected.data()[k] ? 0 : 1;
+  CHECK(differing == 0);
+  for (const auto& part : parts) {
+    for (std::size_t n = 0; n < part.run.factors.size(); ++n)
+      CHECK(part.run.factors[n].data == single[0].run.factors[n].data);
+    if (eta > 0) {
+      REQUIRE(part.run.pivot_checks.has_value());
+      CHECK(part.run.pivot_checks->exact_norms == single[0].run.pivot_checks->exact_norms);
+    }
+  }
+  CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -83,48 +139,21 @@ TEST_SUITE("gpu") {
     }
     for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 8, Layout::fortran_order, "max_trace"},
                           Case{5, 4, Layout::c_order, "max_diag"}, Case{3, 16, Layout::fortran_order, "max_diag"},
-                          Case{7, 4, Layout::c_order, "max_trace"}, Case{4, 6, Layout::c_order, "max_diag"}}) {
-      CAPTURE(c.order);
-      CAPTURE(c.size);
-      const auto tensor = random_tensor<T>(c.order, c.size, 5200u + static_cast<unsigned>(c.order * 37 + c.size), c.layout);
-      const Options options = exact_sweeps(c.rule, 3);
-      const DistributedSchedule two = distributed_schedule(c.size, 2, options.schedule);
-      if (two.stages.size() > 1 && !swaps_in_place(two)) {
-        std::string error;
-        on_gpu_ranks<T>(2, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
-                        &error);
-        CHECK(error.find("GPU ranks swap rows in place") != std::string::npos);
-        continue;
-      }
-      const auto parts = on_gpu_ranks<T>(2, [&](DeviceCommunicator& comm) {
-        return diagonalize_distributed(tensor, options, comm);
-      });
-      REQUIRE(parts.size() == 2);
-      CHECK(parts[0].distribution.ranks == 2);
-      CHECK(parts[0].distribution.bytes_sent > 0);
-      // One rank, one stage: the two-rank schedule's groups in their order.
-      DistributedSchedule one;
-      one.size = c.size;
-      one.ranks = 1;
-      one.kind = two.kind;
-      std::vector<int> all(static_cast<std::size_t>(c.size));
-      std::iota(all.begin(), all.end(), 0);
-      one.stages.push_back(DistributedStage{SlabLayout{{all}}, two.groups()});
-      const auto single = on_gpu_ranks<T>(1, [&](DeviceCommunicator& comm) {
-        Slab<T> slab{c.order, c.size, c.layout, 0, one.stages.front().layout, tensor.values()};
-        RunSettings settings;
-        settings.stop = StopCriteria{3, 0.0, 0.0};
-        return run_gpu_slab_engine(std::move(slab), one, codegen::lower_builtin_rule(c.rule), settings, comm);
-      });
-      const HostTensor<T> core = assembled(parts, c.order, c.size, c.layout);
-      const HostTensor<T> expected = assembled(single, c.order, c.size, c.layout);
-      std::size_t differing = 0;
-      for (std::size_t k = 0; k < core.count(); ++k) differing += core.data()[k] == expected.data()[k] ? 0 : 1;
-      CHECK(differing == 0);
-      for (const auto& part : parts)
-        for (std::size_t n = 0; n < part.run.factors.size(); ++n)
-          CHECK(part.run.factors[n].data == single[0].run.factors[n].data);
-      CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+                          Case{7, 4, Layout::c_order, "max_trace"}, Case{4, 6, Layout::c_order, "max_diag"}})
+      check_ranks_equal_one_rank<T>(2, c, 0.0, 5200u + static_cast<unsigned>(c.order * 37 + c.size));
+  }
+
+  TEST_CASE_TEMPLATE("four GPU ranks equal one GPU rank running the same groups, bit for bit, with and without the "
+                     "pivot check", T, float, double) {
+    if (device_count() < 4) {
+      MESSAGE("skipped: fewer than four CUDA devices");
+      return;
+    }
+    for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 8, Layout::fortran_order, "max_trace"},
+                          Case{3, 16, Layout::fortran_order, "max_diag"}, Case{5, 16, Layout::c_order, "max_diag"},
+                          Case{3, 32, Layout::c_order, "max_trace"}}) {
+      check_ranks_equal_one_rank<T>(4, c, 0.0, 5600u + static_cast<unsigned>(c.order * 37 + c.size));
+      check_ranks_equal_one_rank<T>(4, c, 0.05, 5700u + static_cast<unsigned>(c.order * 41 + c.size));
     }
   }
 
@@ -169,43 +198,9 @@ TEST_SUITE("gpu") {
     // Fortran order slices the last mode: its check reads the earlier modes' rotations of every pair.
     for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 8, Layout::fortran_order, "max_trace"},
                           Case{5, 4, Layout::fortran_order, "max_diag"}, Case{3, 16, Layout::c_order, "max_diag"}}) {
-      CAPTURE(c.order);
-      CAPTURE(c.size);
-      const auto tensor = random_tensor<T>(c.order, c.size, 5500u + static_cast<unsigned>(c.order * 41 + c.size), c.layout);
-      Options options = exact_sweeps(c.rule, 3);
-      options.eta = 0.05;
-      const DistributedSchedule two = distributed_schedule(c.size, 2, options.schedule);
-      REQUIRE((two.stages.size() == 1 || swaps_in_place(two)));
-      const auto parts = on_gpu_ranks<T>(2, [&](DeviceCommunicator& comm) {
-        return diagonalize_distributed(tensor, options, comm);
-      });
-      REQUIRE(parts.size() == 2);
-      DistributedSchedule one;
-      one.size = c.size;
-      one.ranks = 1;
-      one.kind = two.kind;
-      std::vector<int> all(static_cast<std::size_t>(c.size));
-      std::iota(all.begin(), all.end(), 0);
-      one.stages.push_back(DistributedStage{SlabLayout{{all}}, two.groups()});
-      const auto single = on_gpu_ranks<T>(1, [&](DeviceCommunicator& comm) {
-        Slab<T> slab{c.order, c.size, c.layout, 0, one.stages.front().layout, tensor.values()};
-        RunSettings settings;
-        settings.stop = StopCriteria{3, 0.0, 0.0};
-        settings.eta = options.eta;
-        return run_gpu_slab_engine(std::move(slab), one, codegen::lower_builtin_rule(c.rule), settings, comm);
-      });
-      const HostTensor<T> core = assembled(parts, c.order, c.size, c.layout);
-      const HostTensor<T> expected = assembled(single, c.order, c.size, c.layout);
-      std::size_t differing = 0;
-      for (std::size_t k = 0; k < core.count(); ++k) differing += core.data()[k] == expected.data()[k] ? 0 : 1;
-      CHECK(differing == 0);
-      for (const auto& part : parts) {
-        for (std::size_t n = 0; n < part.run.factors.size(); ++n)
-          CHECK(part.run.factors[n].data == single[0].run.factors[n].data);
-        REQUIRE(part.run.pivot_checks.has_value());
-        CHECK(part.run.pivot_checks->exact_norms == single[0].run.pivot_checks->exact_norms);
-      }
-      CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+      REQUIRE((distributed_schedule(c.size, 2, SweepSchedule::automatic).stages.size() == 1 ||
+               swaps_in_place(distributed_schedule(c.size, 2, SweepSchedule::automatic))));
+      check_ranks_equal_one_rank<T>(2, c, 0.05, 5500u + static_cast<unsigned>(c.order * 41 + c.size));
     }
   }
 

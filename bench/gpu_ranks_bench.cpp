@@ -5,18 +5,26 @@
 // that gives, the parallel efficiency against the one-GPU engine, and the model's time with and
 // without overlap: local = the P = 1 ranks' sweep time / P, exchange = bytes a rank sends at the
 // NCCL send/recv bandwidth measured in the run. `--eta E` runs every one of them with the pivot check.
-//   usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] DxN [DxN ...]   Exits 77 with fewer GPUs than asked.
+// `--made-on-ranks`: no one-GPU run and no whole tensor on the host; each rank makes its own rows
+// (for tensors past the host's memory twice over, N = 8, D = 12 is 275 GB), and prints its off_rel.
+//   usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] [--made-on-ranks] DxN [DxN ...]
+//   Exits 77 with fewer GPUs than asked.
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include "codegen/builtin_rules.hpp"
 #include "gaussian_tensor.hpp"
+#include "int_list.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/diagonalize_distributed.hpp"
+#include "runtime/distributed/distributed_schedule.hpp"
+#include "runtime/distributed/gpu_slab_engine.hpp"
 #include "runtime/distributed/nccl_communicator.hpp"
 #include "runtime/distributed/rank_threads.hpp"
 
@@ -24,7 +32,8 @@ using namespace tensordiag::runtime;
 
 namespace {
 
-double eta = 0;  // --eta
+double eta = 0;             // --eta
+bool made_on_ranks = false;  // --made-on-ranks
 
 Options ten_sweeps() {
   Options options;
@@ -51,6 +60,28 @@ DistributedResult<float> on_ranks(const HostTensor<float>& tensor, int ranks) {
   return std::move(results.front());
 }
 
+// Rank 0's result on `ranks` GPU ranks, each making its own rows of the order-D Gaussian tensor
+// (the same values as gaussian_tensor's): no whole tensor in host memory, so tensors past the
+// host's memory twice over run (N = 8, D = 12 is 275 GB).
+DistributedResult<float> on_ranks_made_there(int order, int size, int ranks) {
+  std::vector<int> devices(static_cast<std::size_t>(ranks));
+  std::iota(devices.begin(), devices.end(), 0);
+  const DistributedSchedule schedule = distributed_schedule(size, ranks, SweepSchedule::automatic);
+  RunSettings settings;
+  settings.stop = StopCriteria{10, 0.0, 0.0};
+  settings.eta = eta;
+  auto results = on_rank_threads(nccl_ranks_in_process(devices), [&](DeviceCommunicator& comm) {
+    Slab<float> slab{order, size, Layout::c_order, comm.rank(), schedule.stages.front().layout, {}};
+    slab.values.resize(schedule.most_rows() * slab.row_length());
+    for (std::size_t t = 0; t < slab.rows().size(); ++t)
+      tensordiag::bench::gaussian_entries(slab.row(t), static_cast<std::size_t>(slab.rows()[t]) * slab.row_length(),
+                                          slab.row_length());
+    return run_gpu_slab_engine(std::move(slab), schedule, tensordiag::codegen::lower_builtin_rule("max_diag"),
+                               settings, comm);
+  });
+  return std::move(results.front());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -60,13 +91,9 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--ranks" && i + 1 < argc) {
-      counts.clear();
-      const std::string list = argv[++i];
-      for (std::size_t at = 0; at < list.size();) {
-        const std::size_t comma = std::min(list.find(',', at), list.size());
-        counts.push_back(std::stoi(list.substr(at, comma - at)));
-        at = comma + 1;
-      }
+      counts = tensordiag::bench::int_list(argv[++i]);
+    } else if (arg == "--made-on-ranks") {
+      made_on_ranks = true;
     } else if (arg == "--eta" && i + 1 < argc) {
       eta = std::stod(argv[++i]);
     } else {
@@ -74,7 +101,7 @@ int main(int argc, char** argv) {
     }
   }
   if (shapes.empty()) {
-    std::fprintf(stderr, "usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] DxN [DxN ...]\n");
+    std::fprintf(stderr, "usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] [--made-on-ranks] DxN [DxN ...]\n");
     return 2;
   }
   int devices = 0;
@@ -89,8 +116,29 @@ int main(int argc, char** argv) {
   for (const std::string& shape : shapes) {
     const int order = std::stoi(shape.substr(0, shape.find('x')));
     const int size = std::stoi(shape.substr(shape.find('x') + 1));
+    const double gb = static_cast<double>(entry_count(order, size)) * sizeof(float) / 1e9;
+    if (made_on_ranks) {
+      for (const int ranks : counts) {
+        DistributedResult<float> result;
+        try {
+          result = on_ranks_made_there(order, size, ranks);
+        } catch (const std::exception& e) {
+          std::printf("%-7s %-7.2f %-5d failed: %s\n", shape.c_str(), gb, ranks, e.what());
+          continue;
+        }
+        const auto& d = result.distribution;
+        const double sent = static_cast<double>(d.bytes_sent) / 1e9;
+        std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10s %-9s %-9s %-9s %s (made on the ranks)\n",
+                    shape.c_str(), gb, ranks, gpu_seconds(result.run.history), d.exchange_seconds, d.stages_per_sweep,
+                    sent, d.exchange_seconds > 0 ? sent / d.exchange_seconds : 0.0, "-", "-", "-", "-",
+                    "cuda_distributed");
+        std::printf("  off_rel:");
+        for (const auto& record : result.run.history) std::printf(" %.9f", record.off_rel);
+        std::printf("\n");
+      }
+      continue;
+    }
     const HostTensor<float> tensor = tensordiag::bench::gaussian_tensor(order, size);
-    const double gb = static_cast<double>(tensor.count()) * sizeof(float) / 1e9;
     Options one = ten_sweeps();
     one.backend = Backend::cuda;
     const Result<float> single = diagonalize(tensor, one);
@@ -99,7 +147,13 @@ int main(int argc, char** argv) {
                 t1, "-", "-", "-", "-", "1.00", "-", "-", "-", single.engine.c_str(), single.schedule.c_str());
     double local_one = 0;  // the sweeps' time of one GPU rank: the local passes, no exchange
     for (const int ranks : counts) {
-      const DistributedResult<float> result = on_ranks(tensor, ranks);
+      DistributedResult<float> result;
+      try {
+        result = on_ranks(tensor, ranks);
+      } catch (const std::exception& e) {
+        std::printf("%-7s %-7.2f %-5d failed: %s\n", shape.c_str(), gb, ranks, e.what());
+        continue;
+      }
       const double t = gpu_seconds(result.run.history);
       if (ranks == 1) local_one = t;
       const auto& d = result.distribution;

@@ -172,7 +172,8 @@ TEST_CASE("distributed schedule: which changes of layout swap rows in place") {
   // More ranks: the XOR stages' cosets are dealt so that every change swaps in place
   // (swap_arrangement.hpp); in leader order N = 8 on 4 ranks and N = 16 on 8 would not.
   for (const auto& [size, ranks] : {std::pair{8, 4}, std::pair{16, 4}, std::pair{32, 4}, std::pair{64, 4},
-                                   std::pair{16, 8}, std::pair{32, 8}, std::pair{64, 8}}) {
+                                   std::pair{16, 8}, std::pair{32, 8}, std::pair{64, 8}, std::pair{128, 4},
+                                   std::pair{128, 8}, std::pair{256, 8}}) {
     CAPTURE(size);
     CAPTURE(ranks);
     const auto schedule = runtime::distributed_schedule(size, ranks, SweepSchedule::xor_subspaces);

@@ -18,8 +18,9 @@ using Deal = std::vector<int>;
 
 class SwapSearch {
 public:
-  explicit SwapSearch(const DistributedSchedule& schedule) : schedule_(schedule), deals_(schedule.stages.size()) {
-    deals_[0].resize(static_cast<std::size_t>(schedule.ranks));
+  explicit SwapSearch(const DistributedSchedule& schedule)
+      : schedule_(schedule), ranks_(static_cast<std::size_t>(schedule.ranks)), deals_(schedule.stages.size()) {
+    deals_[0].resize(ranks_);
     std::iota(deals_[0].begin(), deals_[0].end(), 0);
   }
 
@@ -36,51 +37,74 @@ private:
     return owner;
   }
 
-  // The rows kept in place by the change from `from` to `to`, or -1 where some pair of ranks would
-  // not trade as many rows each way.
-  int kept_if_swaps(const std::vector<int>& from, const std::vector<int>& to) const {
-    const auto ranks = static_cast<std::size_t>(schedule_.ranks);
-    std::vector<int> counts(ranks * ranks, 0);
-    int kept = 0;
-    for (std::size_t i = 0; i < from.size(); ++i) {
-      ++counts[static_cast<std::size_t>(from[i]) * ranks + static_cast<std::size_t>(to[i])];
-      kept += from[i] == to[i] ? 1 : 0;
-    }
-    for (std::size_t r = 0; r < ranks; ++r)
-      for (std::size_t q = r + 1; q < ranks; ++q)
-        if (counts[r * ranks + q] != counts[q * ranks + r]) return -1;
-    return kept;
+  // held[j * P + r]: the rows of stage s's part j that rank r holds under `owner`.
+  std::vector<int> held_by(std::size_t s, const std::vector<int>& owner) const {
+    std::vector<int> held(ranks_ * ranks_, 0);
+    const auto& parts = schedule_.stages[s].layout.rows;
+    for (std::size_t j = 0; j < parts.size(); ++j)
+      for (const int index : parts[j]) ++held[j * ranks_ + static_cast<std::size_t>(owner[static_cast<std::size_t>(index)])];
+    return held;
   }
+
+  // The deals of stage s whose change from the stage before swaps in place (every pair of ranks
+  // trades as many rows each way) and, for the last stage, whose change back to the first does
+  // too; each with the rows it keeps in place. Ranks get their parts in order, and a deal is cut
+  // as soon as a pair of ranks that both have theirs would trade unevenly.
+  struct Candidates {
+    const std::vector<int>& from;  // rows of part j on rank r before the change
+    const std::vector<int>* back;  // rows of part j that the first stage puts on rank r, or null
+    std::size_t ranks;
+    Deal deal;
+    std::vector<bool> used;
+    std::vector<std::pair<int, Deal>> found;
+    long long& work;
+
+    void extend(std::size_t t, int kept) {
+      if (++work > work_limit) return;
+      if (t == ranks) {
+        found.emplace_back(kept, deal);
+        return;
+      }
+      for (std::size_t j = 0; j < ranks; ++j) {
+        if (used[j]) continue;
+        deal[t] = static_cast<int>(j);
+        bool even = true;
+        for (std::size_t r = 0; r < t && even; ++r) {
+          const auto mine = static_cast<std::size_t>(deal[r]);
+          even = from[j * ranks + r] == from[mine * ranks + t] &&
+                 (back == nullptr || (*back)[j * ranks + r] == (*back)[mine * ranks + t]);
+        }
+        if (!even) continue;
+        used[j] = true;
+        extend(t + 1, kept + from[j * ranks + t]);
+        used[j] = false;
+      }
+    }
+  };
 
   bool descend(std::size_t s) {
     const std::size_t stages = schedule_.stages.size();
     if (s == stages) return true;
-    const std::vector<int> before = owners(s - 1, deals_[s - 1]);
-    const std::vector<int> first = owners(0, deals_[0]);
-    std::vector<std::pair<int, Deal>> candidates;
-    Deal deal(static_cast<std::size_t>(schedule_.ranks));
-    std::iota(deal.begin(), deal.end(), 0);
-    do {
-      if (++work_ > work_limit) return false;
-      const std::vector<int> mine = owners(s, deal);
-      const int kept = kept_if_swaps(before, mine);
-      // The last stage must also change back to the first in place.
-      if (kept >= 0 && (s + 1 < stages || kept_if_swaps(mine, first) >= 0)) candidates.emplace_back(kept, deal);
-    } while (std::next_permutation(deal.begin(), deal.end()));
-    std::stable_sort(candidates.begin(), candidates.end(),
+    const std::vector<int> from = held_by(s, owners(s - 1, deals_[s - 1]));
+    const std::vector<int> back = held_by(s, owners(0, deals_[0]));
+    Candidates candidates{from, s + 1 == stages ? &back : nullptr, ranks_, Deal(ranks_), std::vector<bool>(ranks_),
+                          {}, work_};
+    candidates.extend(0, 0);
+    if (work_ > work_limit) return false;
+    std::stable_sort(candidates.found.begin(), candidates.found.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (auto& [kept, candidate] : candidates) {
-      deals_[s] = std::move(candidate);
+    for (auto& [kept, deal] : candidates.found) {
+      deals_[s] = std::move(deal);
       if (descend(s + 1)) return true;
       if (work_ > work_limit) return false;
     }
     return false;
   }
 
-  // Deals looked at: N = 64 on 8 ranks needs about 2 s of backtracking, every other case tested
-  // (N <= 64, P <= 8) well under 0.1 s.
-  static constexpr long long work_limit = 40'000'000;
+  // Partial deals looked at, over the whole search: a bound on the time it may take.
+  static constexpr long long work_limit = 2'000'000;
   const DistributedSchedule& schedule_;
+  std::size_t ranks_;
   std::vector<Deal> deals_;
   long long work_ = 0;
 };

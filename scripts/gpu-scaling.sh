@@ -18,30 +18,9 @@ source "$(dirname "$0")/gpu-start.sh"
 export NCCL_NVLS_ENABLE=0 NCCL_DEBUG=${NCCL_DEBUG:-WARN} TENSORDIAG_COLLECTIVE_TIMEOUT=${TENSORDIAG_COLLECTIVE_TIMEOUT:-120}
 nvidia-smi topo -m > "$out/topology.txt" 2>&1
 free -g > "$out/host_memory.txt"
-gpus=$(nvidia-smi -L | wc -l)
 
-# The reconstruction C x_1 M_1 .. x_D M_D of DIR's outputs against IN.npy (float64), and orthogonality.
-check_outputs() {
-  python3 - "$1" "$2" "$3" <<'PY'
-import json, sys
-import numpy as np
-tensor, out, label = sys.argv[1:]
-t = np.load(tensor)
-c = np.load(f"{out}/core.npy")
-r = json.load(open(f"{out}/report.json"))
-x = c
-for n in range(t.ndim):
-    m = np.load(f"{out}/factor_{n + 1}.npy")
-    assert np.linalg.norm(m.T @ m - np.eye(m.shape[0])) < 1e-13, "factor not orthogonal"
-    x = np.moveaxis(np.tensordot(m, x, axes=(1, n)), 0, n)
-err = np.linalg.norm(x - t) / np.linalg.norm(t)
-d = r["distributed"]
-print(f"{label}: engine {r['engine']}, ranks {d['ranks']}, layout '{d['layout']}', reconstruction error {err:.3e}, "
-      f"off_rel {r['history'][-1]['off_rel']:.3e} after {len(r['history']) - 1} sweeps")
-assert err < 1e-12, "reconstruction error too large"
-assert r["history"][-1]["off_rel"] < 0.9, "the sweeps did not reduce off"
-PY
-}
+# The outputs of DIR against IN.npy (reconstruction, orthogonality), one line: LABEL and the figures.
+check_outputs() { python3 scripts/check-distributed-outputs.py "$@"; }
 
 if [ "$part" = part1 ]; then
   timeout 300 ./build/tests/tensordiag_gpu_tests -ts=gpu -tc="*GPU rank*,*N = 2 tensor*" > "$out/rank_tests.log" 2>&1 ||

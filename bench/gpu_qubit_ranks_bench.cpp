@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "codegen/builtin_rules.hpp"
+#include "forced_sweeps.hpp"
 #include "gaussian_tensor.hpp"
 #include "int_list.hpp"
 #include "runtime/core/stopwatch.hpp"
@@ -31,18 +32,7 @@ using namespace tensordiag::runtime;
 
 namespace {
 
-RunSettings ten_sweeps() {
-  RunSettings settings;
-  settings.stop = StopCriteria{10, 0.0, 0.0};
-  settings.verify = false;
-  return settings;
-}
-
-double gpu_seconds(const std::vector<SweepRecord>& history) {
-  double total = 0;
-  for (const auto& record : history) total += record.seconds;
-  return total;
-}
+using tensordiag::bench::sweeps_seconds;
 
 struct RankRun {
   DistributedResult<float> result;
@@ -61,7 +51,8 @@ std::vector<RankRun> on_ranks(int order, int ranks) {
     Slab<float> slab{order, 2, Layout::c_order, comm.rank(), layout, std::vector<float>(part)};
     slab.row_parts = ranks / 2;
     tensordiag::bench::gaussian_entries(slab.values.data(), static_cast<std::size_t>(comm.rank()) * part, part);
-    RankRun run{run_gpu_qubit_ranks(std::move(slab), tensordiag::codegen::lower_builtin_rule("max_diag"), ten_sweeps(),
+    RankRun run{run_gpu_qubit_ranks(std::move(slab), tensordiag::codegen::lower_builtin_rule("max_diag"),
+                                    tensordiag::bench::forced_sweep_settings(10),
                                     comm)};
     constexpr std::size_t probe = std::size_t{2} << 30;
     DeviceBuffer<unsigned char> buffer(probe);
@@ -120,15 +111,11 @@ int main(int argc, char** argv) {
     if (one_asked && one_fits) {
       HostTensor<float> tensor(order, 2, Layout::c_order);
       tensordiag::bench::gaussian_entries(tensor.data(), 0, tensor.count());
-      Options options;
+      Options options = tensordiag::bench::forced_sweeps(10);
       options.backend = Backend::cuda;
-      options.max_sweeps = 10;
-      options.tol = 0;
-      options.stall_tol = 0;
-      options.verify = false;
       const Result<float> one = diagonalize(tensor, options);
       std::printf("%-4d %-8.2f %-3s %-10.3f %-10.3f %-10s %-11s %-10s %-10s %s\n", order, gb, "1",
-                  gpu_seconds(one.history), one.timings.total_seconds, "-", "-", "-", "-", one.engine.c_str());
+                  sweeps_seconds(one.history), one.timings.total_seconds, "-", "-", "-", "-", one.engine.c_str());
       print_history("1 GPU", one.history);
     } else if (one_asked) {
       std::printf("%-4d %-8.2f %-3s not run: the input and its core do not fit this host's memory with one device\n",
@@ -151,7 +138,7 @@ int main(int argc, char** argv) {
       const auto& d = first.result.distribution;
       const double swapped = static_cast<double>(d.bytes_sent) / 1e9;
       std::printf("%-4d %-8.2f %-3d %-10.3f %-10.3f %-10.3f %-11.2f %-10.1f %-10.1f %s\n", order, gb, ranks,
-                  gpu_seconds(first.result.run.history), first.result.run.timings.total_seconds, d.exchange_seconds,
+                  sweeps_seconds(first.result.run.history), first.result.run.timings.total_seconds, d.exchange_seconds,
                   swapped, d.exchange_seconds > 0 ? swapped / d.exchange_seconds : 0.0, first.nccl_gb_per_s,
                   "cuda_distributed (qubit ranks)");
       print_history((std::to_string(ranks) + " GPUs").c_str(), first.result.run.history);

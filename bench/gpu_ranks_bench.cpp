@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "codegen/builtin_rules.hpp"
+#include "forced_sweeps.hpp"
 #include "gaussian_tensor.hpp"
 #include "int_list.hpp"
 #include "runtime/core/stopwatch.hpp"
@@ -35,20 +36,12 @@ namespace {
 double eta = 0;             // --eta
 bool made_on_ranks = false;  // --made-on-ranks
 
-Options ten_sweeps() {
-  Options options;
-  options.eta = eta;
-  options.max_sweeps = 10;
-  options.tol = 0;
-  options.stall_tol = 0;
-  options.verify = false;
-  return options;
-}
+using tensordiag::bench::sweeps_seconds;
 
-double gpu_seconds(const std::vector<SweepRecord>& history) {
-  double total = 0;
-  for (const auto& record : history) total += record.seconds;
-  return total;
+Options ten_sweeps() {
+  Options options = tensordiag::bench::forced_sweeps(10);
+  options.eta = eta;
+  return options;
 }
 
 // Rank 0's result of the run on `ranks` GPU ranks (devices 0..ranks-1).
@@ -67,8 +60,7 @@ DistributedResult<float> on_ranks_made_there(int order, int size, int ranks) {
   std::vector<int> devices(static_cast<std::size_t>(ranks));
   std::iota(devices.begin(), devices.end(), 0);
   const DistributedSchedule schedule = distributed_schedule(size, ranks, SweepSchedule::automatic);
-  RunSettings settings;
-  settings.stop = StopCriteria{10, 0.0, 0.0};
+  RunSettings settings = tensordiag::bench::forced_sweep_settings(10);
   settings.eta = eta;
   auto results = on_rank_threads(nccl_ranks_in_process(devices), [&](DeviceCommunicator& comm) {
     Slab<float> slab{order, size, Layout::c_order, comm.rank(), schedule.stages.front().layout, {}};
@@ -129,7 +121,7 @@ int main(int argc, char** argv) {
         const auto& d = result.distribution;
         const double sent = static_cast<double>(d.bytes_sent) / 1e9;
         std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10s %-9s %-9s %-9s %s (made on the ranks)\n",
-                    shape.c_str(), gb, ranks, gpu_seconds(result.run.history), d.exchange_seconds, d.stages_per_sweep,
+                    shape.c_str(), gb, ranks, sweeps_seconds(result.run.history), d.exchange_seconds, d.stages_per_sweep,
                     sent, d.exchange_seconds > 0 ? sent / d.exchange_seconds : 0.0, "-", "-", "-", "-",
                     "cuda_distributed");
         std::printf("  off_rel:");
@@ -142,7 +134,7 @@ int main(int argc, char** argv) {
     Options one = ten_sweeps();
     one.backend = Backend::cuda;
     const Result<float> single = diagonalize(tensor, one);
-    const double t1 = gpu_seconds(single.history);
+    const double t1 = sweeps_seconds(single.history);
     std::printf("%-7s %-7.2f %-5s %-10.3f %-10s %-8s %-11s %-10s %-10s %-9s %-9s %-9s %s (%s)\n", shape.c_str(), gb, "-",
                 t1, "-", "-", "-", "-", "1.00", "-", "-", "-", single.engine.c_str(), single.schedule.c_str());
     double local_one = 0;  // the sweeps' time of one GPU rank: the local passes, no exchange
@@ -154,7 +146,7 @@ int main(int argc, char** argv) {
         std::printf("%-7s %-7.2f %-5d failed: %s\n", shape.c_str(), gb, ranks, e.what());
         continue;
       }
-      const double t = gpu_seconds(result.run.history);
+      const double t = sweeps_seconds(result.run.history);
       if (ranks == 1) local_one = t;
       const auto& d = result.distribution;
       const double sent = static_cast<double>(d.bytes_sent) / 1e9;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/forced_sweeps.hpp"
 #include "bench/statistics.hpp"
 #include "runtime/algorithm/packed_generator.hpp"
 #include "runtime/algorithm/packed_transform.hpp"
@@ -63,12 +64,8 @@ int main(int argc, char** argv) {
     }
   }
   if (shapes.empty()) shapes = default_shapes;
-  Options options;
+  Options options = tensordiag::bench::forced_sweeps(10);
   options.backend = Backend::cpu;
-  options.max_sweeps = 10;
-  options.tol = 0.0;
-  options.stall_tol = 0.0;
-  options.verify = false;
   std::printf("| D x N | distinct entries | packed MB | full MB | packed s (sweeps) | full s (sweeps) | "
               "ms a sweep (packed / full) | "
               "off_rel at the end (packed / full) | verification s | verification MB | reconstruction error |\n");

@@ -5,14 +5,16 @@
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
-//                    [--schedules] [--symmetric] [--complex] [--end-to-end]
+//                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
 // cell size that fits (TENSORDIAG_SUBSPACE_BITS), one line each. --symmetric runs only the
 // structure-symmetric table (issue 11, Speed): planted symmetric float32 tensors, 10 sweeps with
 // structure symmetric and, on the same tensors, the general engine with its default schedule and
-// with the round robin the symmetric run takes. --complex runs only the complex table (issue 11,
+// with the round robin the symmetric run takes. --skew runs only the structure-skew table: planted
+// skew float32 tensors, 10 sweeps with structure skew on the GPU, beside the CPU skew engine and the
+// general engine's round robin on the same tensors. --complex runs only the complex table (issue 11,
 // item 3: complex64 at most 2.5x float32): planted complex64 and complex128 tensors beside float32
 // and float64 ones of the same shape, 10 sweeps each, the real ones with the round robin (the
 // complex runs' order) and float32 also with its default schedule; with --sweep, first the complex
@@ -155,6 +157,17 @@ std::pair<double, Result<T>> ten_sweeps(const HostTensor<T>& tensor, Options ask
   return {median(times), std::move(result)};
 }
 
+// A planted float32 tensor of the structure (seed 2026) with relative noise `noise`.
+HostTensor<float> planted_float32(int order, int size, Structure structure, double noise) {
+  GeneratorOptions g;
+  g.order = order;
+  g.size = size;
+  g.seed = 2026;
+  g.noise = noise;
+  g.structure = structure;
+  return generate_diagonalizable<float>(g).tensor;
+}
+
 // Structure symmetric beside the general engine on the same planted symmetric tensors (float32,
 // 10 sweeps): the symmetric run (symmetric_angles, then the group pass), the general run with its
 // default schedule, and the general run with the round robin (the symmetric run's passes).
@@ -164,12 +177,7 @@ nlohmann::json symmetric_table(int repeats, double copy_bw) {
               "general_ms", "schedule", "general_rr", "sym/gen", "sym/rr");
   nlohmann::json rows = nlohmann::json::array();
   for (auto [order, size] : {std::pair{3, 64}, {3, 128}, {4, 32}, {5, 16}, {6, 8}, {8, 6}}) {
-    GeneratorOptions g;
-    g.order = order;
-    g.size = size;
-    g.seed = 2026;
-    g.structure = Structure::symmetric;
-    const auto tensor = generate_diagonalizable<float>(g).tensor;
+    const auto tensor = planted_float32(order, size, Structure::symmetric, 0.0);
     Options symmetric;
     symmetric.structure = Structure::symmetric;
     Options round_robin;
@@ -187,6 +195,48 @@ nlohmann::json symmetric_table(int repeats, double copy_bw) {
                       {"symmetric_fraction_of_copy_bandwidth", bytes / sym_t / copy_bw},
                       {"symmetric_kernels", sym.kernels}, {"general_seconds_median", gen_t},
                       {"general_schedule", gen.schedule}, {"general_engine", gen.engine},
+                      {"general_round_robin_seconds_median", rr_t}});
+    } catch (const std::exception& e) {
+      std::printf("%-3d %-4d %s\n", order, size, e.what());
+    }
+  }
+  return rows;
+}
+
+// Structure skew on the GPU beside the CPU skew engine (this machine's cores) and beside the general
+// GPU engine's round robin, on the same planted skew tensors (float32, 10 sweeps): the skew run's
+// passes (its padded groups: about N D a sweep, against N - 1) and their fraction of the copy
+// bandwidth. The CPU runs once, and only where 10 sweeps take seconds (N^D <= 2^18).
+nlohmann::json skew_table(int repeats, double copy_bw) {
+  std::printf("structure skew on the GPU (float32, planted skew, noise 1e-2, 10 sweeps):\n"
+              "%-3s %-4s %-11s %-7s %-9s %-11s %-11s %-11s %-9s %-9s\n", "D", "N", "skew_ms", "passes", "skew_off",
+              "skew_of_copy", "cpu_skew_ms", "general_rr", "cpu/gpu", "skew/rr");
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto [order, size] : {std::pair{3, 30}, {3, 64}, {3, 128}, {3, 256}, {4, 16}, {4, 32}, {5, 12}, {6, 10}, {6, 13}}) {
+    const auto tensor = planted_float32(order, size, Structure::skew, 1e-2);
+    Options skew;
+    skew.structure = Structure::skew;
+    Options round_robin;
+    round_robin.schedule = SweepSchedule::round_robin;
+    try {
+      const auto [skew_t, result] = ten_sweeps(tensor, skew, repeats);
+      const auto [rr_t, rr] = ten_sweeps(tensor, round_robin, repeats);
+      double cpu_t = 0;
+      if (tensor.count() <= (std::size_t{1} << 18)) {
+        Options cpu = ten_sweeps_on_gpu(skew);
+        cpu.backend = Backend::cpu;
+        for (const auto& h : diagonalize(tensor, cpu).history) cpu_t += h.seconds;
+      }
+      const double bytes = 10 * result.passes_per_sweep * 2 * static_cast<double>(tensor.count()) * sizeof(float);
+      std::printf("%-3d %-4d %-11.4f %-7d %-9.1e %-11.2f %-11s %-11.4f %-9s %-9.2f\n", order, size, skew_t * 1e3,
+                  result.passes_per_sweep, result.history.back().off_rel, bytes / skew_t / copy_bw,
+                  cpu_t > 0 ? std::to_string(cpu_t * 1e3).c_str() : "-", rr_t * 1e3,
+                  cpu_t > 0 ? std::to_string(cpu_t / skew_t).c_str() : "-", skew_t / rr_t);
+      rows.push_back({{"order", order}, {"size", size}, {"dtype", "float32"}, {"skew_engine", result.engine},
+                      {"skew_seconds_median", skew_t}, {"skew_passes_per_sweep", result.passes_per_sweep},
+                      {"skew_final_off_rel", result.history.back().off_rel},
+                      {"skew_fraction_of_copy_bandwidth", bytes / skew_t / copy_bw}, {"skew_kernels", result.kernels},
+                      {"cpu_skew_seconds", cpu_t > 0 ? nlohmann::json(cpu_t) : nlohmann::json()},
                       {"general_round_robin_seconds_median", rr_t}});
     } catch (const std::exception& e) {
       std::printf("%-3d %-4d %s\n", order, size, e.what());
@@ -320,6 +370,7 @@ int main(int argc, char** argv) {
   bool compare_schedules = false;  // --schedules: every schedule and cell size, not only the default
   bool symmetric_only = false;  // --symmetric: the structure-symmetric table alone
   bool complex_only = false;    // --complex: the complex table alone
+  bool skew_only = false;       // --skew: the structure-skew table alone
   bool end_to_end_only = false; // --end-to-end: the end-to-end table alone
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
@@ -332,10 +383,11 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--schedules") == 0) compare_schedules = true;
     else if (std::strcmp(argv[i], "--symmetric") == 0) symmetric_only = true;
     else if (std::strcmp(argv[i], "--complex") == 0) complex_only = true;
+    else if (std::strcmp(argv[i], "--skew") == 0) skew_only = true;
     else if (std::strcmp(argv[i], "--end-to-end") == 0) end_to_end_only = true;
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
-                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--complex] [--end-to-end]\n");
+                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -357,10 +409,12 @@ int main(int argc, char** argv) {
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"end_to_end", e2e}}.dump(2) << "\n";
     return 0;
   }
-  if (symmetric_only || complex_only) {
-    const char* table = symmetric_only ? "symmetric" : "complex";
+  if (symmetric_only || skew_only || complex_only) {
+    const char* table = symmetric_only ? "symmetric" : skew_only ? "skew" : "complex";
     const nlohmann::json sweep_rows = complex_only && sweep_tuning ? complex_pass_sweep(copy_bw) : nlohmann::json();
-    const nlohmann::json rows = symmetric_only ? symmetric_table(repeats, copy_bw) : complex_table(repeats, copy_bw, selected);
+    const nlohmann::json rows = symmetric_only ? symmetric_table(repeats, copy_bw)
+                                : skew_only    ? skew_table(repeats, copy_bw)
+                                               : complex_table(repeats, copy_bw, selected);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"copy_bandwidth_bytes_per_second", copy_bw},
                                                 {table, rows}, {"group_pass_sweep", sweep_rows}}

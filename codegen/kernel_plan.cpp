@@ -175,9 +175,15 @@ PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
                   {{"chunk_pass", 256, blocks}, {"group_factors", 256, factor_blocks}}});
 }
 
+// off_norm's first stage: the grid whose partial sums off_norm_final reduces (skew_angles' figures
+// take the same, so that the partials buffer serves both).
+long long figure_partial_blocks(const KernelSpec& spec, const Sizes& z) {
+  return std::min<long long>(spec.tuning.partial_blocks, ceil_div(z.entries, spec.tuning.block_size));
+}
+
 PlanAttempt plan_off_norm(const KernelSpec& spec, const Sizes& z) {
   const int threads = spec.tuning.block_size;
-  const long long partial_blocks = std::min<long long>(spec.tuning.partial_blocks, ceil_div(z.entries, threads));
+  const long long partial_blocks = figure_partial_blocks(spec, z);
   return planned({{"figures.cuh"},
                   false,
                   OffNormPlan{threads, partial_blocks, 2 * partial_blocks},
@@ -353,6 +359,18 @@ PlanAttempt plan_symmetric_angles(const Sizes& z) {
   return planned({{}, false, plan, {{"symmetric_angles", 32 * warps, plan.blocks}}});
 }
 
+// A thread per pair: four loads and the rule's closed form. The figures as off_norm_partial's grid.
+PlanAttempt plan_skew_angles(const KernelSpec& spec, const Sizes& z) {
+  const int threads = threads_for(std::max<long long>(z.pairs, 1), spec.tuning);
+  const SkewAnglesPlan plan{threads, ceil_div(std::max<long long>(z.pairs, 1), threads), spec.tuning.block_size,
+                            figure_partial_blocks(spec, z)};
+  return planned({{"figures.cuh"},
+                  true,
+                  plan,
+                  {{"skew_angles", plan.threads, plan.blocks},
+                   {"skew_figures_partial", plan.figure_threads, plan.partial_blocks}}});
+}
+
 }  // namespace
 
 namespace {
@@ -396,6 +414,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
     case KernelKind::subspace_angles: return plan_subspace_angles(spec, z);
     case KernelKind::subspace_apply: return plan_subspace_apply(spec, z);
     case KernelKind::symmetric_angles: return plan_symmetric_angles(z);
+    case KernelKind::skew_angles: return plan_skew_angles(spec, z);
   }
   throw internal_codegen_error("try_plan: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
                                " has no plan");

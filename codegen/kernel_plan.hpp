@@ -134,10 +134,20 @@ struct SymmetricAnglesPlan {
   long long blocks;  // ceil(pairs / warps)
 };
 
+// Structure skew's group angles and figures (kernels_templates/skew_angles.cu): a thread per pair
+// reads its four block entries; the figures' first stage is off_norm_partial's shape, so that
+// off_norm_final reduces it.
+struct SkewAnglesPlan {
+  int threads;                // skew_angles: per block
+  long long blocks;           // ceil(pairs / threads)
+  int figure_threads;         // skew_figures_partial: per block
+  long long partial_blocks;   // its grid, off_norm's: 2 doubles each in the partials buffer
+};
+
 // The typed plan of each kind, in KernelKind's order.
 using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, ChunkPassPlan, OffNormPlan, ModeProductPlan,
                               MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan, QubitSweepPlan, SubspaceAnglesPlan,
-                              SubspaceApplyPlan, SymmetricAnglesPlan>;
+                              SubspaceApplyPlan, SymmetricAnglesPlan, SkewAnglesPlan>;
 
 struct KernelPlan {
   std::vector<std::string_view> fragments;  // embedded kernels_templates/*.cuh, in source order

@@ -51,6 +51,16 @@ inline constexpr Parameter symmetric_angles[] = {
     {"pairs", const_int_pointer},
     {"rotations", rotation_pointer},
 };
+inline constexpr Parameter skew_angles[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", rotation_pointer},
+    {"live", int_value},
+};
+inline constexpr Parameter skew_figures_partial[] = {
+    {"tensor", const_scalar_pointer},
+    {"partials", double_pointer},
+};
 inline constexpr Parameter pivot_head[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
@@ -236,13 +246,16 @@ inline constexpr KernelSignature qubit_angles{"qubit_angles", kernel_parameters:
 inline constexpr KernelSignature subspace_angles{"subspace_angles", kernel_parameters::subspace_angles};
 inline constexpr KernelSignature subspace_apply{"subspace_apply", kernel_parameters::subspace_apply};
 inline constexpr KernelSignature symmetric_angles{"symmetric_angles", kernel_parameters::symmetric_angles};
+inline constexpr KernelSignature skew_angles{"skew_angles", kernel_parameters::skew_angles};
+inline constexpr KernelSignature skew_figures_partial{"skew_figures_partial", kernel_parameters::skew_figures_partial};
 
 inline constexpr KernelSignature all[] = {
     pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
     pivot_check_lines, lambda_from_lines,
     group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
-    qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles};
+    qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles, skew_angles,
+    skew_figures_partial};
 
 }  // namespace kernel_signatures
 

@@ -135,7 +135,8 @@ std::string program_name(const KernelSpec& spec) {
 
 bool used_by_structure_symmetric(KernelKind kind) {
   return kind != KernelKind::pivot_angles && kind != KernelKind::pivot_angles_split &&
-         kind != KernelKind::pivot_check_gather && kind != KernelKind::lambda_norm && kind != KernelKind::qubit_sweep;
+         kind != KernelKind::pivot_check_gather && kind != KernelKind::lambda_norm && kind != KernelKind::qubit_sweep &&
+         kind != KernelKind::skew_angles;
 }
 
 bool has_symmetric_variant(KernelKind kind) {

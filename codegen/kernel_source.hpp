@@ -30,6 +30,8 @@
 //                       the factors, in one pass)
 //   symmetric_angles    symmetric_angles (a symmetric tensor's group: one angle a pair, the same in
 //                       every mode, by dsl/symmetric_angle.hpp, whose text the source holds)
+//   skew_angles         skew_angles (a skew-symmetric tensor's group: one angle a pair from its four
+//                       block entries, the same in every mode), skew_figures_partial (off-block^2)
 #include <string>
 #include <vector>
 
@@ -64,7 +66,7 @@ struct KindSource {
 std::vector<KindSource> every_kind_source(const KernelSpec& spec, bool symmetric = false);
 
 // Whether a run with structure symmetric loads `kind`: not the per-mode rule's angles, the pivot
-// check's kinds or the N = 2 engine's (DESIGN.md section 7).
+// check's kinds, the N = 2 engine's or structure skew's (DESIGN.md section 7).
 bool used_by_structure_symmetric(KernelKind kind);
 // The kinds with a symmetric variant: small_tensor and subspace_angles.
 bool has_symmetric_variant(KernelKind kind);

@@ -10,10 +10,10 @@ namespace tensordiag::codegen {
 
 namespace {
 
-constexpr std::array<std::string_view, 14> kind_names = {
+constexpr std::array<std::string_view, 15> kind_names = {
     "pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",      "chunk_pass",
     "off_norm",     "mode_product",       "multi_mode_product", "small_tensor",    "lambda_norm",
-    "qubit_sweep",  "subspace_angles",    "subspace_apply",     "symmetric_angles",
+    "qubit_sweep",  "subspace_angles",    "subspace_apply",     "symmetric_angles", "skew_angles",
 };
 
 }  // namespace

@@ -29,6 +29,7 @@ enum class KernelKind {
   subspace_angles,
   subspace_apply,
   symmetric_angles,
+  skew_angles,
 };
 
 std::string_view to_string(KernelKind kind);

@@ -60,6 +60,12 @@ Substitutions values_of(const SubspaceAnglesPlan& plan) { return {{"warps", to_s
 
 Substitutions values_of(const SymmetricAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
 
+Substitutions values_of(const SkewAnglesPlan& plan) {
+  return {{"threads", to_string(plan.threads)},
+          {"figure_threads", to_string(plan.figure_threads)},
+          {"partial_blocks", to_string(plan.partial_blocks)}};
+}
+
 Substitutions values_of(const SubspaceApplyPlan& plan) {
   return {{"threads", to_string(plan.threads)}, {"cell", to_string(1 << plan.cell_bits)}};
 }

@@ -35,7 +35,7 @@ TEST_CASE("kernel_kinds lists every kind, each parses back") {
   CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",
                                           "chunk_pass", "off_norm", "mode_product", "multi_mode_product",
                                           "small_tensor", "lambda_norm", "qubit_sweep", "subspace_angles",
-                                          "subspace_apply", "symmetric_angles"});
+                                          "subspace_apply", "symmetric_angles", "skew_angles"});
   for (const auto& kind : kinds) CHECK(to_string(parse_kernel_kind(kind)) == kind);
   CHECK(contains(error_of([] { parse_kernel_kind("gemm"); }), "unknown kernel kind 'gemm'"));
 }
@@ -113,7 +113,7 @@ TEST_CASE("each source defines the extern \"C\" kernels its entries name, with t
     }
     CHECK_EQ(contains(source, "rule_rotation("),
              kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "small_tensor" || kind == "qubit_sweep" ||
-                 kind == "subspace_angles");
+                 kind == "subspace_angles" || kind == "skew_angles");
   }
 }
 

@@ -76,7 +76,7 @@ TEST_CASE("cli kernels: all kinds, each after a separator line, and kinds that c
   // 64^3 entries do not fit one block: the whole-tensor kinds are left out, each with its reason.
   const CliRun large = workspace.run("kernels --order 3 --size 64");
   CHECK(large.exit_code == 0);
-  CHECK(contains(large.out, "(10 of 10) ===="));
+  CHECK(contains(large.out, "(11 of 11) ===="));
   CHECK_FALSE(contains(large.out, "kind      small_tensor"));
   const auto notes = lines_of(large.err);
   REQUIRE(notes.size() == 4);

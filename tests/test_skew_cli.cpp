@@ -44,7 +44,7 @@ TEST_CASE("cli skew: a skew matrix (order 2) reaches the Murnaghan form; the GPU
   REQUIRE(run.exit_code == 0);
   CHECK(std::filesystem::exists(workspace / "result/factor_2.npy"));
   check_rejected(workspace, "diagonalize m.npy --out result --structure skew --backend cuda",
-                 "structure skew runs on the CPU engine only");
+                 "structure skew at order 2 (the Murnaghan form of a skew matrix) runs on the CPU engine only");
 }
 
 TEST_CASE("cli skew: refused inputs and options are one line and write nothing") {

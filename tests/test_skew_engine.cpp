@@ -14,6 +14,7 @@
 #include "dsl/skew_rule.hpp"
 #include "planted_symmetric.hpp"
 #include "random_tensor.hpp"
+#include "skew_block_entries.hpp"
 #include "runtime/algorithm/core_figures.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/murnaghan_step.hpp"
@@ -44,14 +45,6 @@ template <class T>
 GeneratedTensor<T> planted_skew(int order, int size, std::uint64_t seed, double noise = 0.0,
                                 Layout layout = Layout::c_order) {
   return planted<T>(order, size, seed, noise, Structure::skew, layout);
-}
-
-template <class T>
-std::vector<double> block_entries(const HostTensor<T>& core) {
-  std::vector<double> out;
-  for (int k = 0; k < skew_block_count(core.order(), core.size()); ++k)
-    out.push_back(core.data()[skew_block_offset(core.strides(), k)]);
-  return out;
 }
 
 double objective(const HostTensor<double>& core) { return core_figures(core, Structure::skew).diag_norm2; }
@@ -330,9 +323,11 @@ TEST_CASE("skew: bad input and options are user errors with a clear message") {
   options = skew_options();
   options.schedule = SweepSchedule::xor_subspaces;
   CHECK_THROWS_WITH_AS(diagonalize(matrix, options), doctest::Contains("the xor schedule is not available"), user_error);
-  // The GPU engines decline it, with the reason.
+  // The GPU engines decline a skew matrix (its Murnaghan steps are the CPU's), with the reason.
   options = skew_options();
   options.backend = Backend::cuda;
-  CHECK_THROWS_WITH_AS(diagonalize(planted_skew<float>(3, 4, 8).tensor, options),
-                       doctest::Contains("structure skew runs on the CPU engine only"), user_error);
+  CHECK_THROWS_WITH_AS(diagonalize(planted_skew<float>(2, 4, 8).tensor, options),
+                       doctest::Contains("structure skew at order 2 (the Murnaghan form of a skew matrix) runs on the CPU "
+                                         "engine only"),
+                       user_error);
 }

@@ -358,7 +358,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         one orthogonal Q as for symmetric, and C skew-symmetric and as close to the block form as
         max_diag on the blocks gets it: the entries C[kD, kD+1, .., kD+D-1] (k < N // D) and their
         signed permutations hold what they can, each C[kD, .., kD+D-1] >= 0 (``skew_blocks``
-        reads them). Order 2 gives the Murnaghan form of a skew matrix. CPU only, max_diag, eta = 0.
+        reads them). Order 2 gives the Murnaghan form of a skew matrix (on the CPU); orders >= 3 run
+        on the GPU engine too, from NumPy arrays (not CUDA arrays). max_diag, eta = 0.
     stall_tol : float, optional
         Stop when a sweep raises the rule's objective (||diag C||^2; the trace for max_trace) by
         less than this, relative, without halving off_rel: a tensor that is not diagonalizable

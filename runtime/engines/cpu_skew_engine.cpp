@@ -9,6 +9,8 @@
 #include "runtime/algorithm/murnaghan_step.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/skew_blocks.hpp"
+#include "runtime/algorithm/skew_schedule.hpp"
+#include "runtime/algorithm/skew_signs.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
 
@@ -91,20 +93,22 @@ Result<T> run_skew_matrix(const HostTensor<T>& tensor, const RunSettings& settin
                         });
 }
 
-// Structure skew, D >= 3: one plane at a time (the header says why), in round-robin order.
+// Structure skew, D >= 3: a group's pairs touch disjoint blocks (skew_schedule.hpp): their angles
+// from the same core, then one pass with each pair's rotation in every mode.
 template <class T>
 Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settings) {
-  return run_cpu_sweeps(tensor, settings, 1, round_robin_schedule(tensor.size()),
+  const int order = tensor.order();
+  return run_cpu_sweeps(tensor, settings, 1, skew_schedule(order, tensor.size()),
                         [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
-                          for (const auto& [p, r] : pairs) {
-                            const dsl::Givens<double> g = skew_pair_rotation(core, p, r);
-                            if (g.s == 0) continue;
-                            const dsl::Givens<T> gt{static_cast<T>(g.c), static_cast<T>(g.s)};
-                            rotate_pair_every_mode(core, p, r, gt, settings.threads);
-                            GroupRotations<T> one(1, PivotGroup{{p, r}});
-                            one.at(0, 0) = gt;
-                            apply_group_to_factors(q, one);
+                          GroupRotations<T> every_mode(order, pairs);
+                          GroupRotations<T> factor(1, pairs);
+                          for (std::size_t k = 0; k < pairs.size(); ++k) {
+                            const dsl::Givens<double> g = skew_pair_rotation(core, pairs[k].p, pairs[k].q);
+                            factor.at(0, k) = {static_cast<T>(g.c), static_cast<T>(g.s)};
+                            for (int n = 0; n < order; ++n) every_mode.at(n, k) = factor.at(0, k);
                           }
+                          apply_group_pass(core, every_mode, settings.threads);
+                          apply_group_to_factors(q, factor);
                         });
 }
 
@@ -112,23 +116,8 @@ Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settin
 
 template <class T>
 Result<T> run_cpu_skew_engine(const HostTensor<T>& tensor, const RunSettings& settings) {
-  const int order = tensor.order();
-  Result<T> result = order == 2 ? run_skew_matrix(tensor, settings) : run_skew_tensor(tensor, settings);
-  // C[B_k] >= 0: flip index kD in every mode (a rotation by pi in the plane (kD, kD) is -1 there).
-  Matrix<T>& q = result.factors.front();
-  const auto& strides = result.core.strides();
-  for (int k = 0; k < skew_block_count(order, tensor.size()); ++k) {
-    if (!(result.core.data()[skew_block_offset(strides, k)] < 0)) continue;
-    const int i = k * order;
-    for (const std::ptrdiff_t stride : strides)
-      for (std::ptrdiff_t base = 0; base < static_cast<std::ptrdiff_t>(result.core.count()); base += stride * tensor.size())
-        for (std::ptrdiff_t e = 0; e < stride; ++e) result.core.data()[base + i * stride + e] *= T(-1);
-    for (int row = 0; row < q.n; ++row) q(row, i) *= T(-1);
-  }
-  const Matrix<T> shared = q;
-  result.factors.assign(static_cast<std::size_t>(order), shared);
-  // The sign flips change no figure but the block sum: the last sweep's record states the result.
-  if (result.history.size() > 1) result.history.back().trace = core_figures(result.core, Structure::skew).trace;
+  Result<T> result = tensor.order() == 2 ? run_skew_matrix(tensor, settings) : run_skew_tensor(tensor, settings);
+  make_skew_blocks_nonnegative(result);
   return result;
 }
 

@@ -3,19 +3,18 @@
 // T = C x_1 Q ... x_D Q with one orthogonal Q, C skew-symmetric and as close to the block form as
 // the rule gets it (dsl/skew_rule.hpp: maximize sum_k C[B_k]^2).
 //
-// D >= 3: pairs one at a time, not a group at once: a pair's block entries C[B_A], C[B_B] hold
-// D - 1 other indices, which other pairs of a round-robin group rotate too, so a group's rotations
-// applied together need not raise the objective. One pair at a time, each rotation raises it by its
-// own gain (>= 0), at the price of D slices of 2 N^(D-1) entries a pair: D (N - 1) N^D entry
-// updates a sweep, D times the group passes' N^D (N - 1) of the general engine. Pairs inside one
-// block, or in none, are skipped (their rotation cannot change a block entry).
+// D >= 3: the groups of algorithm/skew_schedule.hpp, whose pairs touch disjoint blocks: each
+// group's angles from the same core, then one fused pass of its rotations (the same in every mode,
+// algorithm/group_pass's). Each pair's rotation raises the objective by its own gain (>= 0), as
+// one pair at a time would. A sweep is about N D group passes, D times the N - 1 of a general
+// sweep: a round of the blocks' round robin takes D^2 groups. The GPU engine runs the same groups
+// (gpu_engine.cpp), so the two agree to rounding.
 //
 // D = 2 (a skew matrix): Paardekooper's method, two 2 x 2 blocks at a time brought to their
 // Murnaghan form exactly (algorithm/murnaghan_step.hpp): single plane rotations converge slowly
 // there.
 //
-// At the end every C[B_k] is made >= 0 by the sign flip of index kD in every mode and of column kD
-// of Q (exact: C x S ... x S and Q S with S = diag(+-1)).
+// At the end every C[B_k] is made >= 0 (algorithm/skew_signs.hpp).
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/run_result.hpp"
 #include "runtime/algorithm/run_settings.hpp"
@@ -23,11 +22,13 @@
 
 namespace tensordiag::runtime {
 
-// The rotation of the pair (p, q) the skew rule picks on `core` (identity when it changes nothing).
+// The rotation of the pair (p, q) the skew rule picks on `core` (identity when it changes nothing):
+// the CPU engine's angles, and the tests' reference.
 template <class T>
 dsl::Givens<double> skew_pair_rotation(const HostTensor<T>& core, int p, int q);
 
-// core <- core x_1 R^T ... x_D R^T, R the rotation g in the plane (p, q): in every mode,
+// core <- core x_1 R^T ... x_D R^T, R the rotation g in the plane (p, q) (the tests' reference
+// for one pair; the engine applies a group in one pass): in every mode,
 // C[.. p@n ..] <- c C[.. p@n ..] + s C[.. q@n ..], C[.. q@n ..] <- c C[.. q@n ..] - s C[.. p@n ..].
 template <class T>
 void rotate_pair_every_mode(HostTensor<T>& core, int p, int q, dsl::Givens<T> g, int threads);

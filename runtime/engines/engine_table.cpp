@@ -16,8 +16,8 @@ std::optional<std::string> takes_everything(const HostTensor<T>&, std::size_t, c
   return std::nullopt;
 }
 
-// The N = 2 engine has no symmetric angles and no engine on the GPU has skew ones: such a run is
-// the general GPU engine's or the CPU's. The one-block engine takes structure symmetric (its
+// The N = 2 engine has no symmetric angles, and only the general GPU engine has skew ones: such a
+// run is the general GPU engine's or the CPU's. The one-block engine takes structure symmetric (its
 // small_tensor variant: one rotation a pair in every mode; DESIGN.md section 7).
 template <class T, std::optional<std::string> (*declines)(const HostTensor<T>&, std::size_t, const EngineRun&),
           bool takes_symmetric>

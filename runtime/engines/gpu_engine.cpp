@@ -10,6 +10,9 @@
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/algorithm/skew_blocks.hpp"
+#include "runtime/algorithm/skew_schedule.hpp"
+#include "runtime/algorithm/skew_signs.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/errors.hpp"
@@ -43,10 +46,11 @@ NormPath choose_norm_path(bool checked, bool has_lambda_norm, PivotNorm asked) {
   return has_lambda_norm && asked != PivotNorm::cusolver ? NormPath::device : NormPath::cusolver;
 }
 
-// The general engine's kernels, with the pivot check's when it is on, or with the symmetric angles
-// for structure symmetric (which takes no pivot check: run_plan.hpp).
+// The general engine's kernels, with the pivot check's when it is on, or with the symmetric or skew
+// angles for structure symmetric or skew (which take no pivot check: run_plan.hpp).
 KernelSet kernel_set(const EngineRun& run) {
   if (run.settings.structure == Structure::symmetric) return KernelSet::general_symmetric;
+  if (run.settings.structure == Structure::skew) return KernelSet::general_skew;
   return run.settings.eta > 0 ? KernelSet::general_with_pivot_check : KernelSet::general;
 }
 
@@ -55,6 +59,7 @@ KernelSet kernel_set(const EngineRun& run) {
 struct GpuSchedule {
   SweepSchedule ran = SweepSchedule::round_robin;  // or xor_subspaces
   PivotSchedule groups;      // the group passes; empty with subspaces
+  std::vector<int> live;     // structure skew: each group's live pairs, which come first (the rest pad it)
   std::vector<SubspacePass> subspaces;
   std::optional<codegen::SubspaceApplyPlan> subspace_plan;
 
@@ -75,6 +80,15 @@ struct GpuSchedule {
 GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettings& settings) {
   const int size = base.size;
   GpuSchedule schedule;
+  // Structure skew: the CPU engine's groups (skew_schedule.hpp; check_options refuses xor), each
+  // padded to the N / 2 pairs of a group pass with identity rotations.
+  if (settings.structure == Structure::skew) {
+    for (const PivotGroup& live : skew_schedule(base.order, size)) {
+      schedule.live.push_back(static_cast<int>(live.size()));
+      schedule.groups.push_back(padded_to_matching(live, size));
+    }
+    return schedule;
+  }
   const bool symmetric = settings.structure == Structure::symmetric;
   const bool xor_asked = settings.schedule == SweepSchedule::xor_subspaces;
   const bool auto_takes_xor = base.order == 3 && size >= 16;
@@ -172,24 +186,56 @@ struct DeviceState {
   DeviceBuffer<double> split_partials;     // split angles: the contraction's partial sums
 };
 
+// The entries whose squares and sum are a record's ||diag C||^2 and trace: the diagonal (N entries,
+// DIAGONAL_STRIDE apart), or with structure skew the block entries C[B_k] (N / D of them, index
+// kD + n in mode n: from sum_n n stride_n, D DIAGONAL_STRIDE apart), as core_figures takes them.
+struct DiagonalEntries {
+  std::size_t first = 0, pitch = 0, count = 0;  // in entries
+};
+
+DiagonalEntries diagonal_entries(int order, int size, Layout layout, Structure structure) {
+  const std::vector<std::ptrdiff_t> strides = strides_of(order, size, layout);
+  std::size_t diagonal_stride = 0, first = 0;
+  for (int n = 0; n < order; ++n) {
+    diagonal_stride += static_cast<std::size_t>(strides[static_cast<std::size_t>(n)]);
+    first += static_cast<std::size_t>(n * strides[static_cast<std::size_t>(n)]);
+  }
+  if (structure != Structure::skew) return {0, diagonal_stride, static_cast<std::size_t>(size)};
+  return {first, static_cast<std::size_t>(order) * diagonal_stride, static_cast<std::size_t>(skew_block_count(order, size))};
+}
+
 // The convergence figures the host reads once per sweep: off(C)^2 reduced from `count` partial sums
-// (off_norm_partial's for the input, the sweep's last group_pass's after a sweep), and the diagonal
-// itself by a strided copy, from which ||diag C||^2 and the trace are summed on the host.
+// (off_norm_partial's or skew_figures_partial's, or the sweep's last group_pass's after a sweep),
+// and the diagonal itself (DiagonalEntries) by a strided copy, from which ||diag C||^2 and the trace
+// are summed on the host.
 template <class T>
 class SweepFigures {
 public:
-  SweepFigures(DeviceState<T>& state, const GpuKernels<T>& kernels, std::size_t diagonal_stride)
-      : state_(state), kernels_(kernels), figures_(2), diagonal_(static_cast<std::size_t>(state.size)),
-        diagonal_pitch_(diagonal_stride * sizeof(T)) {}
+  SweepFigures(DeviceState<T>& state, const GpuKernels<T>& kernels, DiagonalEntries diagonal)
+      : state_(state), kernels_(kernels), figures_(2), diagonal_(diagonal.count), diagonal_first_(diagonal.first),
+        diagonal_pitch_(diagonal.pitch * sizeof(T)) {}
+
+  // The figures of the tensor as it stands, by one more read of it: skew_figures_partial's for
+  // structure skew, else off_norm_partial's.
+  void enqueue_from_tensor(cudaStream_t stream) {
+    if (kernels_.skew_plan) {
+      kernels_.skew_figures_partial(stream, state_.tensor.data(), state_.partials.data());
+      enqueue(stream, kernels_.skew_plan->partial_blocks);
+    } else {
+      kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
+      enqueue(stream, kernels_.off_norm_plan.partial_blocks);
+    }
+  }
 
   void enqueue(cudaStream_t stream, long long partial_count) {
     kernels_.off_norm_final(stream, state_.partials.data(), static_cast<int>(partial_count), state_.figures.data());
     check_cuda(cudaMemcpyAsync(figures_.data(), state_.figures.data(), 2 * sizeof(double), cudaMemcpyDeviceToHost,
                                stream),
                "cudaMemcpyAsync");
-    check_cuda(cudaMemcpy2DAsync(diagonal_.data(), sizeof(T), state_.tensor.data(), diagonal_pitch_, sizeof(T),
-                                 static_cast<std::size_t>(state_.size), cudaMemcpyDeviceToHost, stream),
-               "cudaMemcpy2DAsync (diagonal)");
+    if (diagonal_.count() > 0)
+      check_cuda(cudaMemcpy2DAsync(diagonal_.data(), sizeof(T), state_.tensor.data() + diagonal_first_, diagonal_pitch_,
+                                   sizeof(T), diagonal_.count(), cudaMemcpyDeviceToHost, stream),
+                 "cudaMemcpy2DAsync (diagonal)");
   }
 
   // off(C) of what enqueue() read, once the stream has reached it.
@@ -210,6 +256,7 @@ private:
   const GpuKernels<T>& kernels_;
   PinnedBuffer<double> figures_;
   PinnedBuffer<T> diagonal_;
+  std::size_t diagonal_first_;
   std::size_t diagonal_pitch_;
 };
 
@@ -223,8 +270,9 @@ template <class T>
 class GpuSweep {
 public:
   GpuSweep(DeviceState<T>& state, const GpuKernels<T>& kernels, SweepFigures<T>& figures, NormPath norm, double eta,
-           GpuSubspacePasses<T>* subspaces)
-      : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta), subspaces_(subspaces) {
+           GpuSubspacePasses<T>* subspaces, std::vector<int> live)
+      : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta), subspaces_(subspaces),
+        live_(std::move(live)) {
     // A complex Lambda is its real 2N x 2N embedding: the same singular values.
     if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(is_complex_v<T> ? 2 * state.size : state.size);
   }
@@ -235,8 +283,7 @@ public:
     if (subspaces_) {
       subspaces_->enqueue(stream, kernels_, state_.tensor.data(), state_.factors.data());
       // The passes sum no figures: one more read of the tensor.
-      kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
-      figures_.enqueue(stream, kernels_.off_norm_plan.partial_blocks);
+      figures_.enqueue_from_tensor(stream);
       return;
     }
     for (std::size_t g = 0; g < state_.groups; ++g) {
@@ -246,6 +293,8 @@ public:
         for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
       else if (kernels_.symmetric_angles.function)
         kernels_.symmetric_angles(stream, state_.tensor.data(), pairs, rotations);
+      else if (kernels_.skew_plan)
+        kernels_.skew_angles(stream, state_.tensor.data(), pairs, rotations, live_[g]);
       else if (kernels_.split_plan)
         enqueue_split_angles(stream, pairs, rotations);
       else
@@ -255,15 +304,14 @@ public:
           kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count);
         kernels_.group_factors(stream, pairs, rotations, state_.factors.data());
       } else {
-        // The sweep's last pass also sums the convergence figures.
-        double* partials = g + 1 < state_.groups ? nullptr : state_.partials.data();
+        // The sweep's last pass also sums the convergence figures (the general ones: not a skew core's).
+        double* partials = g + 1 < state_.groups || kernels_.skew_plan ? nullptr : state_.partials.data();
         kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials, nullptr);
       }
     }
-    if (kernels_.chunk_plan) {
-      // The chunks sum no figures: one more read of the tensor.
-      kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
-      figures_.enqueue(stream, kernels_.off_norm_plan.partial_blocks);
+    if (kernels_.chunk_plan || kernels_.skew_plan) {
+      // The chunks sum no figures, and the passes no skew ones: one more read of the tensor.
+      figures_.enqueue_from_tensor(stream);
     } else {
       figures_.enqueue(stream, kernels_.group_pass_plan.pass_blocks);
     }
@@ -300,6 +348,7 @@ private:
   NormPath norm_;
   double eta_;
   GpuSubspacePasses<T>* subspaces_;  // null: group passes
+  std::vector<int> live_;            // structure skew: the live pairs of each group
   std::optional<LambdaNormCusolver> cusolver_norm_;
 };
 
@@ -364,15 +413,14 @@ double run_bytes(int order, int size, std::size_t scalar_bytes, const RunSetting
 // so the run's factors need no composing afterwards. Sweep 0 is recorded again, T' against
 // `off_input` = off(T): every off_rel, and the tolerance, keep T's scale (the host start's meaning).
 template <class T>
-void start_from_hosvd(DeviceState<T>& state, SweepFigures<T>& figures, const GpuKernels<T>& kernels, Layout layout,
-                      Structure structure, double off_input, cudaStream_t stream, Result<T>& result) {
+void start_from_hosvd(DeviceState<T>& state, SweepFigures<T>& figures, Layout layout, Structure structure,
+                      double off_input, cudaStream_t stream, Result<T>& result) {
   const GpuHosvdStart<T> start = gpu_hosvd_start(state.tensor.data(), state.order, state.size,
                                                  strides_of(state.order, state.size, layout), structure, stream);
   const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
   for (std::size_t n = 0; n < start.bases.size(); ++n)
     state.factors.upload(start.bases[n].data.data(), square, stream, n * square);
-  kernels.off_norm_partial(stream, state.tensor.data(), state.partials.data());
-  figures.enqueue(stream, kernels.off_norm_plan.partial_blocks);
+  figures.enqueue_from_tensor(stream);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   result.history.front() = figures.record(0, off_input, 0.0);
   result.hosvd_start = true;
@@ -407,16 +455,16 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
     subspaces.emplace(schedule.subspaces, tensor.size(), tensor.layout(), *kernels.subspace_plan, stream.get());
   }
   DeviceState<T> state(tensor, schedule.groups, kernels, norm, stream.get());
-  SweepFigures<T> figures(state, kernels, static_cast<std::size_t>(tensor.diagonal_stride()));
-  GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr);
+  SweepFigures<T> figures(state, kernels,
+                          diagonal_entries(tensor.order(), tensor.size(), tensor.layout(), settings.structure));
+  GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr, schedule.live);
 
   Result<T> result;
   result.schedule = to_string(schedule.ran);
   result.passes_per_sweep = schedule.passes();
   result.backend = Backend::cuda;
   result.device = device.name;
-  kernels.off_norm_partial(stream.get(), state.tensor.data(), state.partials.data());
-  figures.enqueue(stream.get(), kernels.off_norm_plan.partial_blocks);
+  figures.enqueue_from_tensor(stream.get());
   stream.synchronize();
   const double off_input = figures.off();
   result.history.push_back(figures.record(0, off_input, 0.0));
@@ -427,7 +475,7 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   // A complex run's HOSVD start is computed on the host (run_from_hosvd.hpp): init is identity here.
   if constexpr (!is_complex_v<T>)
     if (settings.init == Init::hosvd)
-      start_from_hosvd(state, figures, kernels, tensor.layout(), settings.structure, off_input, stream.get(), result);
+      start_from_hosvd(state, figures, tensor.layout(), settings.structure, off_input, stream.get(), result);
   std::optional<CudaGraph> graph;
   if (sweep.capturable()) graph.emplace(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();
@@ -458,6 +506,9 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
           kept ? kept_factors : result.factors, kernels, device.arch(), stream.get());
     }
   if (kept) keep_result(state, tensor.layout(), device.index, stream.get(), *kept);
+  // After the verification, which the sign flips do not change (a kept run has no structure).
+  if constexpr (!is_complex_v<T>)
+    if (!kept && settings.structure == Structure::skew) make_skew_blocks_nonnegative(result);
   result.timings.compile_seconds = kernels.report().seconds;
   result.kernels = kernels.report().kinds;
   if (norm != NormPath::unchecked) {
@@ -478,8 +529,10 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
 
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
-  // The skew rule's pairs run one at a time (cpu_skew_engine.hpp), which no GPU kernel does yet.
-  if (run.settings.structure == Structure::skew) return "structure skew runs on the CPU engine only";
+  // A skew matrix takes Paardekooper's 4 x 4 Murnaghan steps (cpu_skew_engine.hpp), which no GPU
+  // kernel does.
+  if (run.settings.structure == Structure::skew && first.order() == 2)
+    return "structure skew at order 2 (the Murnaghan form of a skew matrix) runs on the CPU engine only";
   // Order 2 is a symmetric matrix (structure general refuses it before): the Jacobi eigenvalue
   // method, one Q, symmetric_angles at D = 2 (codegen::validate).
   GeneralKinds kinds = general_kinds(kernel_spec_for(first, run.rule, codegen::KernelKind::group_pass), kernel_set(run));

@@ -95,6 +95,8 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   GeneralKinds kinds;
   if (set == KernelSet::general_symmetric) {
     kinds.angles = KernelKind::symmetric_angles;
+  } else if (set == KernelSet::general_skew) {
+    kinds.angles = KernelKind::skew_angles;
   } else if (codegen::PlanAttempt angles = attempt(KernelKind::pivot_angles); !angles.plan) {
     // The checked path keeps each pair's subtensor in shared memory between modes: no split path.
     if (checked) {
@@ -161,6 +163,9 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
         load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
       else if (kinds.angles == KernelKind::symmetric_angles)
         load_kind(KernelKind::symmetric_angles, {&symmetric_angles});
+      else if (kinds.angles == KernelKind::skew_angles)
+        skew_plan = std::get<codegen::SkewAnglesPlan>(
+            load_kind(KernelKind::skew_angles, {&skew_angles, &skew_figures_partial}));
       else
         split_plan = std::get<codegen::PivotAnglesSplitPlan>(
             load_kind(KernelKind::pivot_angles_split, {&pivot_head, &pivot_contract, &pivot_tail}));

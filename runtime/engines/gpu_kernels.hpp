@@ -61,12 +61,13 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 // subspace passes, off_norm alone (load_subspace() adds their kinds), or chunk_pass alone (with
 // group_factors: a slab's core on GPU ranks of an N = 2 tensor). general_symmetric is the general
 // set with symmetric_angles for the angles (structure symmetric: one rotation a pair, the same in
-// every mode).
-enum class KernelSet { general, general_with_pivot_check, general_symmetric, one_block, qubit, subspace, chunk };
+// every mode); general_skew the general set with skew_angles for the angles and the figures
+// (structure skew, D >= 3).
+enum class KernelSet { general, general_with_pivot_check, general_symmetric, general_skew, one_block, qubit, subspace, chunk };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
 // pivot_angles_split where a pivot subtensor is over one warp's shared memory; symmetric_angles
-// for general_symmetric) and the pass
+// for general_symmetric, skew_angles for general_skew) and the pass
 // (group_pass, or chunk_pass where its tile does not fit its registers); or why the set cannot
 // serve the shape (the first refusal among its kinds).
 struct GeneralKinds {
@@ -92,6 +93,8 @@ public:
   Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
   Launcher<codegen::kernel_signatures::symmetric_angles> symmetric_angles;  // general_symmetric set
+  Launcher<codegen::kernel_signatures::skew_angles> skew_angles;            // general_skew set
+  Launcher<codegen::kernel_signatures::skew_figures_partial> skew_figures_partial;
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
   Launcher<codegen::kernel_signatures::pivot_check_lines> pivot_check_lines;  // with pivot_check_gather, for slabs
   Launcher<codegen::kernel_signatures::lambda_from_lines> lambda_from_lines;
@@ -125,6 +128,8 @@ public:
   std::optional<codegen::QubitSweepPlan> qubit_plan;
   // Set by load_subspace(): the XOR subspace passes' cell size and buffers.
   std::optional<codegen::SubspaceApplyPlan> subspace_plan;
+  // Set for the general_skew set: skew_figures_partial's grid (off_norm_plan's partial_blocks).
+  std::optional<codegen::SkewAnglesPlan> skew_plan;
   // Set when the on-device ||Lambda||_2 (N <= 1024) was loaded: its Lanczos basis workspace.
   std::optional<codegen::LambdaNormPlan> lambda_norm_plan;
 

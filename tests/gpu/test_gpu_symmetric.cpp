@@ -16,6 +16,7 @@
 #include "planted_symmetric.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
+#include "structured_runs.hpp"
 #include "runtime/algorithm/symmetry_check.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/device_buffer.hpp"
@@ -27,26 +28,9 @@ using namespace tensordiag::testing;
 
 namespace {
 
-struct Shape {
-  int order, size;
-  Layout layout = Layout::c_order;
-};
+Options symmetric_on(Backend backend) { return structured_on(Structure::symmetric, backend); }
 
-Options symmetric_on(Backend backend) {
-  Options options;
-  options.structure = Structure::symmetric;
-  options.backend = backend;
-  return options;
-}
-
-// Exactly `sweeps` sweeps of structure symmetric on the GPU (no tolerance or stall stop).
-Options fixed_sweeps(int sweeps) {
-  Options options = symmetric_on(Backend::cuda);
-  options.max_sweeps = sweeps;
-  options.tol = 1e-300;
-  options.stall_tol = 0;
-  return options;
-}
+Options fixed_sweeps(int sweeps) { return testing::fixed_sweeps(Structure::symmetric, sweeps); }
 
 // The tensor in another layout, entry for entry (a symmetric tensor is its own transpose, so this
 // only moves memory).

@@ -39,11 +39,13 @@ void check_distributed_options(const Options& options, bool gpu_ranks) {
 
 // The slab, and while the layout changes (row_exchange.cpp) what the change needs beside it: two
 // rows where every change of the schedule swaps rows in place (swaps_in_place: two ranks always,
-// more ranks as the layouts fall), else a second slab and the rows in flight, up to four slabs. It must fit the memory its host has available for its ranks: otherwise the
-// run is refused before it allocates (Linux would grant the memory and kill the process later).
-void check_room(std::size_t slab_bytes, std::size_t row_bytes, const DistributedSchedule& schedule,
+// more ranks as the layouts fall), else a second slab and the rows in flight, up to four slabs;
+// GPU ranks exchange in device memory (gpu_slab_engine.hpp), so their host holds the slab alone.
+// It must fit the memory its host has available for its ranks: otherwise the run is refused
+// before it allocates (Linux would grant the memory and kill the process later).
+void check_room(std::size_t slab_bytes, std::size_t row_bytes, const DistributedSchedule& schedule, bool gpu_ranks,
                 Communicator& comm) {
-  const bool exchanges = schedule.stages.size() > 1;
+  const bool exchanges = schedule.stages.size() > 1 && !gpu_ranks;
   const bool in_place = swaps_in_place(schedule);
   const std::size_t need = !exchanges ? slab_bytes : in_place ? slab_bytes + 2 * row_bytes : 4 * slab_bytes;
   const auto available = available_host_memory();
@@ -91,7 +93,7 @@ DistributedResult<T> run_on_ranks(int order, int size, Layout layout, const Opti
   if (qubit_ranks) slab.row_parts = std::max(1, comm.size() / 2);
   on_every_rank(comm, [&] {
     const std::size_t entries = schedule.most_rows() * slab.row_length();
-    check_room(entries * sizeof(T), slab.row_length() * sizeof(T), schedule, comm);
+    check_room(entries * sizeof(T), slab.row_length() * sizeof(T), schedule, gpu != nullptr, comm);
     slab.values.resize(entries);
     read_rows(slab);
   });

@@ -22,6 +22,10 @@ public:
   virtual void sum_on_device(double* values, std::size_t count) = 0;
   // Communicator::swap_rows for rows in device memory, enqueued on stream().
   virtual void swap_device_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) = 0;
+  // One step of row_moves.hpp, enqueued on stream(): the row at `send` goes to rank `to` (-1: none)
+  // while a row from rank `from` (-1: none) arrives at `receive`, which may be `send` (the row
+  // arrives after the one it replaces has left). Ranks call it with matching steps.
+  virtual void move_device_row(const void* send, int to, void* receive, int from, std::size_t row_bytes) = 0;
   // Waits for stream(). Throws user_error when the transport failed, or when the stream has not
   // finished within the collective time-out (a rank lost or stopped: its partners would wait forever).
   virtual void wait() = 0;

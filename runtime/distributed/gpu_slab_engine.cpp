@@ -18,6 +18,7 @@
 #include "runtime/distributed/gpu_slab_pivot_check.hpp"
 #include "runtime/distributed/rank_agreement.hpp"
 #include "runtime/distributed/row_exchange.hpp"
+#include "runtime/distributed/row_moves.hpp"
 #include "runtime/distributed/slab_figures.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
@@ -52,7 +53,7 @@ public:
   const int* rows() const { return rows_.data(); }
   std::size_t row_length() const { return length_; }
 
-  // The slot index `index` lives in, or -1.
+  // The slot index `index` lives in (-1: a free slot), or -1.
   int slot_of(int index) const {
     const auto at = std::find(holds_.begin(), holds_.end(), index);
     return at == holds_.end() ? -1 : static_cast<int>(at - holds_.begin());
@@ -90,6 +91,32 @@ public:
     return sent;
   }
 
+  // Makes this rank hold `next`'s rows by the single-row moves of row_moves.hpp (any change: odd N,
+  // ranks not a power of two, unequal trades): a row received lands in the slot of the row sent in
+  // the same step, else in a free slot. Returns the bytes sent.
+  std::size_t move_to(const SlabLayout& now, const SlabLayout& next, int me, DeviceCommunicator& comm) {
+    std::size_t sent = 0;
+    for (const RowMoveStep& step : row_move_steps(now, next)) {
+      const auto out = std::find_if(step.begin(), step.end(), [me](const RowMove& m) { return m.from == me; });
+      const auto in = std::find_if(step.begin(), step.end(), [me](const RowMove& m) { return m.to == me; });
+      if (out == step.end() && in == step.end()) continue;
+      const int sent_slot = out == step.end() ? -1 : slot_of(out->index);
+      const int received_slot = in == step.end() ? -1 : sent_slot >= 0 ? sent_slot : slot_of(-1);
+      if ((out != step.end() && sent_slot < 0) || (in != step.end() && received_slot < 0))
+        throw internal_error("DeviceSlab::move_to: a row to send is not here, or no slot is free");
+      comm.move_device_row(sent_slot >= 0 ? slot(sent_slot) : nullptr, out == step.end() ? -1 : out->to,
+                           received_slot >= 0 ? slot(received_slot) : nullptr, in == step.end() ? -1 : in->from,
+                           length_ * sizeof(T));
+      if (sent_slot >= 0) {
+        holds_[static_cast<std::size_t>(sent_slot)] = -1;
+        sent += length_ * sizeof(T);
+      }
+      if (received_slot >= 0) holds_[static_cast<std::size_t>(received_slot)] = in->index;
+    }
+    upload_table(static_cast<int>(rows_.count()), comm.stream());
+    return sent;
+  }
+
   // The rows of `host`'s layout, in its order, into host.values.
   void download(Slab<T>& host, cudaStream_t stream) {
     const std::vector<int>& mine = host.rows();
@@ -101,6 +128,8 @@ public:
   }
 
 private:
+  T* slot(int t) { return values_.data() + static_cast<std::size_t>(t) * length_; }
+
   void upload_table(int size, cudaStream_t stream) {
     table_.assign(static_cast<std::size_t>(size), -1);
     for (std::size_t t = 0; t < holds_.size(); ++t)
@@ -131,10 +160,6 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
                                          DeviceCommunicator& comm) {
   const Stopwatch total;
   RunSettings settings = asked;
-  if (schedule.stages.size() > 1 && !swaps_in_place(schedule))
-    throw user_error("GPU ranks swap rows in place, which needs a power-of-two number of ranks trading as many rows "
-                     "each way at every change of layout; N = " + std::to_string(slab.size) + " on " +
-                     std::to_string(comm.size()) + " ranks does not: use CPU ranks, or N and the ranks powers of two");
   check_cuda(cudaSetDevice(comm.device()), "cudaSetDevice");
   const std::optional<CudaDeviceInfo> device = cuda_device(comm.device());
   if (!device) throw user_error("GPU rank " + std::to_string(comm.rank()) + ": " + cuda_unavailable_reason());
@@ -215,7 +240,9 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
       if (slab.held.rows != stage.layout.rows) {
         comm.wait();  // the stage before is done: the exchange's time is its own
         const Stopwatch exchange;
-        distribution.bytes_sent += device_slab.swap_to(slab.held, stage.layout, comm.rank(), comm);
+        distribution.bytes_sent += swaps_in_place(slab.held, stage.layout)
+                                       ? device_slab.swap_to(slab.held, stage.layout, comm.rank(), comm)
+                                       : device_slab.move_to(slab.held, stage.layout, comm.rank(), comm);
         comm.wait();
         distribution.exchange_seconds += exchange.seconds();
         slab.held = stage.layout;

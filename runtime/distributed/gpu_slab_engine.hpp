@@ -5,7 +5,9 @@
 // Per group: every rank computes the angles of the pairs it holds (zeros for the others), NCCL sums
 // them (exactly: one rank's nonzero each), and every rank applies the whole group to its rows and
 // to its copy of the factors in one pass. Between stages, rows swap in place with the partner
-// ranks (NCCL send/recv through staging chunks), and the row table follows them: no reordering.
+// ranks where the change allows (row_exchange.hpp: swaps_in_place), else move one row a rank a
+// step (row_moves.hpp: odd N, ranks not a power of two), both by NCCL send/recv through staging
+// chunks into the slots rows leave; the row table follows them: no reordering, no second slab.
 // With the same group order, one GPU rank gives the result of P GPU ranks bit for bit (the kernels
 // do the same arithmetic on each entry; only the figures' sums are ordered otherwise).
 #include "codegen/lowered_rule.hpp"
@@ -18,8 +20,8 @@ namespace tensordiag::runtime {
 
 // `slab` (host memory) holds the first stage's rows; the core comes back to host memory in the
 // last stage's layout. Throws user_error where GPU ranks cannot run the request: the pivot check
-// (not built for them yet), a shape whose pivot subtensor or pass tile needs the split or chunked
-// kernels, a schedule whose changes of layout do not swap in place, a slab over the device memory.
+// past N = 1024 (its norm on the device only), a shape whose pivot subtensor or pass tile needs
+// the split or chunked kernels, a slab over the device memory.
 template <class T>
 DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule& schedule,
                                          const codegen::LoweredRule& rule, const RunSettings& settings,

@@ -121,33 +121,14 @@ public:
     check_nccl(nccl().all_reduce(values, values, count, ncclFloat64, ncclSum, comm_, stream()), "ncclAllReduce");
   }
 
-  // Chunk k of the rows: sent from the slab and received into staging k % 2 (one NCCL group), then
-  // copied into the place it was sent from on the copy stream, while chunk k + 1 moves.
   void swap_device_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) override {
-    make_current();
-    const std::size_t chunk = std::min(row_bytes, staging_bytes);
-    for (auto& buffer : staging_)
-      if (buffer.count() < chunk) buffer = DeviceBuffer<unsigned char>(chunk);
-    std::size_t k = 0;
-    for (void* row : rows)
-      for (std::size_t at = 0; at < row_bytes; at += chunk, ++k) {
-        const std::size_t bytes = std::min(chunk, row_bytes - at);
-        unsigned char* place = static_cast<unsigned char*>(row) + at;
-        unsigned char* staging = staging_[k % 2].data();
-        // Staging k % 2 is free once the copy of chunk k - 2 out of it is done.
-        if (k >= 2) check_cuda(cudaStreamWaitEvent(stream(), copied_[k % 2].get(), 0), "cudaStreamWaitEvent");
-        check_nccl(nccl().group_start(), "ncclGroupStart");
-        check_nccl(nccl().send(place, bytes, ncclUint8, partner, comm_, stream()), "ncclSend");
-        check_nccl(nccl().recv(staging, bytes, ncclUint8, partner, comm_, stream()), "ncclRecv");
-        check_nccl(nccl().group_end(), "ncclGroupEnd");
-        received_[k % 2].record(stream());
-        check_cuda(cudaStreamWaitEvent(copies_.get(), received_[k % 2].get(), 0), "cudaStreamWaitEvent");
-        check_cuda(cudaMemcpyAsync(place, staging, bytes, cudaMemcpyDeviceToDevice, copies_.get()), "cudaMemcpyAsync");
-        copied_[k % 2].record(copies_.get());
-      }
-    // What follows on the stream reads the rows: it waits for the last copies.
-    for (std::size_t j = 0; j < std::min<std::size_t>(k, 2); ++j)
-      check_cuda(cudaStreamWaitEvent(stream(), copied_[j].get(), 0), "cudaStreamWaitEvent");
+    std::vector<RowTrade> trades;
+    for (void* row : rows) trades.push_back({row, partner, row, partner});
+    trade_rows(trades, row_bytes);
+  }
+
+  void move_device_row(const void* send, int to, void* receive, int from, std::size_t row_bytes) override {
+    trade_rows({{send, to, receive, from}}, row_bytes);
   }
 
   void wait() override {
@@ -173,6 +154,51 @@ public:
   }
 
 private:
+  // A row sent from `send` to rank `to` (-1: none) while one from rank `from` (-1: none) arrives at
+  // `receive`, which may be `send`.
+  struct RowTrade {
+    const void* send;
+    int to;
+    void* receive;
+    int from;
+  };
+
+  // The trades one after the other, chunk by chunk: chunk k is sent from its row and received into
+  // staging k % 2 (one NCCL group), then copied to its place on the copy stream while chunk k + 1
+  // moves, so a row received into the slot it was sent from lands after it has left.
+  void trade_rows(const std::vector<RowTrade>& trades, std::size_t row_bytes) {
+    make_current();
+    const std::size_t chunk = std::min(row_bytes, staging_bytes);
+    for (auto& buffer : staging_)
+      if (buffer.count() < chunk) buffer = DeviceBuffer<unsigned char>(chunk);
+    std::size_t k = 0;
+    for (const RowTrade& trade : trades)
+      for (std::size_t at = 0; at < row_bytes; at += chunk, ++k) {
+        const std::size_t bytes = std::min(chunk, row_bytes - at);
+        unsigned char* staging = staging_[k % 2].data();
+        // Staging k % 2 is free once the copy of chunk k - 2 out of it is done.
+        if (k >= 2) check_cuda(cudaStreamWaitEvent(stream(), copied_[k % 2].get(), 0), "cudaStreamWaitEvent");
+        check_nccl(nccl().group_start(), "ncclGroupStart");
+        if (trade.to >= 0)
+          check_nccl(nccl().send(static_cast<const unsigned char*>(trade.send) + at, bytes, ncclUint8, trade.to, comm_,
+                                 stream()),
+                     "ncclSend");
+        if (trade.from >= 0)
+          check_nccl(nccl().recv(staging, bytes, ncclUint8, trade.from, comm_, stream()), "ncclRecv");
+        check_nccl(nccl().group_end(), "ncclGroupEnd");
+        received_[k % 2].record(stream());
+        check_cuda(cudaStreamWaitEvent(copies_.get(), received_[k % 2].get(), 0), "cudaStreamWaitEvent");
+        if (trade.from >= 0)
+          check_cuda(cudaMemcpyAsync(static_cast<unsigned char*>(trade.receive) + at, staging, bytes,
+                                     cudaMemcpyDeviceToDevice, copies_.get()),
+                     "cudaMemcpyAsync");
+        copied_[k % 2].record(copies_.get());
+      }
+    // What follows on the stream reads the rows: it waits for the last copies.
+    for (std::size_t j = 0; j < std::min<std::size_t>(k, 2); ++j)
+      check_cuda(cudaStreamWaitEvent(stream(), copied_[j].get(), 0), "cudaStreamWaitEvent");
+  }
+
   // The rank's device, for whichever thread calls (a thread a rank, or the process's only one).
   void make_current() const { check_cuda(cudaSetDevice(device_), "cudaSetDevice"); }
 

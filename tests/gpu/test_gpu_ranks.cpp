@@ -41,48 +41,14 @@ struct Case {
   const char* rule;
 };
 
-// `ranks` GPU ranks against one GPU rank running the same groups in one stage, three sweeps,
-// with the pivot check at `eta` (0: none): core and factors bit for bit, and with the check the
-// same exact norms. A schedule whose changes of layout cannot swap in place is refused instead.
+// The ranks' core and factors against one rank's, bit for bit, with the check the same exact
+// norms; and real work was compared: three sweeps moved the core far from the input.
 template <class T>
-void check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned seed) {
-  CAPTURE(ranks);
-  CAPTURE(c.order);
-  CAPTURE(c.size);
-  const auto tensor = random_tensor<T>(c.order, c.size, seed, c.layout);
-  Options options = exact_sweeps(c.rule, 3);
-  options.eta = eta;
-  const DistributedSchedule many = distributed_schedule(c.size, ranks, options.schedule);
-  if (many.stages.size() > 1 && !swaps_in_place(many)) {
-    std::string error;
-    on_gpu_ranks<T>(ranks, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
-                    &error);
-    CHECK(error.find("GPU ranks swap rows in place") != std::string::npos);
-    return;
-  }
-  const auto parts = on_gpu_ranks<T>(ranks, [&](DeviceCommunicator& comm) {
-    return diagonalize_distributed(tensor, options, comm);
-  });
-  REQUIRE(parts.size() == static_cast<std::size_t>(ranks));
-  CHECK(parts[0].distribution.ranks == ranks);
-  if (many.stages.size() > 1) CHECK(parts[0].distribution.bytes_sent > 0);
-  // One rank, one stage: the many-rank schedule's groups in their order.
-  DistributedSchedule one;
-  one.size = c.size;
-  one.ranks = 1;
-  one.kind = many.kind;
-  std::vector<int> all(static_cast<std::size_t>(c.size));
-  std::iota(all.begin(), all.end(), 0);
-  one.stages.push_back(DistributedStage{SlabLayout{{all}}, many.groups()});
-  const auto single = on_gpu_ranks<T>(1, [&](DeviceCommunicator& comm) {
-    Slab<T> slab{c.order, c.size, c.layout, 0, one.stages.front().layout, tensor.values()};
-    RunSettings settings;
-    settings.stop = StopCriteria{3, 0.0, 0.0};
-    settings.eta = eta;
-    return run_gpu_slab_engine(std::move(slab), one, codegen::lower_builtin_rule(c.rule), settings, comm);
-  });
-  const HostTensor<T> core = assembled(parts, c.order, c.size, c.layout);
-  const HostTensor<T> expected = assembled(single, c.order, c.size, c.layout);
+void check_parts_equal_one_rank(const std::vector<DistributedResult<T>>& parts,
+                                const std::vector<DistributedResult<T>>& single, const HostTensor<T>& tensor,
+                                double eta) {
+  const HostTensor<T> core = assembled(parts, tensor.order(), tensor.size(), tensor.layout());
+  const HostTensor<T> expected = assembled(single, tensor.order(), tensor.size(), tensor.layout());
   std::size_t differing = 0;
   for (std::size_t k = 0; k < core.count(); ++k) differing += core.data()[k] == expected.data()[k] ? 0 : 1;
   CHECK(differing == 0);
@@ -95,6 +61,84 @@ void check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned s
     }
   }
   CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+}
+
+// Two ranks whose row counts change at every stage (the first pair's 2 rows on one rank, the other
+// N - 2 on the other, by turns; a stage a round-robin group): no change swaps in place, so each
+// moves single rows (row_moves.hpp), some ranks receiving more than they send.
+DistributedSchedule uneven_two_rank_schedule(int size) {
+  DistributedSchedule schedule;
+  schedule.size = size;
+  schedule.ranks = 2;
+  schedule.kind = SweepSchedule::round_robin;
+  int g = 0;
+  for (const PivotGroup& group : round_robin_schedule(size)) {
+    SlabLayout layout;
+    layout.rows.resize(2);
+    const int few = g++ % 2;
+    for (int i = 0; i < size; ++i)
+      layout.rows[static_cast<std::size_t>(i == group[0].p || i == group[0].q ? few : 1 - few)].push_back(i);
+    schedule.stages.push_back(DistributedStage{layout, {group}});
+  }
+  return schedule;
+}
+
+// `schedule` on its ranks, each slab cut from `tensor`, three sweeps.
+template <class T>
+std::vector<DistributedResult<T>> on_gpu_ranks_with(const HostTensor<T>& tensor, const DistributedSchedule& schedule,
+                                                    const char* rule, double eta) {
+  return on_gpu_ranks<T>(schedule.ranks, [&](DeviceCommunicator& comm) {
+    const std::size_t length = tensor.count() / static_cast<std::size_t>(tensor.size());
+    std::vector<T> values;
+    for (const int i : schedule.stages.front().layout.rows[static_cast<std::size_t>(comm.rank())])
+      values.insert(values.end(), tensor.data() + static_cast<std::size_t>(i) * length,
+                    tensor.data() + static_cast<std::size_t>(i + 1) * length);
+    Slab<T> slab{tensor.order(), tensor.size(), tensor.layout(), comm.rank(), schedule.stages.front().layout,
+                 std::move(values)};
+    RunSettings settings;
+    settings.stop = StopCriteria{3, 0.0, 0.0};
+    settings.eta = eta;
+    return run_gpu_slab_engine(std::move(slab), schedule, codegen::lower_builtin_rule(rule), settings, comm);
+  });
+}
+
+// One GPU rank, one stage: `many`'s groups in their order, three sweeps.
+template <class T>
+std::vector<DistributedResult<T>> on_one_gpu_rank(const HostTensor<T>& tensor, const DistributedSchedule& many,
+                                                  const char* rule, double eta) {
+  DistributedSchedule one;
+  one.size = tensor.size();
+  one.ranks = 1;
+  one.kind = many.kind;
+  std::vector<int> all(static_cast<std::size_t>(tensor.size()));
+  std::iota(all.begin(), all.end(), 0);
+  one.stages.push_back(DistributedStage{SlabLayout{{all}}, many.groups()});
+  return on_gpu_ranks_with(tensor, one, rule, eta);
+}
+
+// `ranks` GPU ranks against one GPU rank running the same groups in one stage, three sweeps,
+// with the pivot check at `eta` (0: none) and the schedule `kind`: core and factors bit for bit,
+// and with the check the same exact norms. Changes of layout that cannot swap in place move one
+// row a rank a step (row_moves.hpp).
+template <class T>
+void check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned seed,
+                                SweepSchedule kind = SweepSchedule::automatic) {
+  CAPTURE(ranks);
+  CAPTURE(c.order);
+  CAPTURE(c.size);
+  const auto tensor = random_tensor<T>(c.order, c.size, seed, c.layout);
+  Options options = exact_sweeps(c.rule, 3);
+  options.eta = eta;
+  options.schedule = kind;
+  const DistributedSchedule many = distributed_schedule(c.size, ranks, options.schedule);
+  const auto parts = on_gpu_ranks<T>(ranks, [&](DeviceCommunicator& comm) {
+    return diagonalize_distributed(tensor, options, comm);
+  });
+  REQUIRE(parts.size() == static_cast<std::size_t>(ranks));
+  CHECK(parts[0].distribution.ranks == ranks);
+  if (many.stages.size() > 1) CHECK(parts[0].distribution.bytes_sent > 0);
+  const auto single = on_one_gpu_rank(tensor, many, c.rule, eta);
+  check_parts_equal_one_rank(parts, single, tensor, eta);
 }
 
 }  // namespace
@@ -141,6 +185,47 @@ TEST_SUITE("gpu") {
                           Case{5, 4, Layout::c_order, "max_diag"}, Case{3, 16, Layout::fortran_order, "max_diag"},
                           Case{7, 4, Layout::c_order, "max_trace"}, Case{4, 6, Layout::c_order, "max_diag"}})
       check_ranks_equal_one_rank<T>(2, c, 0.0, 5200u + static_cast<unsigned>(c.order * 37 + c.size));
+  }
+
+  TEST_CASE_TEMPLATE("two GPU ranks with odd N, or the round robin, equal one GPU rank, bit for bit, with and "
+                     "without the pivot check", T, float, double) {
+    if (device_count() < 2) {
+      MESSAGE("skipped: fewer than two CUDA devices");
+      return;
+    }
+    for (const Case& c : {Case{3, 7, Layout::c_order, "max_diag"}, Case{4, 9, Layout::fortran_order, "max_trace"},
+                          Case{5, 5, Layout::c_order, "max_diag"}, Case{3, 13, Layout::fortran_order, "max_diag"}}) {
+      check_ranks_equal_one_rank<T>(2, c, 0.0, 5800u + static_cast<unsigned>(c.order * 37 + c.size),
+                                    SweepSchedule::round_robin);
+      check_ranks_equal_one_rank<T>(2, c, 0.05, 5900u + static_cast<unsigned>(c.order * 41 + c.size));
+    }
+  }
+
+  TEST_CASE_TEMPLATE("two GPU ranks whose row counts change at every stage move single rows, and equal one GPU rank "
+                     "bit for bit", T, float, double) {
+    if (device_count() < 2) {
+      MESSAGE("skipped: fewer than two CUDA devices");
+      return;
+    }
+    for (const Case& c : {Case{3, 7, Layout::c_order, "max_diag"}, Case{4, 8, Layout::fortran_order, "max_trace"},
+                          Case{5, 5, Layout::c_order, "max_diag"}, Case{3, 12, Layout::fortran_order, "max_diag"}}) {
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      const DistributedSchedule schedule = uneven_two_rank_schedule(c.size);
+      // Every change but the one back to the first stage (the same rank has the few rows when the
+      // stages are odd in number) changes the row counts.
+      for (std::size_t s = 0; s + 1 < schedule.stages.size(); ++s)
+        REQUIRE_FALSE(swaps_in_place(schedule.stages[s].layout, schedule.stages[s + 1].layout));
+      const auto tensor = random_tensor<T>(c.order, c.size, 6000u + static_cast<unsigned>(c.order * 43 + c.size), c.layout);
+      for (const double eta : {0.0, 0.05}) {
+        CAPTURE(eta);
+        const auto parts = on_gpu_ranks_with(tensor, schedule, c.rule, eta);
+        REQUIRE(parts.size() == 2);
+        CHECK(parts[0].distribution.bytes_sent > 0);
+        CHECK(parts[1].distribution.bytes_sent > 0);
+        check_parts_equal_one_rank(parts, on_one_gpu_rank(tensor, schedule, c.rule, eta), tensor, eta);
+      }
+    }
   }
 
   TEST_CASE_TEMPLATE("four GPU ranks equal one GPU rank running the same groups, bit for bit, with and without the "

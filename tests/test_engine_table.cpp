@@ -112,7 +112,7 @@ TEST_CASE("the general GPU engine declines the shapes its kernels cannot serve, 
   CHECK(check_reason->find("the pivot check on the GPU needs it") != std::string::npos);
 }
 
-TEST_CASE("the qubit engine takes float32 N = 2 from D = 20 without the pivot check, and says why it declines the rest") {
+TEST_CASE("the qubit engine takes float32 N = 2 from D = 20, eta below 1.5, and says why it declines the rest") {
   const auto find = [](auto table) {
     const auto found = std::find_if(table.begin(), table.end(), [](const auto& e) { return e.name == "cuda_qubit"; });
     REQUIRE(found != table.end());
@@ -131,9 +131,13 @@ TEST_CASE("the qubit engine takes float32 N = 2 from D = 20 without the pivot ch
   CHECK(qubit32.declines(HostTensor<float>(19, 2, Layout::c_order), 1, run).value().starts_with("qubit_sweep: D = 19 is outside 20..36"));
   CHECK(qubit32.declines(HostTensor<float>(12, 3, Layout::c_order), 1, run).value() == "the qubit path takes N = 2 only");
   CHECK(qubit64.declines(HostTensor<double>(20, 2, Layout::c_order), 1, run).value().find("float32 only") != std::string::npos);
+  // The pivot check accepts every rotation of an N = 2 tensor below eta = 2 (qubit_pivot_check.hpp).
   EngineRun checked = run;
   checked.settings.eta = 0.01;
-  CHECK(qubit32.declines(HostTensor<float>(20, 2, Layout::c_order), 1, checked).value() == "the qubit path has no pivot check");
+  CHECK_FALSE(qubit32.declines(HostTensor<float>(20, 2, Layout::c_order), 1, checked));
+  checked.settings.eta = 1.5;
+  CHECK(qubit32.declines(HostTensor<float>(20, 2, Layout::c_order), 1, checked).value() ==
+        "the qubit path takes the pivot check where it accepts every rotation of an N = 2 tensor, eta < 1.5");
 }
 
 TEST_CASE("--backend cuda on a run the GPU engines decline is one user_error quoting the reason, before any device is asked") {

@@ -11,6 +11,7 @@
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/cancellation.hpp"
+#include "runtime/algorithm/qubit_pivot_check.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/stopwatch.hpp"
@@ -110,8 +111,9 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
   RunSettings settings = asked;
   const int ranks = comm.size();
   check_qubit_ranks(slab.order, ranks);
-  if (settings.eta > 0)
-    throw user_error("the N = 2 path on GPU ranks has no pivot check (eta > 0): use eta = 0");
+  if (settings.eta > 0 && !pivot_check_accepts_every_pair(2, settings.eta))
+    throw user_error("the N = 2 path on GPU ranks takes the pivot check where it accepts every rotation, eta < 1.5 "
+                     "(eta = " + std::to_string(settings.eta) + ")");
   check_cuda(cudaSetDevice(comm.device()), "cudaSetDevice");
   const std::optional<CudaDeviceInfo> device = cuda_device(comm.device());
   if (!device) throw user_error("GPU rank " + std::to_string(comm.rank()) + ": " + cuda_unavailable_reason());
@@ -198,6 +200,7 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
   result.timings.total_seconds = total.seconds();
   result.timings.compile_seconds = kernels.report().seconds;
   result.kernels = kernels.report().kinds;
+  if (settings.eta > 0) result.pivot_checks = every_pair_accepted(result.sweeps(), order);
   out.core = std::move(slab);
   return out;
 }

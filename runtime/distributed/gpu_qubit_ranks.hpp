@@ -25,8 +25,9 @@ namespace tensordiag::runtime {
 void check_qubit_ranks(int order, int ranks);
 
 // `slab` (host memory) holds this rank's part (check_qubit_ranks, Slab::row_parts). Throws
-// user_error for a count of ranks check_qubit_ranks refuses, the pivot check (the N = 2 path has
-// none), an order the qubit kernels refuse, or a slab over the device memory.
+// user_error for a count of ranks check_qubit_ranks refuses, a pivot check that could reject a
+// rotation (eta >= 1.5: algorithm/qubit_pivot_check.hpp; below, it accepts every one and the run
+// is the run without it), an order the qubit kernels refuse, or a slab over the device memory.
 template <class T>
 DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRule& rule, const RunSettings& settings,
                                          DeviceCommunicator& comm);

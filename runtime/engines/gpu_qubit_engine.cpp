@@ -6,6 +6,7 @@
 
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
+#include "runtime/algorithm/qubit_pivot_check.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -40,7 +41,8 @@ std::vector<Matrix<T>> write_core(QubitState<T>& state, const GpuKernels<T>& ker
 template <class T>
 std::optional<std::string> qubit_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
   if (first.size() != 2) return "the qubit path takes N = 2 only";
-  if (run.settings.eta > 0) return "the qubit path has no pivot check";
+  if (run.settings.eta > 0 && !pivot_check_accepts_every_pair(2, run.settings.eta))
+    return "the qubit path takes the pivot check where it accepts every rotation of an N = 2 tensor, eta < 1.5";
   if (!std::is_same_v<T, float>)
     return "the qubit path's convergence figure resolves off(C) to about 1e-7 of ||T||: it takes float32 only";
   const codegen::PlanAttempt attempt = codegen::try_plan(kernel_spec_for(first, run.rule, codegen::KernelKind::qubit_sweep));
@@ -116,6 +118,7 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
   }
   result.timings.compile_seconds = kernels.report().seconds;
   result.kernels = kernels.report().kinds;
+  if (run.settings.eta > 0) result.pivot_checks = every_pair_accepted(result.sweeps(), tensor.order());
   return result;
 }
 

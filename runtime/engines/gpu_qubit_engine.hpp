@@ -11,8 +11,9 @@
 
 namespace tensordiag::runtime {
 
-// Why the qubit path does not take tensors shaped like `first` (engine.hpp): N is not 2, the pivot
-// check is on, the dtype is float64 (its convergence figure, ||T||^2 - ||diag C||^2, resolves
+// Why the qubit path does not take tensors shaped like `first` (engine.hpp): N is not 2, a pivot
+// check that could reject a rotation (eta >= 1.5; below it accepts every one:
+// algorithm/qubit_pivot_check.hpp), the dtype is float64 (its convergence figure, ||T||^2 - ||diag C||^2, resolves
 // off(C) to about 1e-7 of ||T||: float32's rounding, far above float64's), codegen refuses the
 // order, or the tensor does not fit the device's free memory.
 template <class T>

@@ -112,4 +112,31 @@ TEST_SUITE("gpu") {
     CHECK(std::abs(result.verification->reconstruction_error - host.reconstruction_error) <= 10 * eps);
     CHECK(result.verification->orthogonality_error == host.orthogonality_error);
   }
+
+  TEST_CASE("float32 N = 2 with the pivot check below eta = 1.5 takes the qubit path: the run without it, bit for bit") {
+    const auto tensor = random_tensor<float>(21, 2, 930u, Layout::fortran_order);
+    Options options;
+    options.backend = Backend::cuda;
+    options.max_sweeps = 4;
+    options.tol = 1e-300;
+    options.stall_tol = 0;
+    const Result<float> plain = diagonalize(tensor, options);
+    REQUIRE(plain.engine == "cuda_qubit");
+    for (const double eta : {0.00125, 1.4}) {
+      CAPTURE(eta);
+      options.eta = eta;
+      const Result<float> checked = diagonalize(tensor, options);
+      CHECK(checked.engine == "cuda_qubit");
+      CHECK(checked.core.values() == plain.core.values());
+      for (std::size_t n = 0; n < plain.factors.size(); ++n) CHECK(checked.factors[n].data == plain.factors[n].data);
+      REQUIRE(checked.pivot_checks.has_value());
+      CHECK(checked.pivot_checks->checks == 4LL * 21);
+      CHECK(checked.pivot_checks->exact_norms == 0);
+    }
+    // From 1.5 the qubit path declines (the check may reject there); auto runs it elsewhere.
+    options.eta = 2.5;
+    options.backend = Backend::automatic;
+    options.max_sweeps = 1;
+    CHECK(diagonalize(tensor, options).engine != "cuda_qubit");
+  }
 }

@@ -122,17 +122,32 @@ TEST_SUITE("gpu") {
     check_ranks_equal_one_gpu<T>(1, order + 1, Layout::c_order, "max_trace", 7201u);
   }
 
-  TEST_CASE("an N = 2 tensor on GPU ranks refuses the pivot check, with one line on every rank") {
+  TEST_CASE("an N = 2 tensor on GPU ranks takes the pivot check below eta = 1.5 (the run without it, bit for bit), "
+            "and refuses it above with one line on every rank") {
     if (device_count() < 2) {
       MESSAGE("skipped: fewer than two CUDA devices");
       return;
     }
     const auto tensor = random_tensor<float>(20, 2, 7300u, Layout::c_order);
     Options options = exact_sweeps("max_diag", 2);
+    const auto run = [&] {
+      return on_gpu_ranks<float>(2, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); });
+    };
+    const auto plain = run();
     options.eta = 0.01;
+    const auto checked = run();
+    REQUIRE(checked.size() == 2);
+    for (int r = 0; r < 2; ++r) {
+      CHECK(checked[r].core.values == plain[r].core.values);
+      for (std::size_t n = 0; n < plain[r].run.factors.size(); ++n)
+        CHECK(checked[r].run.factors[n].data == plain[r].run.factors[n].data);
+      REQUIRE(checked[r].run.pivot_checks.has_value());
+      CHECK(checked[r].run.pivot_checks->checks == 2LL * 20);
+    }
+    options.eta = 2.5;
     std::string error;
     on_gpu_ranks<float>(2, [&](DeviceCommunicator& comm) { return diagonalize_distributed(tensor, options, comm); },
                         &error);
-    CHECK(error.find("N = 2 path on GPU ranks has no pivot check") != std::string::npos);
+    CHECK(error.find("takes the pivot check where it accepts every rotation, eta < 1.5") != std::string::npos);
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace tensordiag::runtime {
@@ -98,6 +99,44 @@ inline void apply_gather_form(T* __restrict x, T* __restrict scratch, const Gath
   const std::uint32_t* __restrict partner = f.partner.data();
   for (std::size_t j = 0; j < slab; ++j) scratch[j] = c[j] * x[j] + s[j] * x[partner[j]];
   for (std::size_t j = 0; j < slab; ++j) x[j] = scratch[j];
+}
+
+// A slab of 32 bytes (N = 8 in float, N = 4 in double) is one AVX2 vector, and the form permutes
+// its lanes: x' = C x + S x[P], in registers and in place, with no scratch and no copy back (the
+// per-slab copy back was 17-19% of a CPU sweep at N = 8, D = 7). The same products and sums as the
+// loop form (the same core bit for bit at N = 8, D = 7 in float32, compared with cmp).
+using Floats8 = float __attribute__((vector_size(32)));
+using Ints8 = std::int32_t __attribute__((vector_size(32)));
+using Doubles4 = double __attribute__((vector_size(32)));
+using Longs4 = std::int64_t __attribute__((vector_size(32)));
+
+template <class Vector, class Index, class T>
+inline void apply_gather_form_in_registers(T* x, const GatherForm<T>& f, std::size_t slabs) {
+  constexpr std::size_t lanes = 32 / sizeof(T);
+  Vector c, s;
+  Index partner;
+  std::memcpy(&c, f.c.data(), 32);
+  std::memcpy(&s, f.s.data(), 32);
+  for (std::size_t j = 0; j < lanes; ++j) partner[j] = static_cast<std::int32_t>(f.partner[j]);
+  for (std::size_t b = 0; b < slabs; ++b) {
+    Vector v;
+    std::memcpy(&v, x + b * lanes, 32);
+    v = c * v + s * __builtin_shuffle(v, partner);
+    std::memcpy(x + b * lanes, &v, 32);
+  }
+}
+
+// Whether a slab of the (real) form is one vector (apply_gather_form_in_registers).
+template <class T>
+bool one_vector(const GatherForm<T>& f) {
+  return f.c.size() * sizeof(T) == 32;
+}
+
+inline void apply_gather_form_in_registers(float* x, const GatherForm<float>& f, std::size_t slabs) {
+  apply_gather_form_in_registers<Floats8, Ints8>(x, f, slabs);
+}
+inline void apply_gather_form_in_registers(double* x, const GatherForm<double>& f, std::size_t slabs) {
+  apply_gather_form_in_registers<Doubles4, Longs4>(x, f, slabs);
 }
 
 // The same for complex entries, in real arithmetic (see rotate_runs).
@@ -240,6 +279,11 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
         for (int k = outer; k < order; ++k) {
           run /= size;
           const std::size_t slab = run * size;
+          if constexpr (!is_complex_v<T>)
+            if (run < shortest_vector_run && one_vector(gather_forms[static_cast<std::size_t>(k)])) {
+              apply_gather_form_in_registers(data, gather_forms[static_cast<std::size_t>(k)], block / slab);
+              continue;
+            }
           if (run < shortest_vector_run) {
             for (std::size_t base = 0; base < block; base += slab)
               apply_gather_form(data + base, scratch.data(), gather_forms[static_cast<std::size_t>(k)]);

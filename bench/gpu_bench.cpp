@@ -209,10 +209,10 @@ nlohmann::json symmetric_table(int repeats, double copy_bw) {
 // bandwidth. The CPU runs once, and only where 10 sweeps take seconds (N^D <= 2^18).
 nlohmann::json skew_table(int repeats, double copy_bw) {
   std::printf("structure skew on the GPU (float32, planted skew, noise 1e-2, 10 sweeps):\n"
-              "%-3s %-4s %-11s %-7s %-9s %-11s %-11s %-11s %-9s %-9s\n", "D", "N", "skew_ms", "passes", "skew_off",
-              "skew_of_copy", "cpu_skew_ms", "general_rr", "cpu/gpu", "skew/rr");
+              "%-3s %-4s %-11s %-7s %-9s %-11s %-11s %-11s %-9s %-9s %s\n", "D", "N", "skew_ms", "passes", "skew_off",
+              "skew_of_copy", "cpu_skew_ms", "general_rr", "cpu/gpu", "skew/rr", "engine");
   nlohmann::json rows = nlohmann::json::array();
-  for (auto [order, size] : {std::pair{3, 30}, {3, 64}, {3, 128}, {3, 256}, {4, 16}, {4, 32}, {5, 12}, {6, 10}, {6, 13}}) {
+  for (auto [order, size] : {std::pair{3, 10}, {3, 30}, {3, 64}, {3, 128}, {3, 256}, {4, 16}, {4, 32}, {5, 12}, {6, 10}, {6, 13}}) {
     const auto tensor = planted_float32(order, size, Structure::skew, 1e-2);
     Options skew;
     skew.structure = Structure::skew;
@@ -228,10 +228,10 @@ nlohmann::json skew_table(int repeats, double copy_bw) {
         for (const auto& h : diagonalize(tensor, cpu).history) cpu_t += h.seconds;
       }
       const double bytes = 10 * result.passes_per_sweep * 2 * static_cast<double>(tensor.count()) * sizeof(float);
-      std::printf("%-3d %-4d %-11.4f %-7d %-9.1e %-11.2f %-11s %-11.4f %-9s %-9.2f\n", order, size, skew_t * 1e3,
+      std::printf("%-3d %-4d %-11.4f %-7d %-9.1e %-11.2f %-11s %-11.4f %-9s %-9.2f %s\n", order, size, skew_t * 1e3,
                   result.passes_per_sweep, result.history.back().off_rel, bytes / skew_t / copy_bw,
                   cpu_t > 0 ? std::to_string(cpu_t * 1e3).c_str() : "-", rr_t * 1e3,
-                  cpu_t > 0 ? std::to_string(cpu_t / skew_t).c_str() : "-", skew_t / rr_t);
+                  cpu_t > 0 ? std::to_string(cpu_t / skew_t).c_str() : "-", skew_t / rr_t, result.engine.c_str());
       rows.push_back({{"order", order}, {"size", size}, {"dtype", "float32"}, {"skew_engine", result.engine},
                       {"skew_seconds_median", skew_t}, {"skew_passes_per_sweep", result.passes_per_sweep},
                       {"skew_final_off_rel", result.history.back().off_rel},

@@ -213,19 +213,31 @@ PlanAttempt plan_multi_mode_product(const KernelSpec& spec, const Sizes& z) {
       {{"mode_product_entry.cuh"}, false, MultiModeProductPlan{threads}, {{"multi_mode_product", threads, 1, true}}});
 }
 
+// Structure skew's groups a sweep at most (runtime/algorithm/skew_schedule.hpp): the round robin
+// over the N / D blocks and N mod D leftover indices, D^2 groups a round at most.
+long long skew_groups_at_most(const Sizes& z) {
+  const long long units = z.n / z.d + z.n % z.d;
+  const long long rounds = units < 2 ? 0 : units % 2 == 0 ? units - 1 : units;
+  return std::max<long long>(1, rounds * z.d * z.d);
+}
+
 PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
-  // The core, the factors, the rotation table, the schedule's groups, block_sum's 32 double2.
-  const long long groups = z.n % 2 == 0 ? z.n - 1 : z.n;
+  // The core, the factors, the rotation table, the schedule's groups (with structure skew each
+  // group's live count too), block_sum's 32 double2.
+  const long long groups = spec.skew ? skew_groups_at_most(z) : z.n % 2 == 0 ? z.n - 1 : z.n;
   const long long fixed = z.entries * z.scalar + static_cast<long long>(z.d) * z.n * z.n * z.scalar +
-                          z.d * z.pairs * z.rotation + groups * 2 * z.pairs * 4 + 32 * 16;
+                          z.d * z.pairs * z.rotation + groups * (2 * z.pairs + (spec.skew ? 1 : 0)) * 4 + 32 * 16;
   const int warps = subtensor_warps(spec, z, fixed);
   if (warps < 1)
     return refused(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +
                    "; use the group kernels (pivot_angles, group_pass)");
-  return planned({{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh", "factor_rotation.cuh",
-                   "shared_group_step.cuh"},
+  std::vector<std::string_view> fragments{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh",
+                                          "factor_rotation.cuh"};
+  if (spec.skew) fragments.emplace_back("skew_blocks.cuh");
+  fragments.emplace_back("shared_group_step.cuh");
+  return planned({fragments,
                   true,
-                  SmallTensorPlan{warps},
+                  SmallTensorPlan{warps, static_cast<int>(groups)},
                   {{"small_tensor", 32 * warps, 1, true}}});
 }
 
@@ -364,7 +376,7 @@ PlanAttempt plan_skew_angles(const KernelSpec& spec, const Sizes& z) {
   const int threads = threads_for(std::max<long long>(z.pairs, 1), spec.tuning);
   const SkewAnglesPlan plan{threads, ceil_div(std::max<long long>(z.pairs, 1), threads), spec.tuning.block_size,
                             figure_partial_blocks(spec, z)};
-  return planned({{"figures.cuh"},
+  return planned({{"figures.cuh", "skew_blocks.cuh"},
                   true,
                   plan,
                   {{"skew_angles", plan.threads, plan.blocks},

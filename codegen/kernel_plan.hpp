@@ -83,7 +83,8 @@ struct MultiModeProductPlan {
 };
 
 struct SmallTensorPlan {
-  int warps;  // one block per tensor
+  int warps;   // one block per tensor
+  int groups;  // groups a sweep: the round robin's; with structure skew, at most this many (the run says how many)
 };
 
 // One block: Lambda in registers (tile_rows rows per warp) for N <= 128, else from global memory.

@@ -73,6 +73,7 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          "//   rotation  " + spec.rule.rotation + "\n" +
          (spec.symmetric ? "//   structure symmetric: one rotation a pair, the same in every mode (dsl/symmetric_angle.hpp)\n"
                          : "") +
+         (spec.skew ? "//   structure skew: the skew order's groups, one rotation a pair from its block entries\n" : "") +
          "//   shape     D = " + std::to_string(spec.order) + ", N = " + std::to_string(spec.size) + ", layout " +
          std::string(to_string(spec.layout)) + "\n"
          "//   dtype     " + std::string(to_string(spec.dtype)) + " (" + std::string(cuda_type(spec.dtype)) + ")\n"
@@ -114,6 +115,7 @@ std::string source_of(const KernelSpec& spec, const KernelPlan& plan) {
   // Structure symmetric: symmetric_pair.cuh after the pivot subtensor's fragment, and
   // shared_group_step.cuh takes its pair rotations.
   if (spec.symmetric) source += section("structure symmetric") + "#define TENSORDIAG_SYMMETRIC 1\n";
+  if (spec.skew) source += section("structure skew") + "#define TENSORDIAG_SKEW 1\n";
   for (const std::string_view fragment : plan.fragments) {
     source += section(fragment) + fill_template(fragment, embedded_file(fragment), {});
     if (spec.symmetric && fragment == "pivot_subtensor.cuh")
@@ -130,7 +132,7 @@ std::string kernel_source(const KernelSpec& spec) { return source_of(spec, plan_
 std::string program_name(const KernelSpec& spec) {
   return std::string(to_string(spec.kind)) + "_d" + std::to_string(spec.order) + "_n" + std::to_string(spec.size) +
          "_" + std::string(to_string(spec.dtype)) + "_" + std::string(to_string(spec.layout)) + "_" + spec.rule.name +
-         (spec.symmetric ? "_symmetric" : "") + ".cu";
+         (spec.symmetric ? "_symmetric" : "") + (spec.skew ? "_skew" : "") + ".cu";
 }
 
 bool used_by_structure_symmetric(KernelKind kind) {

@@ -53,6 +53,11 @@ void validate(const KernelSpec& spec) {
   if (spec.symmetric && spec.kind != KernelKind::small_tensor && spec.kind != KernelKind::subspace_angles)
     throw codegen_error("structure symmetric is a variant of small_tensor and subspace_angles only (" +
                         std::string(to_string(spec.kind)) + " is the same for it, or symmetric_angles serves it)");
+  if (spec.skew && spec.kind != KernelKind::small_tensor)
+    throw codegen_error("structure skew is a variant of small_tensor only (" + std::string(to_string(spec.kind)) +
+                        " is the same for it, or skew_angles serves it)");
+  if (spec.skew && (spec.symmetric || is_complex(spec.dtype) || spec.size < spec.order))
+    throw codegen_error("structure skew takes one structure, a real dtype and N >= D");
   if (spec.symmetric && is_complex(spec.dtype))
     throw codegen_error("structure symmetric takes real dtypes (a complex symmetric tensor is not derived)");
   if (spec.size < 2) throw codegen_error("size " + std::to_string(spec.size) + ": every mode needs N >= 2");

@@ -80,6 +80,10 @@ struct KernelSpec {
   // in shared memory (small_tensor, subspace_angles): one rotation a pair, the same in every mode,
   // by dsl/symmetric_angle.hpp instead of the rule's per-mode micro-iterations. Real dtypes only.
   bool symmetric = false;
+  // Structure skew for small_tensor (the one-block run): the skew order's groups, each with its
+  // count of live pairs (runtime/algorithm/skew_schedule.hpp), the angles from the block entries
+  // (skew_blocks.cuh, as skew_angles takes them), the skew core's figures. Real dtypes, N >= D.
+  bool skew = false;
 };
 
 // Throws codegen_error when the spec cannot be generated: D < 3 (matrices: use an SVD; a

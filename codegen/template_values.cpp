@@ -38,7 +38,9 @@ Substitutions values_of(const ModeProductPlan& plan) { return {{"threads", to_st
 
 Substitutions values_of(const MultiModeProductPlan& plan) { return {{"threads", to_string(plan.threads)}}; }
 
-Substitutions values_of(const SmallTensorPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
+Substitutions values_of(const SmallTensorPlan& plan) {
+  return {{"warps", to_string(plan.warps)}, {"groups", to_string(plan.groups)}};
+}
 
 Substitutions values_of(const LambdaNormPlan& plan) {
   return {{"threads", to_string(plan.threads)},

@@ -5,9 +5,18 @@
 // applies every mode's rotations in memory order to `core` and updates the factors M_n <- M_n R_n
 // beside the first mode (they share no memory). Ends after a barrier: table and group are free.
 // Shared by small_tensor (a whole run) and subspace_angles (an XOR pass on a diagonal cell).
+// Under structure skew (small_tensor's variant) a thread a pair takes the first `live` pairs'
+// rotations from their block entries (skew_blocks.cuh), the same in every mode; the others pad the
+// group and carry the identity.
 template <int WARPS_>
 __device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], Rotation (*table)[PAIRS],
-                                         const int* group, Scalar (*subtensors)[SUBTENSOR]) {
+                                         const int* group, Scalar (*subtensors)[SUBTENSOR], int live = PAIRS) {
+#ifdef TENSORDIAG_SKEW
+  for (int k = threadIdx.x; k < PAIRS; k += 32 * WARPS_) {
+    const Rotation g = k < live ? skew_rotation(core, group[2 * k], group[2 * k + 1]) : Rotation{Scalar(1), Scalar(0)};
+    for (int n = 0; n < D; ++n) table[n][k] = g;
+  }
+#else
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   for (int k = warp; k < PAIRS; k += WARPS_) {
@@ -17,6 +26,7 @@ __device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], 
     pair_rotations(core, group[2 * k], group[2 * k + 1], subtensors[warp], lane, &table[0][k]);
 #endif
   }
+#endif
   __syncthreads();
   for (int i = threadIdx.x; i < D * PAIRS * N; i += 32 * WARPS_) {
     const int row = i % N;

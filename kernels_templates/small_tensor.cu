@@ -3,12 +3,16 @@
 // round trip. Per sweep, per group of the schedule, as the CPU engine (runtime/engines/cpu_engine.hpp):
 // shared_group_step (the pairs' micro-iterations, then every mode's rotations and the factors').
 // After each sweep the block computes off(C)^2 and ||diag C||^2 in double and applies the stop
-// criteria of runtime/algorithm/stop_criteria.hpp. There is no pivot check: use it with eta = 0 only.
+// criteria of runtime/algorithm/stop_criteria.hpp (with structure skew the skew core's figures:
+// the squares off the blocks, and the N / D block entries). There is no pivot check: use it with
+// eta = 0 only.
 //
 // Arguments:
 //   tensors      batch x N^D entries: in, the tensors; out, their cores C
 //   factors      out: batch x D matrices N x N row-major, M_n[i][j] = factors[((b * D + n) * N + i) * N + j]
-//   schedule     the GROUPS groups of a sweep, each flattened as `pairs` (runtime::round_robin_schedule)
+//   schedule     the GROUPS groups of a sweep, each flattened as `pairs` (runtime::round_robin_schedule);
+//                with structure skew (TENSORDIAG_SKEW) the group count G <= GROUPS first, then G live
+//                pair counts, then the G groups (runtime::skew_schedule, padded to PAIRS pairs)
 //   max_sweeps, tol, stall_tol, stall_on_trace   the stop criteria (runtime::StopCriteria): the
 //                stall test watches the trace when stall_on_trace != 0, else ||diag C||^2
 //   history      out: batch x (max_sweeps + 1) rows of (off_rel, ||diag C||^2, trace): row 0 the
@@ -19,7 +23,7 @@
 
 inline constexpr int WARPS = ${warps};
 inline constexpr int THREADS = 32 * WARPS;
-inline constexpr int GROUPS = N % 2 == 0 ? N - 1 : N;  // round-robin groups per sweep
+inline constexpr int GROUPS = ${groups};  // groups a sweep (at most, with structure skew)
 
 inline constexpr int STOP_MAX_SWEEPS = 0;
 inline constexpr int STOP_TOLERANCE = 1;
@@ -31,12 +35,24 @@ __device__ __forceinline__ double real_part(double x) { return x; }
 template <class R>
 __device__ __forceinline__ double real_part(tensordiag::dsl::Complex<R> x) { return x.re; }
 
-// sum_i C[i, .., i] in double (its real part), the same in every thread (each reads the N diagonal
-// entries).
-__device__ inline double trace_of(const Scalar* core) {
-  double sum = 0.0;
-  for (int i = 0; i < N; ++i) sum += real_part(core[i * DIAGONAL_STRIDE]);
-  return sum;
+// A record's figures in double, the same in every thread: off(C)^2 and ||diag C||^2 summed by the
+// block, the trace (its real part) from the N diagonal entries each thread reads; with structure
+// skew the skew core's: the squares off the blocks, and the N / D block entries' squares and sum.
+struct Figures {
+  double off2, diag2, trace;
+};
+
+__device__ inline Figures figures_now(const Scalar* core) {
+#ifdef TENSORDIAG_SKEW
+  const double2 sums = block_sum(skew_figures_of(core, threadIdx.x, THREADS));
+  const double2 blocks = block_entries_figures(core);
+  return {sums.x, blocks.x, blocks.y};
+#else
+  const double2 sums = block_sum(figures_of(core, threadIdx.x, THREADS));
+  double trace = 0.0;
+  for (int i = 0; i < N; ++i) trace += real_part(core[i * DIAGONAL_STRIDE]);
+  return {sums.x, sums.y, trace};
+#endif
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -45,11 +61,22 @@ small_tensor(${small_tensor_parameters}) {
   __shared__ Scalar factor[D][N * N];
   __shared__ Rotation table[D][PAIRS];  // table[n][k] = (c, s) of pair k in logical mode n
   __shared__ int groups[GROUPS][2 * PAIRS];  // the schedule, read once: no global load per group
+#ifdef TENSORDIAG_SKEW
+  __shared__ int live[GROUPS];  // each group's live pairs (they come first)
+  const int group_count = schedule[0];
+  const int* pairs = schedule + 1 + group_count;
+#else
+  const int group_count = GROUPS;
+  const int* pairs = schedule;
+#endif
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
   const long long b = blockIdx.x;
   for (int i = threadIdx.x; i < ENTRIES; i += THREADS) core[i] = tensors[b * ENTRIES + i];
-  for (int i = threadIdx.x; i < GROUPS * 2 * PAIRS; i += THREADS) groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = schedule[i];
+  for (int i = threadIdx.x; i < group_count * 2 * PAIRS; i += THREADS) groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = pairs[i];
+#ifdef TENSORDIAG_SKEW
+  for (int i = threadIdx.x; i < group_count; i += THREADS) live[i] = schedule[1 + i];
+#endif
   for (int i = threadIdx.x; i < D * N * N; i += THREADS) {
     const int entry = i % (N * N);
     factor[i / (N * N)][entry] = entry / N == entry % N ? Scalar(1) : Scalar(0);  // M_n = I
@@ -57,31 +84,35 @@ small_tensor(${small_tensor_parameters}) {
   __syncthreads();
 
   // Sweep 0 describes the input. Every thread holds the same figures, so all take the same branches.
-  const double2 input = block_sum(figures_of(core, threadIdx.x, THREADS));
-  const double off_input = sqrt(input.x);
+  const Figures input = figures_now(core);
+  const double off_input = sqrt(input.off2);
   double* rows = history + b * (max_sweeps + 1) * 3;
-  const double trace_input = trace_of(core);
   if (threadIdx.x == 0) {
     rows[0] = off_input > 0 ? sqrt(off_input * off_input) / off_input : 0.0;
-    rows[1] = input.y;
-    rows[2] = trace_input;
+    rows[1] = input.diag2;
+    rows[2] = input.trace;
   }
   int sweep = 0;
   int reason = off_input == 0 ? STOP_TOLERANCE : RUNNING;  // already diagonal
-  double watched_before = stall_on_trace ? trace_input : input.y;
+  double watched_before = stall_on_trace ? input.trace : input.diag2;
   double off_rel_before = 1.0;
   while (reason == RUNNING) {
     ++sweep;
-    for (int r = 0; r < GROUPS; ++r) shared_group_step<WARPS>(core, factor, table, groups[r], subtensors);
-    const double2 now = block_sum(figures_of(core, threadIdx.x, THREADS));
-    const double off_rel = off_input > 0 ? sqrt(now.x) / off_input : 0.0;
-    const double trace = trace_of(core);
+    for (int r = 0; r < group_count; ++r) {
+#ifdef TENSORDIAG_SKEW
+      shared_group_step<WARPS>(core, factor, table, groups[r], subtensors, live[r]);
+#else
+      shared_group_step<WARPS>(core, factor, table, groups[r], subtensors);
+#endif
+    }
+    const Figures now = figures_now(core);
+    const double off_rel = off_input > 0 ? sqrt(now.off2) / off_input : 0.0;
     if (threadIdx.x == 0) {
       rows[3 * sweep] = off_rel;
-      rows[3 * sweep + 1] = now.y;
-      rows[3 * sweep + 2] = trace;
+      rows[3 * sweep + 1] = now.diag2;
+      rows[3 * sweep + 2] = now.trace;
     }
-    const double watched = stall_on_trace ? trace : now.y;
+    const double watched = stall_on_trace ? now.trace : now.diag2;
     const bool no_gain =
         watched_before > 0 ? (watched - watched_before) / watched_before < stall_tol : watched <= watched_before;
     const bool stalled = no_gain && !(off_rel <= 0.5 * off_rel_before);  // runtime::stop_reason_after

@@ -35,10 +35,12 @@ struct Case {
   std::string layout;
   std::string rule;
   bool symmetric = false;  // KernelSpec::symmetric
+  bool skew = false;       // KernelSpec::skew
 
   KernelSpec spec() const {
     KernelSpec spec = make_kernel_spec(kind, order, size, dtype, layout, rule);
     spec.symmetric = symmetric;
+    spec.skew = skew;
     return spec;
   }
   std::string name() const { return program_name(spec()); }
@@ -124,6 +126,26 @@ TEST_CASE("symmetric_angles compiles at large orders, both dtypes and layouts") 
   std::vector<Case> cases;
   for (const int order : {6, 12, 16, 24}) cases.push_back(cycled("symmetric_angles", order, order <= 12 ? 3 : 2, order));
   check_compiles(cases);
+}
+
+// small_tensor's structure-skew variant (the one-block skew run): shapes with and without leftover
+// indices, one block (N = D) up to many, both dtypes and layouts; N < D and other kinds refused.
+TEST_CASE("small_tensor's skew variant compiles for the skew shapes it serves") {
+  std::vector<Case> cases;
+  int i = 0;
+  for (const auto& [order, size] : {std::pair{3, 3}, {3, 7}, {3, 12}, {4, 5}, {4, 7}, {5, 5}}) {
+    Case c = cycled("small_tensor", order, size, i++);
+    c.rule = "max_diag";
+    c.skew = true;
+    cases.push_back(c);
+  }
+  check_compiles(cases);
+  KernelSpec spec = make_kernel_spec("small_tensor", 4, 3, "float64", "C", "max_diag");
+  spec.skew = true;
+  CHECK_THROWS_AS(kernel_entries(spec), codegen_error);
+  spec = make_kernel_spec("group_pass", 3, 6, "float64", "C", "max_diag");
+  spec.skew = true;
+  CHECK_THROWS_AS(kernel_entries(spec), codegen_error);
 }
 
 TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes and layouts") {

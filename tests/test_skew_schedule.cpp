@@ -15,6 +15,7 @@
 #include "runtime/algorithm/skew_blocks.hpp"
 #include "runtime/algorithm/skew_schedule.hpp"
 #include "runtime/engines/cpu_skew_engine.hpp"
+#include "runtime/diagonalize.hpp"
 #include "runtime/engines/group_pass.hpp"
 
 using namespace tensordiag;
@@ -105,4 +106,19 @@ TEST_CASE("skew schedule: the GPU's padding is a perfect matching, the live pair
     }
   }
   CHECK(padded_to_matching({}, 5).size() == 2);
+}
+
+TEST_CASE("skew schedule: a skew run reports its groups as its passes a sweep") {
+  for (auto [order, size] : {std::pair{3, 7}, {4, 9}, {2, 7}}) {
+    CAPTURE(order);
+    Options options;
+    options.structure = Structure::skew;
+    options.backend = Backend::cpu;
+    options.max_sweeps = 1;
+    const auto result = diagonalize(planted<double>(order, size, 900u, 0.5, Structure::skew).tensor, options);
+    CHECK(result.schedule == "round-robin");
+    // Order 2 pairs its units (4 blocks-and-leftover: the round robin of 4): 3 groups.
+    const std::size_t groups = order == 2 ? 3 : skew_schedule(order, size).size();
+    CHECK(result.passes_per_sweep == static_cast<int>(groups));
+  }
 }

@@ -70,6 +70,14 @@ void transform_indices(HostTensor<T>& core, Matrix<T>& q, const std::vector<int>
   for (int row = 0; row < q.n; ++row) mix([&](int index) -> T& { return q(row, index); });
 }
 
+// The run's report: the round robin of its units, `groups` passes a sweep.
+template <class T>
+Result<T> with_passes(std::size_t groups, Result<T> result) {
+  result.schedule = to_string(SweepSchedule::round_robin);
+  result.passes_per_sweep = static_cast<int>(groups);
+  return result;
+}
+
 // Structure skew, D = 2: the round robin over the units (the blocks (2k, 2k+1), and the index left
 // over when N is odd), each pair of units brought to its Murnaghan form at once (murnaghan_step.hpp).
 template <class T>
@@ -78,7 +86,7 @@ Result<T> run_skew_matrix(const HostTensor<T>& tensor, const RunSettings& settin
   const int blocks = skew_block_count(2, size);
   const int units = size % 2 == 0 ? blocks : blocks + 1;  // the leftover is the last unit
   const PivotSchedule schedule = units > 1 ? round_robin_schedule(units) : PivotSchedule{};
-  return run_cpu_sweeps(tensor, settings, 1, schedule,
+  return with_passes(schedule.size(), run_cpu_sweeps(tensor, settings, 1, schedule,
                         [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
                           for (auto [u, v] : pairs) {
                             if (u == blocks) std::swap(u, v);  // the block first, the leftover last
@@ -90,7 +98,7 @@ Result<T> run_skew_matrix(const HostTensor<T>& tensor, const RunSettings& settin
                               for (std::size_t j = 0; j < k; ++j) sub[i * k + j] = core.at({indices[i], indices[j]});
                             transform_indices(core, q.front(), indices, murnaghan_step(sub, static_cast<int>(k)));
                           }
-                        });
+                        }));
 }
 
 // Structure skew, D >= 3: a group's pairs touch disjoint blocks (skew_schedule.hpp): their angles
@@ -98,7 +106,8 @@ Result<T> run_skew_matrix(const HostTensor<T>& tensor, const RunSettings& settin
 template <class T>
 Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settings) {
   const int order = tensor.order();
-  return run_cpu_sweeps(tensor, settings, 1, skew_schedule(order, tensor.size()),
+  const PivotSchedule schedule = skew_schedule(order, tensor.size());
+  return with_passes(schedule.size(), run_cpu_sweeps(tensor, settings, 1, schedule,
                         [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
                           GroupRotations<T> every_mode(order, pairs);
                           GroupRotations<T> factor(1, pairs);
@@ -109,7 +118,7 @@ Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settin
                           }
                           apply_group_pass(core, every_mode, settings.threads);
                           apply_group_to_factors(q, factor);
-                        });
+                        }));
 }
 
 }  // namespace

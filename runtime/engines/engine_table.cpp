@@ -16,15 +16,16 @@ std::optional<std::string> takes_everything(const HostTensor<T>&, std::size_t, c
   return std::nullopt;
 }
 
-// The N = 2 engine has no symmetric angles, and only the general GPU engine has skew ones: such a
-// run is the general GPU engine's or the CPU's. The one-block engine takes structure symmetric (its
-// small_tensor variant: one rotation a pair in every mode; DESIGN.md section 7).
+// The N = 2 engine has no symmetric or skew angles: such a run is another engine's. The one-block
+// engine takes structure symmetric and skew (its small_tensor variants: one rotation a pair in
+// every mode; DESIGN.md section 7).
 template <class T, std::optional<std::string> (*declines)(const HostTensor<T>&, std::size_t, const EngineRun&),
-          bool takes_symmetric>
+          bool takes_structures>
 std::optional<std::string> structures_served(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
   const Structure structure = run.settings.structure;
-  if (structure != Structure::general && !(takes_symmetric && structure == Structure::symmetric))
-    return "structure " + std::string(to_string(structure)) + " runs on the general engines only (cuda, cpu)";
+  if (structure != Structure::general && !takes_structures)
+    return "structure " + std::string(to_string(structure)) + " runs on the general and one-block engines (cuda, "
+           "cuda_one_block, cpu)";
   return declines(first, count, run);
 }
 

@@ -8,6 +8,9 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/algorithm/skew_schedule.hpp"
+#include "runtime/algorithm/skew_signs.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 
 namespace tensordiag::runtime {
@@ -25,12 +28,31 @@ constexpr std::size_t one_block_single_tensor_entries = 1024;
 constexpr double one_block_history_bytes = 256.0 * (1 << 20);
 
 // small_tensor for the run: the rule's micro-iterations, or under structure symmetric one rotation
-// a pair in every mode (codegen::KernelSpec::symmetric).
+// a pair in every mode (codegen::KernelSpec::symmetric), or under structure skew the skew order's
+// groups with one rotation a pair from its block entries (codegen::KernelSpec::skew).
 template <class T>
 codegen::KernelSpec small_tensor_spec(const HostTensor<T>& first, const EngineRun& run) {
   codegen::KernelSpec spec = kernel_spec_for(first, run.rule, codegen::KernelKind::small_tensor);
   spec.symmetric = run.settings.structure == Structure::symmetric;
+  spec.skew = run.settings.structure == Structure::skew;
   return spec;
+}
+
+// small_tensor's `schedule`: the round robin's groups, flattened; with structure skew the group
+// count, each group's live pairs, then the groups padded to N / 2 pairs (skew_schedule.hpp).
+std::vector<int> small_tensor_schedule(int order, int size, Structure structure) {
+  std::vector<int> flat;
+  if (structure != Structure::skew) {
+    for (const auto& group : round_robin_schedule(size))
+      for (const auto [p, q] : group) flat.insert(flat.end(), {p, q});
+    return flat;
+  }
+  const PivotSchedule groups = skew_schedule(order, size);
+  flat.push_back(static_cast<int>(groups.size()));
+  for (const PivotGroup& live : groups) flat.push_back(static_cast<int>(live.size()));
+  for (const PivotGroup& live : groups)
+    for (const auto [p, q] : padded_to_matching(live, size)) flat.insert(flat.end(), {p, q});
+  return flat;
 }
 
 }  // namespace
@@ -72,9 +94,7 @@ std::vector<Result<T>> run_gpu_small_batch(std::span<const HostTensor<T>> tensor
   DeviceBuffer<T> d_tensors(batch * entries);
   for (std::size_t b = 0; b < batch; ++b) d_tensors.upload(tensors[b].data(), entries, stream.get(), b * entries);
   DeviceBuffer<T> d_factors(batch * static_cast<std::size_t>(order) * square);
-  std::vector<int> schedule;
-  for (const auto& group : round_robin_schedule(size))
-    for (const auto [p, q] : group) schedule.insert(schedule.end(), {p, q});
+  const std::vector<int> schedule = small_tensor_schedule(order, size, engine_run.settings.structure);
   DeviceBuffer<int> d_schedule(schedule.size());
   d_schedule.upload(schedule, stream.get());
   DeviceBuffer<double> d_history(batch * rows * 3);
@@ -122,6 +142,12 @@ std::vector<Result<T>> run_gpu_small_batch(std::span<const HostTensor<T>> tensor
     r.timings.compile_seconds = kernels.report().seconds;
     r.kernels = kernels.report().kinds;
     r.timings.total_seconds = total.seconds();
+    if constexpr (!is_complex_v<T>)
+      if (engine_run.settings.structure == Structure::skew) {
+        make_skew_blocks_nonnegative(r);
+        r.schedule = to_string(SweepSchedule::round_robin);
+        r.passes_per_sweep = schedule.front();  // the skew order's groups (small_tensor_schedule)
+      }
   }
   return results;
 }

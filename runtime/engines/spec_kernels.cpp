@@ -14,7 +14,7 @@ namespace {
 // field of its struct, so adding or removing one fails to compile here until the fingerprint (and
 // this list) take it.
 [[maybe_unused]] void every_field_is_fingerprinted(const codegen::KernelSpec& spec) {
-  [[maybe_unused]] const auto& [kind, order, size, dtype, layout, rule, tuning, symmetric] = spec;
+  [[maybe_unused]] const auto& [kind, order, size, dtype, layout, rule, tuning, symmetric, skew] = spec;
   [[maybe_unused]] const auto& [block_size, pass_block_size, pass_register_bits, shared_bytes, partial_blocks,
                                 max_grid_blocks, subspace_bits, subspace_shared_bytes, pivot_gram_size] = spec.tuning;
   [[maybe_unused]] const auto& [name, description, rotation, form, operands, stalls_on, hermitian_terms] = spec.rule;

@@ -35,21 +35,15 @@ Options skew_on(Backend backend) { return structured_on(Structure::skew, backend
 
 Options fixed_sweeps(int sweeps) { return testing::fixed_sweeps(Structure::skew, sweeps); }
 
-// The GPU run of `options` against the CPU skew engine's: the same sweeps, core and Q to `bound`
-// relative, off_rel and the block objective of every sweep to 10 bound; the GPU's D factors equal
-// bit for bit, its core skew to `skew_bound` of its largest entry, the block objective never down.
+// The GPU's skew result `gpu` against the CPU skew engine's `cpu` on the same tensor: the same
+// sweeps, core and Q to `bound` relative, off_rel and the block objective of every sweep to 10
+// bound; the GPU's D factors equal bit for bit, its core skew to `skew_bound` of its largest entry,
+// the block objective never down, every block entry >= 0.
 template <class T>
-Result<T> check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {
-  options.backend = Backend::cuda;
-  const Result<T> gpu = diagonalize(tensor, options);
+void check_equals_cpu(const Result<T>& gpu, const Result<T>& cpu, const HostTensor<T>& tensor, double bound) {
   REQUIRE(gpu.backend == Backend::cuda);
-  CHECK(gpu.engine == "cuda");
   CHECK(gpu.structure == Structure::skew);
-  CHECK(std::find(gpu.kernels.begin(), gpu.kernels.end(), "skew_angles") != gpu.kernels.end());
-  options.backend = Backend::cpu;
-  const Result<T> cpu = diagonalize(tensor, options);
   REQUIRE(gpu.sweeps() == cpu.sweeps());
-  CHECK(gpu.passes_per_sweep == static_cast<int>(skew_schedule(tensor.order(), tensor.size()).size()));
   CHECK(relative_difference(gpu.core.values(), cpu.core.values()) <= bound);
   REQUIRE(gpu.factors.size() == static_cast<std::size_t>(tensor.order()));
   CHECK(relative_difference(gpu.factors.front().data, cpu.factors.front().data) <= bound);
@@ -64,6 +58,27 @@ Result<T> check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, dou
   const double skew_bound = sizeof(T) == 8 ? 1e-14 : 1e-5;
   CHECK(symmetry_deviation(gpu.core, -1).largest <= skew_bound * tensor.size() * max_abs(gpu.core));
   for (const double x : block_entries(gpu.core)) CHECK(x >= 0);
+}
+
+// The GPU run of `options` against the CPU's (check_equals_cpu). The general engine runs the skew
+// groups (skew_angles, group_pass: its passes a sweep are the groups); the one-block engine takes
+// small tensors (small_tensor's skew variant). Returns the GPU result.
+template <class T>
+Result<T> check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {
+  options.backend = Backend::cuda;
+  const Result<T> gpu = diagonalize(tensor, options);
+  const auto loaded = [&gpu](const char* kind) {
+    return std::find(gpu.kernels.begin(), gpu.kernels.end(), kind) != gpu.kernels.end();
+  };
+  if (gpu.engine == "cuda") {
+    CHECK(loaded("skew_angles"));
+    CHECK(gpu.passes_per_sweep == static_cast<int>(skew_schedule(tensor.order(), tensor.size()).size()));
+  } else {
+    CHECK(gpu.engine == "cuda_one_block");
+    CHECK(loaded("small_tensor"));
+  }
+  options.backend = Backend::cpu;
+  check_equals_cpu(gpu, diagonalize(tensor, options), tensor, bound);
   return gpu;
 }
 
@@ -148,6 +163,41 @@ TEST_SUITE("gpu") {
       CHECK(started.verification->reconstruction_error <= 30.0 * shape.size * shape.order * eps);
       for (const auto& factor : started.factors) CHECK(factor.data == started.factors.front().data);
     }
+  }
+
+  TEST_CASE("skew on the one-block engine: small tensors and batches, equal the CPU tensor by tensor (float64, 1e-10)") {
+    // A single tensor of at most 1024 entries takes the one-block engine, a larger one the general.
+    struct Expected {
+      Shape shape;
+      const char* engine;
+    };
+    unsigned seed = 1700;
+    for (const Expected& c : {Expected{{3, 7}, "cuda_one_block"}, Expected{{4, 5, Layout::fortran_order}, "cuda_one_block"},
+                              Expected{{3, 10}, "cuda_one_block"}, Expected{{3, 12}, "cuda"}}) {
+      CAPTURE(c.shape.order);
+      CAPTURE(c.shape.size);
+      const auto truth = planted<double>(c.shape.order, c.shape.size, seed++, 0.0, Structure::skew, c.shape.layout);
+      const Result<double> gpu = check_gpu_equals_cpu(truth.tensor, skew_on(Backend::cuda), 1e-10);
+      CHECK(gpu.engine == c.engine);
+      CHECK(gpu.converged());
+      check_blocks_recovered(truth, gpu, 1e-12);
+    }
+    // A batch of noisy ones, in one launch; and float32.
+    std::vector<HostTensor<double>> tensors;
+    for (unsigned b = 0; b < 5; ++b)
+      tensors.push_back(planted<double>(4, 6, 1750 + b, 0.5, Structure::skew).tensor);
+    Options options = fixed_sweeps(4);
+    const std::vector<Result<double>> gpu = diagonalize_batch(tensors, options);
+    options.backend = Backend::cpu;
+    REQUIRE(gpu.size() == tensors.size());
+    for (std::size_t b = 0; b < tensors.size(); ++b) {
+      CAPTURE(b);
+      CHECK(gpu[b].engine == "cuda_one_block");
+      check_equals_cpu(gpu[b], diagonalize(tensors[b], options), tensors[b], 1e-10);
+    }
+    const auto noisy = planted<float>(3, 9, 1760, 0.5, Structure::skew, Layout::fortran_order);
+    const Result<float> small32 = check_gpu_equals_cpu(noisy.tensor, fixed_sweeps(4), 1e-4);
+    CHECK(small32.engine == "cuda_one_block");
   }
 
   TEST_CASE("skew at order 2 is the CPU's: backend cuda declines it with the reason, auto runs it there") {

@@ -12,7 +12,6 @@
 #include "cli/tensor_options.hpp"
 #include "codegen/kernel_source.hpp"
 #include "runtime/cuda/device_arch.hpp"
-#include "runtime/algorithm/run_options.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/cuda/nvrtc_compiler.hpp"
@@ -30,16 +29,16 @@ struct Sources {
 // codegen_error; `all` leaves such kinds out.
 Sources requested_sources(const KernelsArguments& arguments) {
   const bool all = arguments.kernel == "all";
-  const bool symmetric = runtime::parse_structure(arguments.structure) == runtime::Structure::symmetric;
+  const codegen::KernelStructure structure = codegen::parse_kernel_structure(arguments.structure);
   const codegen::KernelSpec spec =
       codegen::make_kernel_spec(all ? "group_pass" : arguments.kernel, arguments.order, arguments.size,
                                 arguments.dtype, arguments.layout, arguments.rule);
   if (!all) {
-    const codegen::KernelSpec kind = codegen::for_structure(spec, symmetric);
+    const codegen::KernelSpec kind = codegen::for_structure(spec, structure);
     return {{{kind, codegen::kernel_source(kind), {}}}, {}};
   }
   Sources sources;
-  for (codegen::KindSource& kind : codegen::every_kind_source(spec, symmetric)) {
+  for (codegen::KindSource& kind : codegen::every_kind_source(spec, structure)) {
     if (kind.generated())
       sources.generated.push_back(std::move(kind));
     else
@@ -122,10 +121,11 @@ CLI::App* add_kernels_command(CLI::App& app, KernelsArguments& arguments) {
   add_tensor_options(*command, arguments.order, arguments.size, arguments.dtype, arguments.layout, true, true);
   add_rule_option(*command, arguments.rule);
   command->add_option("--structure", arguments.structure,
-                      "general, or symmetric: the kinds a symmetric run loads, with the\n"
-                      "symmetric variants of small_tensor and subspace_angles (one\n"
-                      "rotation a pair in every mode); the others are named as unused")
-      ->check(CLI::IsMember({"general", "symmetric"}))
+                      "general, symmetric or skew: the kinds a run of that structure\n"
+                      "loads, with the symmetric variants of small_tensor and\n"
+                      "subspace_angles (one rotation a pair in every mode), or the skew\n"
+                      "variant of small_tensor; the others are named as unused")
+      ->check(CLI::IsMember({"general", "symmetric", "skew"}))
       ->capture_default_str();
   std::vector<std::string> kinds = codegen::kernel_kinds();
   kinds.emplace_back("all");

@@ -135,32 +135,48 @@ std::string program_name(const KernelSpec& spec) {
          (spec.symmetric ? "_symmetric" : "") + (spec.skew ? "_skew" : "") + ".cu";
 }
 
-bool used_by_structure_symmetric(KernelKind kind) {
-  return kind != KernelKind::pivot_angles && kind != KernelKind::pivot_angles_split &&
-         kind != KernelKind::pivot_check_gather && kind != KernelKind::lambda_norm && kind != KernelKind::qubit_sweep &&
-         kind != KernelKind::skew_angles;
+KernelStructure parse_kernel_structure(std::string_view name) {
+  if (name == "general") return KernelStructure::general;
+  if (name == "symmetric") return KernelStructure::symmetric;
+  if (name == "skew") return KernelStructure::skew;
+  throw codegen_error("unknown structure '" + std::string(name) + "': use general, symmetric or skew");
 }
 
-bool has_symmetric_variant(KernelKind kind) {
-  return kind == KernelKind::small_tensor || kind == KernelKind::subspace_angles;
+bool used_by_structure(KernelKind kind, KernelStructure structure) {
+  switch (structure) {
+    case KernelStructure::general: return true;
+    case KernelStructure::symmetric:
+      return kind != KernelKind::pivot_angles && kind != KernelKind::pivot_angles_split &&
+             kind != KernelKind::pivot_check_gather && kind != KernelKind::lambda_norm &&
+             kind != KernelKind::qubit_sweep && kind != KernelKind::skew_angles;
+    case KernelStructure::skew:
+      return kind == KernelKind::skew_angles || kind == KernelKind::group_pass || kind == KernelKind::chunk_pass ||
+             kind == KernelKind::off_norm || kind == KernelKind::mode_product ||
+             kind == KernelKind::multi_mode_product || kind == KernelKind::small_tensor;
+  }
+  return false;
 }
 
-KernelSpec for_structure(KernelSpec spec, bool symmetric) {
-  if (!symmetric) return spec;
-  if (!used_by_structure_symmetric(spec.kind))
-    throw codegen_error(std::string(to_string(spec.kind)) + ": a run with structure symmetric does not use it");
-  spec.symmetric = has_symmetric_variant(spec.kind);
+KernelSpec for_structure(KernelSpec spec, KernelStructure structure) {
+  if (structure == KernelStructure::general) return spec;
+  const char* name = structure == KernelStructure::symmetric ? "symmetric" : "skew";
+  if (!used_by_structure(spec.kind, structure))
+    throw codegen_error(std::string(to_string(spec.kind)) + ": a run with structure " + name + " does not use it");
+  if (structure == KernelStructure::symmetric)
+    spec.symmetric = spec.kind == KernelKind::small_tensor || spec.kind == KernelKind::subspace_angles;
+  else
+    spec.skew = spec.kind == KernelKind::small_tensor;
   return spec;
 }
 
-std::vector<KindSource> every_kind_source(const KernelSpec& spec, bool symmetric) {
+std::vector<KindSource> every_kind_source(const KernelSpec& spec, KernelStructure structure) {
   validate(spec);
   std::vector<KindSource> sources;
   for (const std::string& name : kernel_kinds()) {
     KindSource kind{spec, {}, {}};
     kind.spec.kind = parse_kernel_kind(name);
     try {
-      kind.spec = for_structure(kind.spec, symmetric);
+      kind.spec = for_structure(kind.spec, structure);
       const PlanAttempt attempt = try_plan(kind.spec);  // validates the kind's spec (D = 2: some kinds only)
       if (attempt.plan) kind.source = source_of(kind.spec, *attempt.plan);
       else kind.refusal = codegen_error(attempt.refusal).what();

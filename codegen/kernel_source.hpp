@@ -57,22 +57,27 @@ struct KindSource {
   bool generated() const { return refusal.empty(); }
 };
 
+// The structure of the run a kind's source is asked for (runtime::Structure as codegen sees it):
+// structured runs load some kinds only, some as their variants (KernelSpec::symmetric, ::skew).
+enum class KernelStructure { general, symmetric, skew };
+
+// "general", "symmetric" or "skew"; throws codegen_error naming the three for another name.
+KernelStructure parse_kernel_structure(std::string_view name);
+
 // Every kind, in kernel_kinds() order, for the shape, dtype, layout, rule and tuning of `spec` (its
 // kind is ignored). The whole-tensor kinds refuse tensors too large for one block's shared memory,
 // so a shape is served by some kinds and refused by others; throws only for a spec that no kind can
-// be asked about (it is validated first). `symmetric`: the kinds a run with structure symmetric
-// loads, small_tensor and subspace_angles as their symmetric variants (KernelSpec::symmetric); the
-// kinds it never loads (used_by_structure_symmetric) are refused with that reason.
-std::vector<KindSource> every_kind_source(const KernelSpec& spec, bool symmetric = false);
+// be asked about (it is validated first). `structure`: the kinds a run of that structure loads, as
+// for_structure gives them; the kinds it never loads are refused with that reason.
+std::vector<KindSource> every_kind_source(const KernelSpec& spec, KernelStructure structure = KernelStructure::general);
 
-// Whether a run with structure symmetric loads `kind`: not the per-mode rule's angles, the pivot
-// check's kinds, the N = 2 engine's or structure skew's (DESIGN.md section 7).
-bool used_by_structure_symmetric(KernelKind kind);
-// The kinds with a symmetric variant: small_tensor and subspace_angles.
-bool has_symmetric_variant(KernelKind kind);
-// `spec` as a run with structure symmetric (`symmetric`) loads it: KernelSpec::symmetric set where
-// the kind has a variant; codegen_error for a kind such a run does not use. `spec` unchanged when
-// `symmetric` is false.
-KernelSpec for_structure(KernelSpec spec, bool symmetric);
+// Whether a run of `structure` loads `kind` (DESIGN.md section 7). Symmetric: not the per-mode
+// rule's angles, the pivot check's kinds, the N = 2 engine's or skew_angles. Skew: skew_angles, the
+// passes (group_pass, chunk_pass), the figures, the verification's mode products and small_tensor.
+bool used_by_structure(KernelKind kind, KernelStructure structure);
+// `spec` as a run of `structure` loads it: KernelSpec::symmetric set for small_tensor and
+// subspace_angles under symmetric, KernelSpec::skew for small_tensor under skew; codegen_error for
+// a kind such a run does not use.
+KernelSpec for_structure(KernelSpec spec, KernelStructure structure);
 
 }  // namespace tensordiag::codegen

@@ -140,7 +140,27 @@ TEST_CASE("cli kernels: --structure symmetric gives the kinds a symmetric run lo
   CHECK(contains(one.out, "#define TENSORDIAG_SYMMETRIC 1"));
   check_rejected(workspace, "kernels --order 3 --size 8 --structure symmetric --kernel pivot_angles --out k",
                  "pivot_angles: a run with structure symmetric does not use it");
-  check_rejected(workspace, "kernels --order 3 --size 8 --structure skew --out k", "--structure: skew not in");
+  check_rejected(workspace, "kernels --order 3 --size 8 --structure hermitian --out k", "--structure: hermitian not in");
+}
+
+TEST_CASE("cli kernels: --structure skew gives the kinds a skew run loads, small_tensor as its skew variant") {
+  const Workspace workspace;
+  const CliRun run = workspace.run("kernels --order 3 --size 7 --dtype float64 --structure skew --out s");
+  CHECK(run.exit_code == 0);
+  codegen::KernelSpec variant = codegen::make_kernel_spec("small_tensor", 3, 7, "float64", "C", "max_diag");
+  variant.skew = true;
+  const std::string text = read_file(workspace / "s/small_tensor.cu");
+  CHECK(text == codegen::kernel_source(variant));
+  CHECK(contains(text, "#define TENSORDIAG_SKEW 1"));
+  for (const char* kind : {"skew_angles", "group_pass", "off_norm", "mode_product"})
+    CHECK(read_file(workspace / (std::string("s/") + kind + ".cu")) ==
+          codegen::kernel_source(codegen::make_kernel_spec(kind, 3, 7, "float64", "C", "max_diag")));
+  for (const char* kind : {"pivot_angles", "symmetric_angles", "subspace_apply", "pivot_check_gather"}) {
+    CHECK(!std::filesystem::exists(workspace / (std::string("s/") + kind + ".cu")));
+    CHECK(contains(run.err, std::string(kind) + ": a run with structure skew does not use it"));
+  }
+  check_rejected(workspace, "kernels --order 3 --size 8 --structure skew --kernel symmetric_angles --out k",
+                 "symmetric_angles: a run with structure skew does not use it");
 }
 
 TEST_CASE("cli kernels: --compile --arch sm_90 compiles through the kernel cache, no GPU needed") {

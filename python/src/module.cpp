@@ -313,16 +313,16 @@ py::tuple generate(int order, int size, std::uint64_t seed, double noise, const 
 }
 
 // One kind's generated CUDA source, or for "all" {kind: source} of every kind that serves the shape.
-// `structure` "symmetric": the kinds a symmetric run loads, with their symmetric variants.
+// `structure` "symmetric" or "skew": the kinds such a run loads, with their variants.
 py::object kernel_source(int order, int size, const std::string& kind, const std::string& dtype,
                          const std::string& layout, const std::string& rule, const std::string& structure) {
   const bool all = kind == "all";
-  const bool symmetric = runtime::parse_structure(structure) == runtime::Structure::symmetric;
+  const codegen::KernelStructure kernel_structure = codegen::parse_kernel_structure(structure);
   const codegen::KernelSpec spec =
       codegen::make_kernel_spec(all ? "group_pass" : kind, order, size, dtype, layout, rule);
-  if (!all) return py::str(codegen::kernel_source(codegen::for_structure(spec, symmetric)));
+  if (!all) return py::str(codegen::kernel_source(codegen::for_structure(spec, kernel_structure)));
   py::dict sources;
-  for (const codegen::KindSource& each : codegen::every_kind_source(spec, symmetric))
+  for (const codegen::KindSource& each : codegen::every_kind_source(spec, kernel_structure))
     if (each.generated()) sources[py::str(std::string(codegen::to_string(each.spec.kind)))] = each.source;
   return sources;
 }

@@ -550,8 +550,9 @@ def kernel_source(order: int, size: int, kind: str = "group_pass", *, dtype: Any
     (the whole-tensor kinds, small_tensor and multi_mode_product, need the tensor to fit in one
     block's shared memory and are absent otherwise). The same text as ``tensordiag kernels``.
     ``structure="symmetric"`` gives the kinds a run with structure symmetric loads, small_tensor and
-    subspace_angles as their symmetric variants (one rotation a pair in every mode); a kind such a
-    run does not use raises ValueError (``tensordiag kernels --structure symmetric``).
+    subspace_angles as their symmetric variants (one rotation a pair in every mode);
+    ``structure="skew"`` those of a skew run, small_tensor as its skew variant; a kind such a run
+    does not use raises ValueError (``tensordiag kernels --structure symmetric|skew``).
 
     A shape, kind, dtype, layout or rule the code generator cannot serve raises ValueError with its
     reason (``codegen_error: ...``).

@@ -81,3 +81,14 @@ def test_structure_symmetric_gives_the_symmetric_variants_and_refuses_unused_kin
     assert kinds["group_pass"] == tensordiag.kernel_source(3, 16, "group_pass", dtype="float64")
     with pytest.raises(ValueError, match="pivot_angles: a run with structure symmetric does not use it"):
         tensordiag.kernel_source(3, 16, "pivot_angles", structure="symmetric")
+
+
+def test_structure_skew_gives_the_skew_variant_and_refuses_unused_kinds():
+    kinds = tensordiag.kernel_source(3, 7, "all", dtype="float64", structure="skew")
+    assert set(kinds) == {"skew_angles", "group_pass", "chunk_pass", "off_norm", "mode_product",
+                          "multi_mode_product", "small_tensor"}
+    assert "#define TENSORDIAG_SKEW 1" in kinds["small_tensor"]
+    assert "#define TENSORDIAG_SKEW" not in tensordiag.kernel_source(3, 7, "small_tensor", dtype="float64")
+    assert kinds["skew_angles"] == tensordiag.kernel_source(3, 7, "skew_angles", dtype="float64")
+    with pytest.raises(ValueError, match="symmetric_angles: a run with structure skew does not use it"):
+        tensordiag.kernel_source(3, 7, "symmetric_angles", structure="skew")

@@ -39,7 +39,9 @@
 #include "runtime/diagonalize.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/algorithm/generator.hpp"
+#include "runtime/engines/gpu_engine.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/gpu_small_engine.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/random_stream.hpp"
 #include "runtime/core/scalar.hpp"
@@ -245,6 +247,47 @@ nlohmann::json skew_table(int repeats, double copy_bw) {
   return rows;
 }
 
+// Where a single skew tensor runs faster, on the one-block engine or on the general one: both
+// engines called directly on the same planted float32 skew tensors (noise 1e-2, 10 sweeps forced),
+// the median GPU time of `repeats` runs after a warm-up. The table sets the one-block engine's size
+// limit for single skew tensors (gpu_small_engine.cpp).
+nlohmann::json skew_one_block_table(int repeats) {
+  std::printf("single skew tensors, one-block engine against the general one (float32, 10 sweeps):\n"
+              "%-3s %-4s %-8s %-14s %-12s %-9s\n", "D", "N", "entries", "one_block_ms", "general_ms", "gen/one");
+  RunSettings settings;
+  settings.stop = StopCriteria{10, 1e-300, 0.0};
+  settings.structure = Structure::skew;
+  const EngineRun run{settings, codegen::lower_builtin_rule("max_diag")};
+  const auto gpu_seconds = [](const Result<float>& r) {
+    double sum = 0;
+    for (const auto& h : r.history) sum += h.seconds;
+    return sum;
+  };
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto [order, size] : {std::pair{3, 10}, {3, 12}, {3, 14}, {3, 16}, {3, 18}, {3, 20}, {3, 22}, {4, 6}, {4, 8},
+                             {4, 10}, {5, 6}, {5, 7}}) {
+    const HostTensor<float> tensor = planted_float32(order, size, Structure::skew, 1e-2);
+    try {
+      std::vector<double> one, general;
+      for (int r = 0; r <= repeats; ++r) {
+        const double a = gpu_seconds(run_gpu_small_batch(std::span<const HostTensor<float>>(&tensor, 1), run).front());
+        const double b = gpu_seconds(run_gpu_engine(tensor, run));
+        if (r > 0) {  // the first is the warm-up
+          one.push_back(a);
+          general.push_back(b);
+        }
+      }
+      std::printf("%-3d %-4d %-8zu %-14.4f %-12.4f %-9.2f\n", order, size, tensor.count(), median(one) * 1e3,
+                  median(general) * 1e3, median(general) / median(one));
+      rows.push_back({{"order", order}, {"size", size}, {"entries", tensor.count()},
+                      {"one_block_seconds_median", median(one)}, {"general_seconds_median", median(general)}});
+    } catch (const std::exception& e) {
+      std::printf("%-3d %-4d %s\n", order, size, e.what());
+    }
+  }
+  return rows;
+}
+
 // Complex beside real tensors of the same shape (10 sweeps, planted; the real runs with the round
 // robin, float32 also with its default schedule): the cost of the complex arithmetic and of twice
 // the bytes. complex64's fraction of the copy bandwidth counts its passes' read + write bytes.
@@ -415,9 +458,11 @@ int main(int argc, char** argv) {
     const nlohmann::json rows = symmetric_only ? symmetric_table(repeats, copy_bw)
                                 : skew_only    ? skew_table(repeats, copy_bw)
                                                : complex_table(repeats, copy_bw, selected);
+    const nlohmann::json one_block_rows = skew_only ? skew_one_block_table(repeats) : nlohmann::json();
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"copy_bandwidth_bytes_per_second", copy_bw},
-                                                {table, rows}, {"group_pass_sweep", sweep_rows}}
+                                                {table, rows}, {"group_pass_sweep", sweep_rows},
+                                                {"skew_one_block", one_block_rows}}
                                      .dump(2)
                               << "\n";
     return 0;

@@ -22,6 +22,17 @@ namespace {
 // ms against 0.65 ms; bench/results/gpu_h100_2026-11-21.md). Batches always take it where it fits.
 constexpr std::size_t one_block_single_tensor_entries = 1024;
 
+// A skew run's general path takes about D times the groups (skew_schedule.hpp), each two launches,
+// so the one-block path wins further: measured on an H100 (float32, 10 sweeps; gpu_bench --skew,
+// bench/results/skew_gpu_h100_2026-11-26.md) it was faster up to D = 3, N = 18 (5832 entries, 1.15x)
+// and slower from N = 20 (8000, 0.88x); at D = 4 faster at N = 6 (1296, 1.2x), slower at N = 8
+// (4096, 0.79x). The limits are the largest measured wins.
+template <class T>
+std::size_t single_tensor_entries(const HostTensor<T>& first, Structure structure) {
+  if (structure != Structure::skew) return one_block_single_tensor_entries;
+  return first.order() == 3 ? 5832 : 1296;
+}
+
 // The one-block path keeps every sweep's record of every tensor on the device (3 doubles each,
 // max_sweeps + 1 of them) until the launch ends; past this the general path, which keeps its
 // history on the host, takes the run (a --max-sweeps of 2^31 - 1 asked for 48 GiB a tensor).
@@ -68,9 +79,8 @@ std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::s
   if (history_bytes > one_block_history_bytes)
     return "the one-block path keeps every sweep's figures on the device: " + std::to_string(count) + " x " +
            std::to_string(run.settings.stop.max_sweeps + 1LL) + " records are over its 256 MiB";
-  if (count == 1 && first.count() > one_block_single_tensor_entries)
-    return "a single tensor of over " + std::to_string(one_block_single_tensor_entries) +
-           " entries runs faster on the general path";
+  if (const std::size_t limit = single_tensor_entries(first, run.settings.structure); count == 1 && first.count() > limit)
+    return "a single tensor of over " + std::to_string(limit) + " entries runs faster on the general path";
   const codegen::PlanAttempt attempt =
       codegen::try_plan(small_tensor_spec(first, run));
   if (!attempt.plan) return attempt.refusal;

@@ -35,6 +35,7 @@
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
+#include "bench/forced_sweeps.hpp"
 #include "bench/statistics.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
@@ -47,7 +48,9 @@
 #include "runtime/core/scalar.hpp"
 
 using namespace tensordiag::runtime;
+using tensordiag::bench::forced_sweep_settings;
 using tensordiag::bench::median;
+using tensordiag::bench::sweeps_seconds;
 using tensordiag::bench::wall_seconds;
 namespace codegen = tensordiag::codegen;
 
@@ -152,9 +155,7 @@ std::pair<double, Result<T>> ten_sweeps(const HostTensor<T>& tensor, Options ask
   Result<T> result;
   for (int r = 0; r < repeats; ++r) {
     result = diagonalize(tensor, options);
-    double sum = 0;
-    for (const auto& h : result.history) sum += h.seconds;
-    times.push_back(sum);
+    times.push_back(sweeps_seconds(result.history));
   }
   return {median(times), std::move(result)};
 }
@@ -227,7 +228,7 @@ nlohmann::json skew_table(int repeats, double copy_bw) {
       if (tensor.count() <= (std::size_t{1} << 18)) {
         Options cpu = ten_sweeps_on_gpu(skew);
         cpu.backend = Backend::cpu;
-        for (const auto& h : diagonalize(tensor, cpu).history) cpu_t += h.seconds;
+        cpu_t = sweeps_seconds(diagonalize(tensor, cpu).history);
       }
       const double bytes = 10 * result.passes_per_sweep * 2 * static_cast<double>(tensor.count()) * sizeof(float);
       std::printf("%-3d %-4d %-11.4f %-7d %-9.1e %-11.2f %-11s %-11.4f %-9s %-9.2f %s\n", order, size, skew_t * 1e3,
@@ -254,15 +255,10 @@ nlohmann::json skew_table(int repeats, double copy_bw) {
 nlohmann::json skew_one_block_table(int repeats) {
   std::printf("single skew tensors, one-block engine against the general one (float32, 10 sweeps):\n"
               "%-3s %-4s %-8s %-14s %-12s %-9s\n", "D", "N", "entries", "one_block_ms", "general_ms", "gen/one");
-  RunSettings settings;
-  settings.stop = StopCriteria{10, 1e-300, 0.0};
+  RunSettings settings = forced_sweep_settings(10);
   settings.structure = Structure::skew;
   const EngineRun run{settings, codegen::lower_builtin_rule("max_diag")};
-  const auto gpu_seconds = [](const Result<float>& r) {
-    double sum = 0;
-    for (const auto& h : r.history) sum += h.seconds;
-    return sum;
-  };
+  const auto gpu_seconds = [](const Result<float>& r) { return sweeps_seconds(r.history); };
   nlohmann::json rows = nlohmann::json::array();
   for (auto [order, size] : {std::pair{3, 10}, {3, 12}, {3, 14}, {3, 16}, {3, 18}, {3, 20}, {3, 22}, {4, 6}, {4, 8},
                              {4, 10}, {5, 6}, {5, 7}}) {
@@ -508,9 +504,7 @@ int main(int argc, char** argv) {
       const int runs = c.eta > 0 && c.size >= 64 ? std::min(repeats, 3) : repeats;
       for (int r = 0; r < runs; ++r) {
         result = diagonalize(tensor, options);
-        double sum = 0;
-        for (const auto& h : result.history) sum += h.seconds;
-        gpu_times.push_back(sum);
+        gpu_times.push_back(sweeps_seconds(result.history));
       }
       const double t = median(gpu_times);
       // A pass reads and writes the tensor once (the XOR passes also read it once a sweep for the figures).

@@ -66,4 +66,13 @@ PivotGroup padded_to_matching(const PivotGroup& live, int size) {
   return group;
 }
 
+PaddedSkewSchedule padded_skew_schedule(int order, int size) {
+  PaddedSkewSchedule padded;
+  for (const PivotGroup& live : skew_schedule(order, size)) {
+    padded.live.push_back(static_cast<int>(live.size()));
+    padded.groups.push_back(padded_to_matching(live, size));
+  }
+  return padded;
+}
+
 }  // namespace tensordiag::runtime

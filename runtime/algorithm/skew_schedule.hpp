@@ -24,4 +24,12 @@ PivotSchedule skew_schedule(int order, int size);
 // The pass rotates the added pairs by the identity.
 PivotGroup padded_to_matching(const PivotGroup& live, int size);
 
+// skew_schedule as the GPU engines take it (the general engine's group passes, small_tensor's
+// schedule): every group padded_to_matching, and how many of its pairs are live (they come first).
+struct PaddedSkewSchedule {
+  PivotSchedule groups;
+  std::vector<int> live;
+};
+PaddedSkewSchedule padded_skew_schedule(int order, int size);
+
 }  // namespace tensordiag::runtime

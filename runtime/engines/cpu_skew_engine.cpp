@@ -11,6 +11,7 @@
 #include "runtime/algorithm/skew_blocks.hpp"
 #include "runtime/algorithm/skew_schedule.hpp"
 #include "runtime/algorithm/skew_signs.hpp"
+#include "runtime/engines/cpu_group_schedule.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
 
@@ -70,14 +71,6 @@ void transform_indices(HostTensor<T>& core, Matrix<T>& q, const std::vector<int>
   for (int row = 0; row < q.n; ++row) mix([&](int index) -> T& { return q(row, index); });
 }
 
-// The run's report: the round robin of its units, `groups` passes a sweep.
-template <class T>
-Result<T> with_passes(std::size_t groups, Result<T> result) {
-  result.schedule = to_string(SweepSchedule::round_robin);
-  result.passes_per_sweep = static_cast<int>(groups);
-  return result;
-}
-
 // Structure skew, D = 2: the round robin over the units (the blocks (2k, 2k+1), and the index left
 // over when N is odd), each pair of units brought to its Murnaghan form at once (murnaghan_step.hpp).
 template <class T>
@@ -86,7 +79,7 @@ Result<T> run_skew_matrix(const HostTensor<T>& tensor, const RunSettings& settin
   const int blocks = skew_block_count(2, size);
   const int units = size % 2 == 0 ? blocks : blocks + 1;  // the leftover is the last unit
   const PivotSchedule schedule = units > 1 ? round_robin_schedule(units) : PivotSchedule{};
-  return with_passes(schedule.size(), run_cpu_sweeps(tensor, settings, 1, schedule,
+  Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                         [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
                           for (auto [u, v] : pairs) {
                             if (u == blocks) std::swap(u, v);  // the block first, the leftover last
@@ -98,7 +91,9 @@ Result<T> run_skew_matrix(const HostTensor<T>& tensor, const RunSettings& settin
                               for (std::size_t j = 0; j < k; ++j) sub[i * k + j] = core.at({indices[i], indices[j]});
                             transform_indices(core, q.front(), indices, murnaghan_step(sub, static_cast<int>(k)));
                           }
-                        }));
+                        });
+  record_group_schedule(result, size, settings, schedule);  // the round robin (check_options refuses xor)
+  return result;
 }
 
 // Structure skew, D >= 3: a group's pairs touch disjoint blocks (skew_schedule.hpp): their angles
@@ -107,7 +102,7 @@ template <class T>
 Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settings) {
   const int order = tensor.order();
   const PivotSchedule schedule = skew_schedule(order, tensor.size());
-  return with_passes(schedule.size(), run_cpu_sweeps(tensor, settings, 1, schedule,
+  Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                         [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
                           GroupRotations<T> every_mode(order, pairs);
                           GroupRotations<T> factor(1, pairs);
@@ -118,7 +113,9 @@ Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settin
                           }
                           apply_group_pass(core, every_mode, settings.threads);
                           apply_group_to_factors(q, factor);
-                        }));
+                        });
+  record_group_schedule(result, tensor.size(), settings, schedule);
+  return result;
 }
 
 }  // namespace

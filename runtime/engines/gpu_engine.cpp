@@ -83,10 +83,9 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
   // Structure skew: the CPU engine's groups (skew_schedule.hpp; check_options refuses xor), each
   // padded to the N / 2 pairs of a group pass with identity rotations.
   if (settings.structure == Structure::skew) {
-    for (const PivotGroup& live : skew_schedule(base.order, size)) {
-      schedule.live.push_back(static_cast<int>(live.size()));
-      schedule.groups.push_back(padded_to_matching(live, size));
-    }
+    PaddedSkewSchedule padded = padded_skew_schedule(base.order, size);
+    schedule.groups = std::move(padded.groups);
+    schedule.live = std::move(padded.live);
     return schedule;
   }
   const bool symmetric = settings.structure == Structure::symmetric;
@@ -193,15 +192,13 @@ struct DiagonalEntries {
   std::size_t first = 0, pitch = 0, count = 0;  // in entries
 };
 
-DiagonalEntries diagonal_entries(int order, int size, Layout layout, Structure structure) {
-  const std::vector<std::ptrdiff_t> strides = strides_of(order, size, layout);
-  std::size_t diagonal_stride = 0, first = 0;
-  for (int n = 0; n < order; ++n) {
-    diagonal_stride += static_cast<std::size_t>(strides[static_cast<std::size_t>(n)]);
-    first += static_cast<std::size_t>(n * strides[static_cast<std::size_t>(n)]);
-  }
-  if (structure != Structure::skew) return {0, diagonal_stride, static_cast<std::size_t>(size)};
-  return {first, static_cast<std::size_t>(order) * diagonal_stride, static_cast<std::size_t>(skew_block_count(order, size))};
+template <class T>
+DiagonalEntries diagonal_entries(const TensorView<T>& tensor, Structure structure) {
+  const auto diagonal_stride = static_cast<std::size_t>(tensor.diagonal_stride());
+  if (structure != Structure::skew) return {0, diagonal_stride, static_cast<std::size_t>(tensor.size())};
+  const std::vector<std::ptrdiff_t> strides = strides_of(tensor.order(), tensor.size(), tensor.layout());
+  return {static_cast<std::size_t>(skew_block_offset(strides, 0)), static_cast<std::size_t>(tensor.order()) * diagonal_stride,
+          static_cast<std::size_t>(skew_block_count(tensor.order(), tensor.size()))};
 }
 
 // The convergence figures the host reads once per sweep: off(C)^2 reduced from `count` partial sums
@@ -456,7 +453,7 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   }
   DeviceState<T> state(tensor, schedule.groups, kernels, norm, stream.get());
   SweepFigures<T> figures(state, kernels,
-                          diagonal_entries(tensor.order(), tensor.size(), tensor.layout(), settings.structure));
+                          diagonal_entries(tensor, settings.structure));
   GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr, schedule.live);
 
   Result<T> result;

@@ -58,11 +58,11 @@ std::vector<int> small_tensor_schedule(int order, int size, Structure structure)
       for (const auto [p, q] : group) flat.insert(flat.end(), {p, q});
     return flat;
   }
-  const PivotSchedule groups = skew_schedule(order, size);
-  flat.push_back(static_cast<int>(groups.size()));
-  for (const PivotGroup& live : groups) flat.push_back(static_cast<int>(live.size()));
-  for (const PivotGroup& live : groups)
-    for (const auto [p, q] : padded_to_matching(live, size)) flat.insert(flat.end(), {p, q});
+  const PaddedSkewSchedule padded = padded_skew_schedule(order, size);
+  flat.push_back(static_cast<int>(padded.groups.size()));
+  flat.insert(flat.end(), padded.live.begin(), padded.live.end());
+  for (const PivotGroup& group : padded.groups)
+    for (const auto [p, q] : group) flat.insert(flat.end(), {p, q});
   return flat;
 }
 

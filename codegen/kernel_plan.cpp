@@ -232,7 +232,7 @@ PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
     return refused(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +
                    "; use the group kernels (pivot_angles, group_pass)");
   std::vector<std::string_view> fragments{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh",
-                                          "factor_rotation.cuh"};
+                                          "register_blocks.cuh", "factor_rotation.cuh"};
   if (spec.skew) fragments.emplace_back("skew_blocks.cuh");
   fragments.emplace_back("shared_group_step.cuh");
   return planned({fragments,
@@ -316,7 +316,8 @@ PlanAttempt plan_subspace_angles(const KernelSpec& spec, const Sizes& z) {
     return refused("subspace_angles: a cell of " + std::to_string(z.n) + "^" + std::to_string(z.d) + " entries needs " +
                    bytes(dynamic + fixed + per_warp) + " of shared memory, over the limit of " +
                    bytes(spec.tuning.subspace_shared_bytes) + " per block");
-  return planned({{"pivot_subtensor.cuh", "mode_rotations.cuh", "factor_rotation.cuh", "shared_group_step.cuh"},
+  return planned({{"pivot_subtensor.cuh", "mode_rotations.cuh", "register_blocks.cuh", "factor_rotation.cuh",
+                   "shared_group_step.cuh"},
                   true,
                   SubspaceAnglesPlan{warps, dynamic},
                   {{"subspace_angles", 32 * warps, 1, false, dynamic}}});

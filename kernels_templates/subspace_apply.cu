@@ -56,6 +56,22 @@ struct Block {
   }
 };
 
+// shared <- *global without a register round trip where the device has cp.async (sm_80 and later);
+// wait_for_copies() waits for the thread's copies.
+__device__ __forceinline__ void copy_to_shared(Scalar* shared, const Scalar* global) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(address), "l"(global), "n"(sizeof(Scalar)));
+#else
+  *shared = *global;
+#endif
+}
+__device__ __forceinline__ void wait_for_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::);
+#endif
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS)
 subspace_apply(${subspace_apply_parameters}) {
   if (blockIdx.x >= TILES) {
@@ -93,12 +109,14 @@ subspace_apply(${subspace_apply_parameters}) {
     long long id = blockIdx.x;
     int rest = r;
     long long offset = 0;
+    long long stride = N;  // memory mode k's, N^(D-1-k), built up as k falls: constants once unrolled
 #pragma unroll
     for (int k = OUTER - 1; k >= 0; --k) {
       const int coset = static_cast<int>(id % COSETS);
       id /= COSETS;
-      offset += indices[coset * CELL + rest % CELL] * power(N, D - 1 - k);
+      offset += indices[coset * CELL + rest % CELL] * stride;
       rest /= CELL;
+      stride *= N;
     }
     row_offset[r] = offset;
   }
@@ -113,14 +131,17 @@ subspace_apply(${subspace_apply_parameters}) {
     q_inner[i] = blocks[(static_cast<long long>(a) * D + INNER_MODE) * CELL * CELL + i % (CELL * CELL)];
   }
   __syncthreads();
-#pragma unroll 4
-  for (int e = threadIdx.x; e < TILE_ENTRIES; e += THREADS) tile[padded(e)] = tensor[row_offset[e / N] + e % N];
+  // The tile's load: asynchronous copies (Ampere and later), so that every entry a thread loads is
+  // in flight at once; loads through registers, a few in flight a thread, took over half the pass
+  // (Nsight Compute's stall sampling, D = 3, N = 128, cells of 8).
+  for (int e = threadIdx.x; e < TILE_ENTRIES; e += THREADS) copy_to_shared(&tile[padded(e)], tensor + row_offset[e / N] + e % N);
+  wait_for_copies();
   __syncthreads();
   // The outer memory modes: memory mode k's fibers run over rows with stride RUN = CELL^(OUTER-1-k);
   // fiber f takes column f % N of row group f / N (consecutive threads, consecutive columns).
+  int run = static_cast<int>(power(CELL, OUTER - 1));  // memory mode k's: divided by CELL a mode
 #pragma unroll
-  for (int k = 0; k < OUTER; ++k) {
-    const int run = static_cast<int>(power(CELL, OUTER - 1 - k));
+  for (int k = 0; k < OUTER; ++k, run /= CELL) {
     Block q;
     q.load(q_outer + k * CELL * CELL);
     for (int f = threadIdx.x; f < TILE_ENTRIES / CELL; f += THREADS) {
@@ -140,25 +161,24 @@ subspace_apply(${subspace_apply_parameters}) {
     }
     __syncthreads();
   }
-  // The innermost memory mode: fiber (coset a, row), consecutive threads in consecutive rows; its
-  // entries at the coset's global indices.
-  for (int a = 0; a < COSETS; ++a) {
+  // The innermost memory mode: fiber (coset a, row), the block's threads over all COSETS * ROWS
+  // fibers at once (ROWS alone may be fewer than THREADS), consecutive threads in consecutive rows
+  // of one coset, so that a warp reads its coset's block by broadcast; the fiber's entries at the
+  // coset's global indices.
+  for (int f = threadIdx.x; f < COSETS * ROWS; f += THREADS) {
+    const int a = f / ROWS;
+    const int row = f % ROWS;
     Block q;
     q.load(q_inner + a * CELL * CELL);
-    int index[CELL];
+    Scalar x[CELL];
 #pragma unroll
-    for (int i = 0; i < CELL; ++i) index[i] = inner_index[a * CELL + i];
-    for (int row = threadIdx.x; row < ROWS; row += THREADS) {
-      Scalar x[CELL];
+    for (int i = 0; i < CELL; ++i) x[i] = tile[row * (N + 1) + inner_index[a * CELL + i]];
 #pragma unroll
-      for (int i = 0; i < CELL; ++i) x[i] = tile[row * (N + 1) + index[i]];
+    for (int j = 0; j < CELL; ++j) {
+      Scalar y = 0;
 #pragma unroll
-      for (int j = 0; j < CELL; ++j) {
-        Scalar y = 0;
-#pragma unroll
-        for (int i = 0; i < CELL; ++i) y += x[i] * q.at(i, j);
-        tile[row * (N + 1) + index[j]] = y;
-      }
+      for (int i = 0; i < CELL; ++i) y += x[i] * q.at(i, j);
+      tile[row * (N + 1) + inner_index[a * CELL + j]] = y;
     }
   }
   __syncthreads();

@@ -5,7 +5,7 @@
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
-//                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end]
+//                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
@@ -20,6 +20,8 @@
 // complex runs' order) and float32 also with its default schedule; with --sweep, first the complex
 // group_pass alone at each register-bits and block-size choice. --end-to-end runs only the
 // end-to-end table (call to result in host memory, with report.json's timings beside).
+// --one-block runs only the one-block table: single general tensors on the one-block engine and on
+// the general one, and the one-block engine's time per tensor in a batch of 256.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -72,6 +74,9 @@ const std::vector<Case> cases = {
     {9, 8, 0.00125, 27.809240},  {3, 16, 0.00125, 0.12368},   {3, 32, 0.00125, 0.443783},
     {3, 64, 0.00125, 1.659189},  {3, 128, 0.00125, 28.273055},
     {6, 16, 0, 0},               {12, 4, 0, 0},               {30, 2, 0, 0},
+    // Orders 4 to 7 at N = 16 to 64: where the XOR subspace passes (cells of 4) beat the round robin.
+    {4, 16, 0, 0},               {4, 32, 0, 0},               {4, 64, 0, 0},
+    {5, 16, 0, 0},               {5, 32, 0, 0},               {7, 16, 0, 0},
 };
 
 // Read + write bytes per second of a device-to-device copy of 1 GiB.
@@ -248,35 +253,46 @@ nlohmann::json skew_table(int repeats, double copy_bw) {
   return rows;
 }
 
-// Where a single skew tensor runs faster, on the one-block engine or on the general one: both
-// engines called directly on the same planted float32 skew tensors (noise 1e-2, 10 sweeps forced),
-// the median GPU time of `repeats` runs after a warm-up. The table sets the one-block engine's size
-// limit for single skew tensors (gpu_small_engine.cpp).
-nlohmann::json skew_one_block_table(int repeats) {
-  std::printf("single skew tensors, one-block engine against the general one (float32, 10 sweeps):\n"
-              "%-3s %-4s %-8s %-14s %-12s %-9s\n", "D", "N", "entries", "one_block_ms", "general_ms", "gen/one");
+// Where a single tensor runs faster, on the one-block engine or on the general one: both engines
+// called directly on the same planted float32 tensors of the structure (noise 1e-2, 10 sweeps
+// forced), the median GPU time of `repeats` runs after a warm-up. The table sets the one-block
+// engine's size limits for single tensors (gpu_small_engine.cpp). With `batch` > 1 also the
+// one-block engine's time per tensor in a batch of that many copies (one launch).
+nlohmann::json one_block_table(int repeats, Structure structure, int batch) {
+  std::printf("single %s tensors, one-block engine against the general one (float32, 10 sweeps):\n"
+              "%-3s %-4s %-8s %-14s %-12s %-9s %-16s\n", std::string(to_string(structure)).c_str(), "D", "N", "entries",
+              "one_block_ms", "general_ms", "gen/one", "batch_ms/tensor");
   RunSettings settings = forced_sweep_settings(10);
-  settings.structure = Structure::skew;
+  settings.structure = structure;
   const EngineRun run{settings, codegen::lower_builtin_rule("max_diag")};
   const auto gpu_seconds = [](const Result<float>& r) { return sweeps_seconds(r.history); };
+  const auto shapes = structure == Structure::skew
+                          ? std::vector<std::pair<int, int>>{{3, 10}, {3, 12}, {3, 14}, {3, 16}, {3, 18}, {3, 20},
+                                                             {3, 22}, {4, 6}, {4, 8}, {4, 10}, {5, 6}, {5, 7}}
+                          : std::vector<std::pair<int, int>>{{3, 4}, {3, 8}, {3, 10}, {3, 12}, {3, 14}, {3, 16}, {3, 18},
+                                                             {4, 4}, {4, 5}, {4, 6}, {4, 8}, {5, 4}, {5, 5}, {6, 3}, {6, 4}};
   nlohmann::json rows = nlohmann::json::array();
-  for (auto [order, size] : {std::pair{3, 10}, {3, 12}, {3, 14}, {3, 16}, {3, 18}, {3, 20}, {3, 22}, {4, 6}, {4, 8},
-                             {4, 10}, {5, 6}, {5, 7}}) {
-    const HostTensor<float> tensor = planted_float32(order, size, Structure::skew, 1e-2);
+  for (auto [order, size] : shapes) {
+    const HostTensor<float> tensor = planted_float32(order, size, structure, 1e-2);
     try {
-      std::vector<double> one, general;
+      std::vector<double> one, general, batched;
+      const std::vector<HostTensor<float>> copies(static_cast<std::size_t>(std::max(batch, 1)), tensor);
       for (int r = 0; r <= repeats; ++r) {
         const double a = gpu_seconds(run_gpu_small_batch(std::span<const HostTensor<float>>(&tensor, 1), run).front());
         const double b = gpu_seconds(run_gpu_engine(tensor, run));
+        // A batch's results share the launch: its GPU time is any one's.
+        const double c = batch > 1 ? gpu_seconds(run_gpu_small_batch(std::span<const HostTensor<float>>(copies), run).front()) / batch : 0.0;
         if (r > 0) {  // the first is the warm-up
           one.push_back(a);
           general.push_back(b);
+          batched.push_back(c);
         }
       }
-      std::printf("%-3d %-4d %-8zu %-14.4f %-12.4f %-9.2f\n", order, size, tensor.count(), median(one) * 1e3,
-                  median(general) * 1e3, median(general) / median(one));
+      std::printf("%-3d %-4d %-8zu %-14.4f %-12.4f %-9.2f %-16.5f\n", order, size, tensor.count(), median(one) * 1e3,
+                  median(general) * 1e3, median(general) / median(one), median(batched) * 1e3);
       rows.push_back({{"order", order}, {"size", size}, {"entries", tensor.count()},
-                      {"one_block_seconds_median", median(one)}, {"general_seconds_median", median(general)}});
+                      {"one_block_seconds_median", median(one)}, {"general_seconds_median", median(general)},
+                      {"batch", batch}, {"batch_seconds_per_tensor_median", median(batched)}});
     } catch (const std::exception& e) {
       std::printf("%-3d %-4d %s\n", order, size, e.what());
     }
@@ -411,6 +427,7 @@ int main(int argc, char** argv) {
   bool complex_only = false;    // --complex: the complex table alone
   bool skew_only = false;       // --skew: the structure-skew table alone
   bool end_to_end_only = false; // --end-to-end: the end-to-end table alone
+  bool one_block_only = false;  // --one-block: the one-block engine against the general one
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -424,9 +441,10 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--complex") == 0) complex_only = true;
     else if (std::strcmp(argv[i], "--skew") == 0) skew_only = true;
     else if (std::strcmp(argv[i], "--end-to-end") == 0) end_to_end_only = true;
+    else if (std::strcmp(argv[i], "--one-block") == 0) one_block_only = true;
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
-                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end]\n");
+                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -442,6 +460,12 @@ int main(int argc, char** argv) {
   const double copy_bw = copy_bandwidth();
   std::printf("device: %s (%s, %d SMs); device-to-device copy %.0f GB/s (read + write)\n", device->name.c_str(),
               device->arch().c_str(), device->multiprocessors, copy_bw / 1e9);
+  if (one_block_only) {
+    const nlohmann::json rows = one_block_table(repeats, Structure::general, 256);
+    if (!out_path.empty())
+      std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"one_block", rows}}.dump(2) << "\n";
+    return 0;
+  }
   if (end_to_end_only) {
     const nlohmann::json e2e = end_to_end_table(repeats);
     if (!out_path.empty())
@@ -454,7 +478,7 @@ int main(int argc, char** argv) {
     const nlohmann::json rows = symmetric_only ? symmetric_table(repeats, copy_bw)
                                 : skew_only    ? skew_table(repeats, copy_bw)
                                                : complex_table(repeats, copy_bw, selected);
-    const nlohmann::json one_block_rows = skew_only ? skew_one_block_table(repeats) : nlohmann::json();
+    const nlohmann::json one_block_rows = skew_only ? one_block_table(repeats, Structure::skew, 1) : nlohmann::json();
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"copy_bandwidth_bytes_per_second", copy_bw},
                                                 {table, rows}, {"group_pass_sweep", sweep_rows},

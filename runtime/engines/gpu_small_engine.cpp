@@ -1,5 +1,6 @@
 #include "runtime/engines/gpu_small_engine.hpp"
 
+#include <type_traits>
 
 #include "codegen/kernel_plan.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -18,17 +19,37 @@ namespace tensordiag::runtime {
 namespace {
 
 // A single tensor runs on one SM in the one-block path: faster than the general path's launches
-// only for the smallest (on an H100: 512 entries 0.33-0.43 ms against 0.53 ms; 4096 entries 1.27
-// ms against 0.65 ms; bench/results/gpu_h100_2026-11-21.md). Batches always take it where it fits.
+// only for the smallest with the shared-memory group step (on an H100: 512 entries 0.33-0.43 ms
+// against 0.53 ms; 4096 entries 1.27 ms against 0.65 ms; bench/results/gpu_h100_2026-11-21.md).
+// Batches always take it where it fits.
 constexpr std::size_t one_block_single_tensor_entries = 1024;
+
+// With the register group step (kernels_templates/register_blocks.cuh: float32 up to order 5) the
+// one-block path wins further: measured on an H100 (float32, structure general, 10 sweeps;
+// gpu_bench --one-block, bench/results/one_block_registers_h100_2026-11-26.md) it was faster at
+// D = 3 up to N = 18 (5832 entries, 3.3x) but even at N = 16 (4096, 1.00x: the general engine's XOR
+// passes), at D = 4 up to N = 8 (4096, 3.1x), at D = 5 up to N = 5 (3125, 1.6x); at D = 6 (no
+// register step) N = 4 was slower (0.46x). The limits are the largest measured wins; float64,
+// complex and structure symmetric (its angles stay a warp a pair) were not measured: 1024.
+template <class T>
+std::size_t register_step_single_tensor_entries(const HostTensor<T>& first) {
+  if (!std::is_same_v<T, float>) return one_block_single_tensor_entries;
+  switch (first.order()) {
+    case 3: return 5832;
+    case 4: return 4096;
+    case 5: return 3125;
+    default: return one_block_single_tensor_entries;
+  }
+}
 
 // A skew run's general path takes about D times the groups (skew_schedule.hpp), each two launches,
 // so the one-block path wins further: measured on an H100 (float32, 10 sweeps; gpu_bench --skew,
-// bench/results/skew_gpu_h100_2026-11-26.md) it was faster up to D = 3, N = 18 (5832 entries, 1.15x)
-// and slower from N = 20 (8000, 0.88x); at D = 4 faster at N = 6 (1296, 1.2x), slower at N = 8
-// (4096, 0.79x). The limits are the largest measured wins.
+// bench/results/skew_gpu_h100_2026-11-26.md, before the register group step) it was faster up to
+// D = 3, N = 18 (5832 entries, 1.15x) and slower from N = 20 (8000, 0.88x); at D = 4 faster at
+// N = 6 (1296, 1.2x), slower at N = 8 (4096, 0.79x). The limits are the largest measured wins.
 template <class T>
 std::size_t single_tensor_entries(const HostTensor<T>& first, Structure structure) {
+  if (structure == Structure::general) return register_step_single_tensor_entries(first);
   if (structure != Structure::skew) return one_block_single_tensor_entries;
   return first.order() == 3 ? 5832 : 1296;
 }

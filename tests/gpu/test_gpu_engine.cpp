@@ -257,6 +257,37 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("single float32 tensors take the one-block engine up to its measured limits, and equal the general engine") {
+    // gpu_small_engine.cpp: 5832 entries at order 3, 4096 at 4, 3125 at 5 (the register group
+    // step), 1024 at order 6 and for float64.
+    struct Expected {
+      int order, size;
+      const char* engine;
+    };
+    for (const Expected& c : {Expected{3, 18, "cuda_one_block"}, Expected{3, 19, "cuda"}, Expected{4, 8, "cuda_one_block"},
+                              Expected{4, 9, "cuda"}, Expected{5, 5, "cuda_one_block"}, Expected{6, 4, "cuda"}}) {
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      const auto tensor = random_tensor<float>(c.order, c.size, 700u + static_cast<unsigned>(c.size));
+      Options options;
+      options.backend = Backend::cuda;
+      options.max_sweeps = 4;
+      options.schedule = SweepSchedule::round_robin;  // the one-block path's
+      const auto automatic = diagonalize(tensor, options);
+      CHECK(automatic.engine == std::string(c.engine));
+      options.on_sweep = [](const SweepRecord&) { return false; };  // the general engine
+      const auto general = diagonalize(tensor, options);
+      REQUIRE(general.engine == "cuda");
+      CHECK(automatic.sweeps() == general.sweeps());
+      CHECK(relative_difference(automatic.core.values(), general.core.values()) <= 1e-5);
+    }
+    const auto wide = random_tensor<double>(3, 12, 720u);
+    Options options;
+    options.backend = Backend::cuda;
+    options.max_sweeps = 2;
+    CHECK(diagonalize(wide, options).engine == "cuda");  // float64: 1024 entries at most
+  }
+
   TEST_CASE_TEMPLATE("a batch equals its tensors run one by one on the CPU", T, float, double) {
     const double bound = std::is_same_v<T, float> ? 1e-4 : 1e-10;
     std::vector<HostTensor<T>> tensors;

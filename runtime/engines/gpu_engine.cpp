@@ -66,27 +66,31 @@ struct GpuSchedule {
   int passes() const { return static_cast<int>(groups.size() + subspaces.size()); }
 };
 
-// auto takes the subspace passes where they measured faster than the round robin on the H100:
-// - order 3, N a power of two >= 16, cells of 8 (bench/results/xor_h100_2026-11-23.md; with the
-//   register group step and the asynchronous tile load, N = 128: 5.9 ms against 13.7 for 10 sweeps,
-//   bench/results/one_block_registers_h100_2026-11-26.md);
-// - float32 at orders 4 to 7 with cells of 4, where N >= 16, or N = 8 at orders 4 and 5 (same file:
-//   D = 4, N = 64 19.0 ms against 35.9; D = 5, N = 32 22.2 against 32.3; D = 6, N = 16 6.6 against
-//   8.7; D = 4, N = 16 0.91 against 1.08; D = 4, N = 8 0.53 against 0.61), except that D = 4,
-//   N = 32 measured 4% slower (2.54 against 2.44 ms); at N = 8 from order 6 the few tiles (32, 64)
-//   leave the SMs idle and the passes lost (D = 6 0.97 against 0.75 ms, D = 7 2.6 against 1.0).
-//   float64 and complex at orders >= 4 were not measured: the round robin. Where the cells of 4
-//   pass the 100 KB of a tile (D = 7, N = 16), the round robin.
+// auto takes the subspace passes where they measured faster than the round robin on the H100
+// (10 sweeps; bench/results/one_block_registers_h100_2026-11-26.md, and for order 3
+// bench/results/xor_h100_2026-11-23.md):
+// - order 3, N a power of two >= 16, cells of 8 (float32 N = 128: 5.9 ms against 13.7);
+// - orders 4 to 7 with cells of 4 where N is a power of 4 (16, 64, ..: a pass does three of the
+//   round robin's groups) or the tensor has 2^24 entries or more. Measured in float32, float64,
+//   complex64, complex128 and float32 structure symmetric at D x N = 4 x 16, 4 x 64, 5 x 16, 5 x 32,
+//   6 x 16, where it won in every dtype where its tile fits (0.40-0.92 of the round robin's time;
+//   float32 D = 4, N = 64 19.0 ms against 35.9); at N = 8 and 32 with fewer entries it won or lost by
+//   up to a third depending on the dtype (D = 4, N = 32: 0.99-1.33), so those keep the round robin.
+//   Real dtypes keep the tile within 100 KB (float64 D = 6, N = 16, a 128 KB tile: 1.22 of the
+//   round robin), complex ones take the opt-in shared memory (complex64 D = 6, N = 16: 0.79,
+//   complex128 D = 5, N = 32: 0.52, both 128 KB). Structure symmetric above order 3 in float32 only
+//   (the dtype measured).
 // They need N a power of two, cells of at least 4 a mode within a block's shared memory, and no
 // pivot check (its Lambda needs the whole tensor between groups). An explicit xor takes the
 // subspace passes wherever they fit (cells of 8, else 4, within 100 KB, or
-// TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass. Structure symmetric takes the order-3
-// choice, its subspace angles the symmetric variant (one rotation a pair in every mode;
-// bench/results/symmetric_fourier_h100_2026-11-25.md); complex tensors too.
+// TENSORDIAG_SUBSPACE_BITS), else the XOR groups one a pass. Structure symmetric's subspace angles
+// are the symmetric variant (one rotation a pair in every mode;
+// bench/results/symmetric_fourier_h100_2026-11-25.md); complex tensors take the complex kernels.
 bool auto_takes_xor(const codegen::KernelSpec& base, bool symmetric) {
   if (base.order == 3) return base.size >= 16;
-  const bool measured = base.dtype == codegen::ScalarType::float32 && !symmetric && base.order <= 7;
-  return measured && (base.size >= 16 || (base.size == 8 && base.order <= 5));
+  if (base.order > 7 || (symmetric && base.dtype != codegen::ScalarType::float32)) return false;
+  const bool power_of_four = base.size >= 16 && (base.size & (base.size - 1)) == 0 && (base.size & 0x55555555) != 0;
+  return power_of_four || std::pow(static_cast<double>(base.size), base.order) >= static_cast<double>(1 << 24);
 }
 
 // The cells auto takes: 8 a mode at order 3, 4 above (auto_takes_xor).
@@ -115,13 +119,14 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     // cells of 8 won where their tile is over 100 KB (float64 N = 256 177 ms against 268 for the
     // round robin, complex64 N = 256 212 against 283, complex128 N = 128 21.9 against 32.3) and
     // cells of 4 lost (278, 336 and 63; bench/results/complex_gpu_h100_2026-11-25.md). float32 up to
-    // N = 256 has cells of 8 within 100 KB either way. Above order 3 the tile stays within 100 KB.
+    // N = 256 has cells of 8 within 100 KB either way. Above order 3 the tile of a real dtype stays
+    // within 100 KB (auto_takes_xor).
     const bool auto_cells = !xor_asked && apply.tuning.subspace_bits == 0;
     if (auto_cells) apply.tuning.subspace_bits = auto_cell_bits(base);
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
       const auto plan = std::get<codegen::SubspaceApplyPlan>(attempt.plan->kind_plan);
-      const bool within_auto_budget =
-          !auto_cells || base.order == 3 || plan.dynamic_shared_bytes <= apply.tuning.subspace_shared_bytes;
+      const bool within_auto_budget = !auto_cells || base.order == 3 || codegen::is_complex(base.dtype) ||
+                                      plan.dynamic_shared_bytes <= apply.tuning.subspace_shared_bytes;
       if (within_auto_budget && codegen::try_plan(subspace_angles_spec(base, plan.cell_bits, symmetric)).plan) {
         schedule.ran = SweepSchedule::xor_subspaces;
         schedule.subspaces = xor_schedule(size, plan.cell_bits);

@@ -26,6 +26,18 @@ __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scal
   __syncwarp();
 }
 
+// Rotation g on entries `bits` and `bits | bit` of a subtensor x (in shared memory, or a thread's
+// registers once inlined and unrolled), where `half` numbers the entries with `bit` clear: a zero
+// bit inserted into `half` at that position gives `bits`.
+__device__ __forceinline__ void rotate_entry_pair(Scalar* x, int half, int bit, Rotation g) {
+  const int low = half & (bit - 1);
+  const int bits = ((half - low) << 1) | low;
+  const Scalar p = x[bits];
+  const Scalar q = x[bits | bit];
+  x[bits] = rotated_at_p(g, p, q);
+  x[bits | bit] = rotated_at_q(g, q, p);
+}
+
 // One micro-iteration in mode n (DESIGN.md section 2). The rule's angle from the pivot entries
 //   a = A_{p..p}, b = A_{p->q,n} (index q in mode n only), d = A_{q..q}, e = A_{q->p,n};
 // every lane evaluates the rule on the same four values, so all lanes hold the same (c, s). Then
@@ -36,15 +48,7 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
   const int all = SUBTENSOR - 1;
   const Rotation g = rule_rotation(sub[0], sub[bit], sub[all], sub[all ^ bit]);
   __syncwarp();  // every lane has read the pivot entries before any is overwritten
-  for (int half = lane; half < SUBTENSOR / 2; half += 32) {
-    // The entries with bit `mode` clear: insert a zero bit at position `mode` into `half`.
-    const int low = half & (bit - 1);
-    const int bits = ((half - low) << 1) | low;
-    const Scalar x = sub[bits];
-    const Scalar y = sub[bits | bit];
-    sub[bits] = rotated_at_p(g, x, y);
-    sub[bits | bit] = rotated_at_q(g, y, x);
-  }
+  for (int half = lane; half < SUBTENSOR / 2; half += 32) rotate_entry_pair(sub, half, bit, g);
   __syncwarp();
   return g;
 }

@@ -32,14 +32,7 @@ __device__ inline void pair_rotations_in_registers(const Scalar* tensor, int p, 
     const int bit = 1 << mode;
     const Rotation g = rule_rotation(sub[0], sub[bit], sub[all], sub[all ^ bit]);
 #pragma unroll
-    for (int half = 0; half < SUBTENSOR / 2; ++half) {
-      const int low = half & (bit - 1);
-      const int bits = ((half - low) << 1) | low;
-      const Scalar x = sub[bits];
-      const Scalar y = sub[bits | bit];
-      sub[bits] = rotated_at_p(g, x, y);
-      sub[bits | bit] = rotated_at_q(g, y, x);
-    }
+    for (int half = 0; half < SUBTENSOR / 2; ++half) rotate_entry_pair(sub, half, bit, g);
     out[mode * PAIRS] = g;
   }
 }
@@ -88,14 +81,7 @@ __device__ inline void rotate_blocks_in_registers(Scalar* tensor, const Rotation
       if (is_identity(g)) continue;
       const int bit = 1 << k;
 #pragma unroll
-      for (int half = 0; half < SUBTENSOR / 2; ++half) {
-        const int low = half & (bit - 1);
-        const int bits = ((half - low) << 1) | low;
-        const Scalar xp = x[bits];
-        const Scalar yq = x[bits | bit];
-        x[bits] = rotated_at_p(g, xp, yq);
-        x[bits | bit] = rotated_at_q(g, yq, xp);
-      }
+      for (int half = 0; half < SUBTENSOR / 2; ++half) rotate_entry_pair(x, half, bit, g);
     }
 #pragma unroll
     for (int bits = 0; bits < SUBTENSOR; ++bits) tensor[offset[bits]] = x[bits];

@@ -73,6 +73,7 @@ void check_read_error(const ScratchDir& dir, std::string_view name, std::string_
   // The in-memory readers (the fuzzer's entry points) share the parser, and so the message.
   check_user_error([&] { read_npy_array(as_bytes(bytes), file); }, file, phrase);
   check_user_error([&] { read_tensor(as_bytes(bytes), file); }, file, phrase);
+  check_user_error([&] { NpyReader reader(file); }, file, phrase);  // the header alone refuses it
 }
 
 void check_tensor_error(const ScratchDir& dir, std::string_view name, std::string_view bytes,
@@ -187,6 +188,41 @@ TEST_CASE("npy: arrays of any shape round-trip through write_npy_array and read_
       CHECK(back.bytes == array.bytes);
     }
   }
+}
+
+TEST_CASE("npy: write_vector and NpyReader round-trip a vector bit for bit, the header first") {
+  const ScratchDir dir("npy");
+  std::mt19937_64 engine(4242);
+  std::normal_distribution<double> normal;
+  std::vector<double> wide(1001);
+  for (double& v : wide) v = normal(engine) * std::ldexp(1.0, static_cast<int>(engine() % 40) - 20);
+  std::vector<float> narrow(37);
+  for (float& v : narrow) v = static_cast<float>(normal(engine));
+  write_vector(dir / "wide.npy", std::span<const double>(wide));
+  write_vector(dir / "narrow.npy", std::span<const float>(narrow));
+  // The same bytes as write_npy_array of the same data.
+  NpyArray array;
+  array.dtype = Dtype::float64;
+  array.shape = {wide.size()};
+  array.bytes.resize(wide.size() * sizeof(double));
+  std::memcpy(array.bytes.data(), wide.data(), array.bytes.size());
+  write_npy_array(dir / "array.npy", array);
+  CHECK(read_file(dir / "wide.npy") == read_file(dir / "array.npy"));
+
+  NpyReader reader(dir / "wide.npy");
+  CHECK(reader.dtype() == Dtype::float64);
+  CHECK_FALSE(reader.fortran_order());
+  CHECK(reader.shape() == std::vector<std::size_t>{wide.size()});
+  CHECK_THROWS_AS(reader.values<float>(), internal_error);  // not the file's dtype
+  CHECK(reader.values<double>() == wide);
+  CHECK_THROWS_AS(reader.values<double>(), internal_error);  // read once
+  NpyReader narrow_reader(dir / "narrow.npy");
+  CHECK(narrow_reader.dtype() == Dtype::float32);
+  CHECK(narrow_reader.values<float>() == narrow);
+
+  // Bad files are refused on opening, before any data is read (check_read_error runs every case).
+  write_file(dir / "short.npy", npy_file(1, dict_for("<f8", "(30,)"), std::string(100, '\0')));
+  CHECK_THROWS_WITH_AS(NpyReader(dir / "short.npy"), doctest::Contains("truncated data"), user_error);
 }
 
 TEST_CASE("npy: a header longer than 65535 bytes is written as version 2.0") {

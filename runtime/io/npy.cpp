@@ -552,6 +552,43 @@ AnyComplexTensor read_complex_tensor(const std::filesystem::path& path) {
   return read_complex_tensor(source, path);
 }
 
+struct NpyReader::State {
+  std::filesystem::path file;
+  NpyFileSource source;
+  NpyHeader header;
+  bool read = false;
+  explicit State(const std::filesystem::path& path) : file(path), source(path), header(read_header(source, path)) {}
+};
+
+NpyReader::NpyReader(const std::filesystem::path& path) : state_(std::make_unique<State>(path)) {}
+NpyReader::~NpyReader() = default;
+
+Dtype NpyReader::dtype() const { return state_->header.dtype; }
+bool NpyReader::fortran_order() const { return state_->header.fortran_order; }
+const std::vector<std::size_t>& NpyReader::shape() const { return state_->header.shape; }
+
+template <class T>
+std::vector<T> NpyReader::values() {
+  if (dtype_of<T>() != state_->header.dtype)
+    throw internal_error("NpyReader::values: " + std::string(to_string(dtype_of<T>())) + " asked of a " +
+                         std::string(to_string(state_->header.dtype)) + " file");
+  if (state_->read) throw internal_error("NpyReader::values: the data was read already");
+  state_->read = true;
+  std::vector<T> values = allocate<T>(state_->header.data_bytes / sizeof(T), state_->file);
+  read_data(state_->source, values, state_->file);
+  return values;
+}
+
+template <class T>
+void write_vector(const std::filesystem::path& path, std::span<const T> values) {
+  write_npy(path, dtype_of<T>(), false, {values.size()}, values.data(), values.size() * sizeof(T));
+}
+
+template std::vector<float> NpyReader::values<float>();
+template std::vector<double> NpyReader::values<double>();
+template void write_vector(const std::filesystem::path&, std::span<const float>);
+template void write_vector(const std::filesystem::path&, std::span<const double>);
+
 template <class T>
 void write_tensor(const std::filesystem::path& path, const HostTensor<T>& tensor) {
   const std::vector<std::size_t> shape(static_cast<std::size_t>(tensor.order()),

@@ -4,6 +4,7 @@
 // user_error with a one-line message that names the file. Files are written in version 1.0 (2.0
 // when the header needs more than 65535 bytes), the header padded to a multiple of 64 bytes.
 #include <filesystem>
+#include <memory>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -30,6 +31,36 @@ NpyArray read_npy_array(const std::filesystem::path& path);
 NpyArray read_npy_array(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 // Throws internal_error when array.bytes does not hold exactly shape product x element size.
 void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
+
+// A .npy file whose header is read and checked on opening (as read_npy_array checks it) and whose
+// data is read later, once, straight into values of the caller's type: one copy of the data in
+// memory, where read_npy_array holds its bytes and a caller that wants typed values makes a second.
+// The caller can refuse a dtype or shape before anything is allocated.
+class NpyReader {
+public:
+  explicit NpyReader(const std::filesystem::path& path);
+  ~NpyReader();
+  NpyReader(const NpyReader&) = delete;
+  NpyReader& operator=(const NpyReader&) = delete;
+
+  Dtype dtype() const;
+  bool fortran_order() const;
+  const std::vector<std::size_t>& shape() const;
+
+  // Every value in file order. T must be the file's dtype (internal_error otherwise); the data is
+  // read at the first call, a second call is an internal_error. A value count over this machine's
+  // memory or a short read is a user_error naming the file.
+  template <class T>
+  std::vector<T> values();
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Writes `values` as a one-dimensional array of their dtype.
+template <class T>
+void write_vector(const std::filesystem::path& path, std::span<const T> values);
 
 // A cubical tensor of order >= 3 and size N >= 2 (order 2 is rejected with a pointer to an SVD;
 // order < 2, non-cubical shapes and N < 2 are rejected), with every value finite. The data stays
@@ -65,6 +96,10 @@ void write_tensor(const std::filesystem::path& path, const HostTensor<T>& tensor
 template <class T>
 void write_matrix(const std::filesystem::path& path, const Matrix<T>& matrix);
 
+extern template std::vector<float> NpyReader::values<float>();
+extern template std::vector<double> NpyReader::values<double>();
+extern template void write_vector(const std::filesystem::path&, std::span<const float>);
+extern template void write_vector(const std::filesystem::path&, std::span<const double>);
 extern template void write_tensor(const std::filesystem::path&, const HostTensor<float>&);
 extern template void write_tensor(const std::filesystem::path&, const HostTensor<double>&);
 extern template void write_matrix(const std::filesystem::path&, const Matrix<float>&);

@@ -1,6 +1,5 @@
 #include "runtime/io/npy_packed.hpp"
 
-#include <cstring>
 #include <string>
 
 #include "runtime/core/errors.hpp"
@@ -10,42 +9,42 @@ namespace tensordiag::runtime {
 
 namespace {
 
-template <class T>
-PackedSymmetricTensor<T> packed_from(const NpyArray& array, int order, int size) {
-  std::vector<T> values(array.shape.front());
-  std::memcpy(values.data(), array.bytes.data(), array.bytes.size());
-  return PackedSymmetricTensor<T>(order, size, std::move(values));
+// The packed tensor a file's header describes, checked: a real dtype, one dimension, a count that
+// is binom(N + D - 1, D) for the order.
+PackedShape checked_header(const NpyReader& reader, const std::filesystem::path& path, int order) {
+  const std::string file = path.string();
+  if (is_complex(reader.dtype()))
+    throw user_error(file + ": packed storage holds real tensors (float32 or float64), not " +
+                     std::string(to_string(reader.dtype())));
+  if (reader.shape().size() != 1)
+    throw user_error(file + ": a packed symmetric tensor is one-dimensional (its distinct entries), not of shape " +
+                     shape_text(reader.shape()));
+  try {
+    return {order, packed_size_of(order, reader.shape().front()), reader.dtype()};
+  } catch (const user_error& error) {
+    throw user_error(file + ": " + error.what());
+  }
 }
 
 }  // namespace
 
+PackedShape read_packed_symmetric_shape(const std::filesystem::path& path, int order) {
+  const NpyReader reader(path);
+  return checked_header(reader, path, order);
+}
+
 AnyPackedTensor read_packed_symmetric(const std::filesystem::path& path, int order) {
-  const NpyArray array = read_npy_array(path);
-  const std::string file = path.string();
-  if (is_complex(array.dtype))
-    throw user_error(file + ": packed storage holds real tensors (float32 or float64), not " +
-                     std::string(to_string(array.dtype)));
-  if (array.shape.size() != 1)
-    throw user_error(file + ": a packed symmetric tensor is one-dimensional (its distinct entries), not of shape " +
-                     shape_text(array.shape));
-  int size = 0;
-  try {
-    size = packed_size_of(order, array.shape.front());
-  } catch (const user_error& error) {
-    throw user_error(file + ": " + error.what());
-  }
-  if (array.dtype == Dtype::float32) return packed_from<float>(array, order, size);
-  return packed_from<double>(array, order, size);
+  // The header first: a wrong dtype or shape is refused before the data is allocated, and the data
+  // is read straight into the tensor's values (one copy in memory).
+  NpyReader reader(path);
+  const PackedShape shape = checked_header(reader, path, order);
+  if (shape.dtype == Dtype::float32) return PackedSymmetricTensor<float>(order, shape.size, reader.values<float>());
+  return PackedSymmetricTensor<double>(order, shape.size, reader.values<double>());
 }
 
 template <class T>
 void write_packed_symmetric(const std::filesystem::path& path, const PackedSymmetricTensor<T>& tensor) {
-  NpyArray array;
-  array.dtype = dtype_of<T>();
-  array.shape = {tensor.count()};
-  array.bytes.resize(tensor.count() * sizeof(T));
-  std::memcpy(array.bytes.data(), tensor.values().data(), array.bytes.size());
-  write_npy_array(path, array);
+  write_vector(path, std::span<const T>(tensor.values()));
 }
 
 AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype) {

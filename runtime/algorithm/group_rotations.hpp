@@ -45,4 +45,18 @@ struct GroupRotations {
   }
 };
 
+// Structures symmetric and skew rotate every mode by a pair's one rotation and keep one factor Q:
+// set_in_every_mode gives pair k its rotation in every mode, one_mode_group the group that rotates Q.
+template <class T>
+void set_in_every_mode(GroupRotations<T>& group, std::size_t pair, const PlaneRotation<T>& g) {
+  for (int mode = 0; mode < group.order; ++mode) group.at(mode, pair) = g;
+}
+
+template <class T>
+GroupRotations<T> one_mode_group(const GroupRotations<T>& group) {
+  GroupRotations<T> one(1, group.pairs);
+  for (std::size_t k = 0; k < group.pairs.size(); ++k) one.at(0, k) = group.at(0, k);
+  return one;
+}
+
 }  // namespace tensordiag::runtime

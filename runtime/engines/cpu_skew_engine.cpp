@@ -105,14 +105,12 @@ Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settin
   Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                         [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
                           GroupRotations<T> every_mode(order, pairs);
-                          GroupRotations<T> factor(1, pairs);
                           for (std::size_t k = 0; k < pairs.size(); ++k) {
                             const dsl::Givens<double> g = skew_pair_rotation(core, pairs[k].p, pairs[k].q);
-                            factor.at(0, k) = {static_cast<T>(g.c), static_cast<T>(g.s)};
-                            for (int n = 0; n < order; ++n) every_mode.at(n, k) = factor.at(0, k);
+                            set_in_every_mode(every_mode, k, {static_cast<T>(g.c), static_cast<T>(g.s)});
                           }
                           apply_group_pass(core, every_mode, settings.threads);
-                          apply_group_to_factors(q, factor);
+                          apply_group_to_factors(q, one_mode_group(every_mode));
                         });
   record_group_schedule(result, tensor.size(), settings, schedule);
   return result;

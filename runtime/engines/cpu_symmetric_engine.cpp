@@ -42,7 +42,7 @@ GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pa
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto t = symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pairs[k]), order);
     const dsl::Givens<double> g = symmetric_angle(t);
-    for (int mode = 0; mode < order; ++mode) group.at(mode, k) = {static_cast<T>(g.c), static_cast<T>(g.s)};
+    set_in_every_mode(group, k, {static_cast<T>(g.c), static_cast<T>(g.s)});
   }
   apply_group_pass(core, group, threads);
   return group;
@@ -55,9 +55,7 @@ Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSetting
   Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                                     [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
                                       const GroupRotations<T> group = symmetric_group_step(core, pairs, settings.threads);
-                                      GroupRotations<T> factor_group(1, pairs);
-                                      for (std::size_t k = 0; k < pairs.size(); ++k) factor_group.at(0, k) = group.at(0, k);
-                                      apply_group_to_factors(q, factor_group);
+                                      apply_group_to_factors(q, one_mode_group(group));
                                     });
   const Matrix<T> q = result.factors.front();
   result.factors.assign(static_cast<std::size_t>(tensor.order()), q);

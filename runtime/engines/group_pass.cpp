@@ -143,9 +143,8 @@ inline void apply_gather_form_in_registers(double* x, const GatherForm<double>& 
 // the slab's results in a local array of compile-time size, which the compiler keeps in registers,
 // so there is no scratch and no copy back through memory (the copy back was 27% of N = 16, D = 5 by
 // perf). The same products and sums as the loop form: the same core and factors bit for bit. On the
-// 2-core machine, 10 sweeps: N = 16, D = 5 float32 0.057 s against 0.075; N = 16, D = 6 1.19-1.22
-// against 1.49-1.51; N = 32, D = 4 0.096-0.103 against 0.135-0.149
-// (bench/results/cpu_fixed_slab_2026-11-26.md).
+// 2-core machine, 10 sweeps, float32: N = 16, D = 6 1.11-1.16 s against 1.48-1.54; N = 32, D = 4
+// 0.097-0.100 against 0.136-0.138 (bench/results/cpu_fixed_slab_2026-11-26.md).
 template <std::size_t SLAB, class T>
 inline void apply_gather_form_fixed(T* __restrict x, const GatherForm<T>& f, std::size_t slabs) {
   T c[SLAB], s[SLAB];

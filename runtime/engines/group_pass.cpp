@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace tensordiag::runtime {
@@ -160,14 +161,43 @@ inline void apply_gather_form_fixed(T* __restrict x, const GatherForm<T>& f, std
   }
 }
 
-// apply_gather_form_fixed where the slab has one of its sizes; false (nothing done) elsewhere.
+// The same for complex entries, in real arithmetic (apply_gather_form's complex form below).
+template <std::size_t SLAB, class R>
+inline void apply_gather_form_fixed(std::complex<R>* __restrict x, const GatherForm<std::complex<R>>& f,
+                                    std::size_t slabs) {
+  R c[2 * SLAB], s[2 * SLAB];
+  std::uint32_t partner[SLAB];
+  std::memcpy(c, f.c.data(), sizeof c);
+  std::memcpy(s, f.s.data(), sizeof s);
+  std::memcpy(partner, f.partner.data(), sizeof partner);
+  for (std::size_t b = 0; b < slabs; ++b) {
+    R* __restrict xs = reinterpret_cast<R*>(x + b * SLAB);
+    R out[2 * SLAB];
+    for (std::size_t j = 0; j < SLAB; ++j) {
+      const R xr = xs[2 * j], xi = xs[2 * j + 1], yr = xs[2 * partner[j]], yi = xs[2 * partner[j] + 1];
+      const R cr = c[2 * j], ci = c[2 * j + 1], sr = s[2 * j], si = s[2 * j + 1];
+      out[2 * j] = cr * xr - ci * xi + sr * yr - si * yi;
+      out[2 * j + 1] = cr * xi + ci * xr + sr * yi + si * yr;
+    }
+    std::memcpy(xs, out, sizeof out);
+  }
+}
+
+// apply_gather_form_fixed where the slab has one of its sizes; false (nothing done) elsewhere, and
+// for complex128, where the fixed form measured no faster than the loop form (complex64 N = 16,
+// D = 5: 0.16-0.18 s against 0.19-0.23; complex128 N = 16, D = 5: 0.16-0.18 against 0.15-0.21;
+// bench/results/cpu_fixed_slab_2026-11-26.md).
 template <class T>
 bool apply_gather_form_fixed_slab(T* x, const GatherForm<T>& f, std::size_t slabs) {
-  switch (f.c.size() * sizeof(T)) {
-    case 64: apply_gather_form_fixed<64 / sizeof(T)>(x, f, slabs); return true;
-    case 128: apply_gather_form_fixed<128 / sizeof(T)>(x, f, slabs); return true;
-    case 256: apply_gather_form_fixed<256 / sizeof(T)>(x, f, slabs); return true;
-    default: return false;
+  if constexpr (std::is_same_v<T, std::complex<double>>) {
+    return false;
+  } else {
+    switch (f.c.size() * sizeof(T)) {
+      case 64: apply_gather_form_fixed<64 / sizeof(T)>(x, f, slabs); return true;
+      case 128: apply_gather_form_fixed<128 / sizeof(T)>(x, f, slabs); return true;
+      case 256: apply_gather_form_fixed<256 / sizeof(T)>(x, f, slabs); return true;
+      default: return false;
+    }
   }
 }
 
@@ -316,10 +346,9 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
               apply_gather_form_in_registers(data, gather_forms[static_cast<std::size_t>(k)], block / slab);
               continue;
             }
-          if constexpr (!is_complex_v<T>)
-            if (run < shortest_vector_run &&
-                apply_gather_form_fixed_slab(data, gather_forms[static_cast<std::size_t>(k)], block / slab))
-              continue;
+          if (run < shortest_vector_run &&
+              apply_gather_form_fixed_slab(data, gather_forms[static_cast<std::size_t>(k)], block / slab))
+            continue;
           if (run < shortest_vector_run) {
             for (std::size_t base = 0; base < block; base += slab)
               apply_gather_form(data + base, scratch.data(), gather_forms[static_cast<std::size_t>(k)]);

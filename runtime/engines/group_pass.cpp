@@ -141,12 +141,12 @@ inline void apply_gather_form_in_registers(double* x, const GatherForm<double>& 
 }
 
 // Slabs of 64, 128 or 256 bytes (N = 16, 32, 64 in float; 8, 16, 32 in double and in complex64,
-// whose overload follows): the loop form with
-// the slab's results in a local array of compile-time size, which the compiler keeps in registers,
-// so there is no scratch and no copy back through memory (the copy back was 27% of N = 16, D = 5 by
-// perf). The same products and sums as the loop form: the same core and factors bit for bit. On the
-// 2-core machine, 10 sweeps, float32: N = 16, D = 6 1.11-1.16 s against 1.48-1.54; N = 32, D = 4
-// 0.097-0.100 against 0.136-0.138 (bench/results/cpu_fixed_slab_2026-11-26.md).
+// whose overload follows): the loop form with the slab's results in a local array of compile-time
+// size, which the compiler keeps in registers, so there is no scratch and no copy back through
+// memory (the copy back was 27% of N = 16, D = 5 by perf). The same products and sums as the loop
+// form: the same core and factors bit for bit. On the 2-core machine, 10 sweeps, float32: N = 16,
+// D = 6 1.11-1.16 s against 1.48-1.54; N = 32, D = 4 0.097-0.100 against 0.136-0.138
+// (bench/results/cpu_fixed_slab_2026-11-26.md).
 template <std::size_t SLAB, class T>
 inline void apply_gather_form_fixed(T* __restrict x, const GatherForm<T>& f, std::size_t slabs) {
   T c[SLAB], s[SLAB];

@@ -114,7 +114,10 @@ TEST_CASE_TEMPLATE("every micro-iteration and every group step does not decrease
 }
 
 TEST_CASE("the fused group step equals the plain mode-by-mode algorithm, without and with pivot checks") {
-  for (auto [order, size, eta] : {std::tuple{3, 6, 0.0}, {4, 5, 0.0}, {5, 3, 0.0}, {3, 8, 0.2}, {4, 4, 0.45}, {3, 7, 0.25}}) {
+  // The innermost mode's forms in float64: N = 4 one AVX2 vector a slab, N = 8, 16, 32 the fixed
+  // slabs of 64, 128 and 256 bytes, N = 3, 5, 6, 7 the loop form.
+  for (auto [order, size, eta] : {std::tuple{3, 6, 0.0}, {4, 5, 0.0}, {5, 3, 0.0}, {3, 8, 0.2}, {4, 4, 0.45}, {3, 7, 0.25},
+                                  {3, 16, 0.0}, {3, 32, 0.0}, {4, 8, 0.0}}) {
     CAPTURE(order);
     CAPTURE(size);
     CAPTURE(eta);

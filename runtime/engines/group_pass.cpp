@@ -127,12 +127,6 @@ inline void apply_gather_form_in_registers(T* x, const GatherForm<T>& f, std::si
   }
 }
 
-// Whether a slab of the (real) form is one vector (apply_gather_form_in_registers).
-template <class T>
-bool one_vector(const GatherForm<T>& f) {
-  return f.c.size() * sizeof(T) == 32;
-}
-
 inline void apply_gather_form_in_registers(float* x, const GatherForm<float>& f, std::size_t slabs) {
   apply_gather_form_in_registers<Floats8, Ints8>(x, f, slabs);
 }
@@ -184,24 +178,6 @@ inline void apply_gather_form_fixed(std::complex<R>* __restrict x, const GatherF
   }
 }
 
-// apply_gather_form_fixed where the slab has one of its sizes; false (nothing done) elsewhere, and
-// for complex128, where the fixed form measured no faster than the loop form (complex64 N = 16,
-// D = 5: 0.16-0.18 s against 0.19-0.23; complex128 N = 16, D = 5: 0.16-0.18 against 0.15-0.21;
-// bench/results/cpu_fixed_slab_2026-11-26.md).
-template <class T>
-bool apply_gather_form_fixed_slab(T* x, const GatherForm<T>& f, std::size_t slabs) {
-  if constexpr (std::is_same_v<T, std::complex<double>>) {
-    return false;
-  } else {
-    switch (f.c.size() * sizeof(T)) {
-      case 64: apply_gather_form_fixed<64 / sizeof(T)>(x, f, slabs); return true;
-      case 128: apply_gather_form_fixed<128 / sizeof(T)>(x, f, slabs); return true;
-      case 256: apply_gather_form_fixed<256 / sizeof(T)>(x, f, slabs); return true;
-      default: return false;
-    }
-  }
-}
-
 // The same for complex entries, in real arithmetic (see rotate_runs).
 template <class R>
 inline void apply_gather_form(std::complex<R>* x, std::complex<R>* scratch, const GatherForm<std::complex<R>>& f) {
@@ -218,6 +194,27 @@ inline void apply_gather_form(std::complex<R>* x, std::complex<R>* scratch, cons
     out[2 * j + 1] = cr * xi + ci * xr + sr * yi + si * yr;
   }
   for (std::size_t j = 0; j < slab; ++j) x[j] = scratch[j];
+}
+
+// The gather form on `slabs` consecutive slabs of x, in the fastest form for its slab's size: one
+// AVX2 vector (32 bytes, real), a fixed-size slab (64, 128 or 256 bytes), else the loop form
+// through `scratch` (a slab's entries). complex128 keeps the loop form: the fixed form measured no
+// faster there (complex64 N = 16, D = 5: 0.16-0.18 s against 0.19-0.23; complex128 N = 16, D = 5:
+// 0.16-0.18 against 0.15-0.21; bench/results/cpu_fixed_slab_2026-11-26.md).
+template <class T>
+void apply_gather_form_to_slabs(T* x, T* scratch, const GatherForm<T>& f, std::size_t slabs) {
+  const std::size_t bytes = f.c.size() * sizeof(T);
+  if constexpr (!is_complex_v<T>)
+    if (bytes == 32) return apply_gather_form_in_registers(x, f, slabs);
+  if constexpr (!std::is_same_v<T, std::complex<double>>) {
+    switch (bytes) {
+      case 64: return apply_gather_form_fixed<64 / sizeof(T)>(x, f, slabs);
+      case 128: return apply_gather_form_fixed<128 / sizeof(T)>(x, f, slabs);
+      case 256: return apply_gather_form_fixed<256 / sizeof(T)>(x, f, slabs);
+      default: break;
+    }
+  }
+  for (std::size_t b = 0; b < slabs; ++b) apply_gather_form(x + b * f.c.size(), scratch, f);
 }
 
 // The pairs of the group and their rotations, seen in memory-mode order.
@@ -342,17 +339,8 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
         for (int k = outer; k < order; ++k) {
           run /= size;
           const std::size_t slab = run * size;
-          if constexpr (!is_complex_v<T>)
-            if (run < shortest_vector_run && one_vector(gather_forms[static_cast<std::size_t>(k)])) {
-              apply_gather_form_in_registers(data, gather_forms[static_cast<std::size_t>(k)], block / slab);
-              continue;
-            }
-          if (run < shortest_vector_run &&
-              apply_gather_form_fixed_slab(data, gather_forms[static_cast<std::size_t>(k)], block / slab))
-            continue;
           if (run < shortest_vector_run) {
-            for (std::size_t base = 0; base < block; base += slab)
-              apply_gather_form(data + base, scratch.data(), gather_forms[static_cast<std::size_t>(k)]);
+            apply_gather_form_to_slabs(data, scratch.data(), gather_forms[static_cast<std::size_t>(k)], block / slab);
             continue;
           }
           const auto& mode_rotations = rot.by_mode[static_cast<std::size_t>(k)];

@@ -18,9 +18,10 @@ int run_diagonalize_packed(const DiagonalizeArguments& arguments) {
   runtime::Options options = run_options(arguments);
   // The options against the header's shape before the data is read (a large file takes a while)
   // and before DIR is made.
-  const auto [order, size, file_dtype] = runtime::read_packed_symmetric_shape(arguments.input, arguments.packed_order);
+  runtime::PackedSymmetricFile file(arguments.input, arguments.packed_order);
+  const auto [order, size, file_dtype] = file.shape();
   runtime::check_packed_options(order, size, options);
-  runtime::AnyPackedTensor tensor = runtime::read_packed_symmetric(arguments.input, arguments.packed_order);
+  runtime::AnyPackedTensor tensor = file.read();
   const runtime::Dtype run_dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
   if (run_dtype != file_dtype) tensor = runtime::convert(tensor, run_dtype);
   runtime::ReportInput input{arguments.input, file_dtype};

@@ -28,18 +28,17 @@ PackedShape checked_header(const NpyReader& reader, const std::filesystem::path&
 
 }  // namespace
 
-PackedShape read_packed_symmetric_shape(const std::filesystem::path& path, int order) {
-  const NpyReader reader(path);
-  return checked_header(reader, path, order);
+PackedSymmetricFile::PackedSymmetricFile(const std::filesystem::path& path, int order)
+    : reader_(path), shape_(checked_header(reader_, path, order)) {}
+
+AnyPackedTensor PackedSymmetricFile::read() {
+  // Straight into the tensor's values: the file's bytes are held once.
+  if (shape_.dtype == Dtype::float32) return PackedSymmetricTensor<float>(shape_.order, shape_.size, reader_.values<float>());
+  return PackedSymmetricTensor<double>(shape_.order, shape_.size, reader_.values<double>());
 }
 
 AnyPackedTensor read_packed_symmetric(const std::filesystem::path& path, int order) {
-  // The header first: a wrong dtype or shape is refused before the data is allocated, and the data
-  // is read straight into the tensor's values (one copy in memory).
-  NpyReader reader(path);
-  const PackedShape shape = checked_header(reader, path, order);
-  if (shape.dtype == Dtype::float32) return PackedSymmetricTensor<float>(order, shape.size, reader.values<float>());
-  return PackedSymmetricTensor<double>(order, shape.size, reader.values<double>());
+  return PackedSymmetricFile(path, order).read();
 }
 
 template <class T>

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "runtime/core/packed_symmetric.hpp"
+#include "runtime/io/npy.hpp"
 
 namespace tensordiag::runtime {
 
@@ -13,14 +14,24 @@ namespace tensordiag::runtime {
 // held once.
 AnyPackedTensor read_packed_symmetric(const std::filesystem::path& path, int order);
 
-// What read_packed_symmetric would read, from the header alone, with the same checks: for checking
-// a run's options before a large file is read.
+// A packed symmetric tensor's file, its header read and checked on opening (read_packed_symmetric's
+// checks, the same user_errors), its values read once, on read(): a run's options can be checked
+// against the shape before a large file's data is read, without parsing the header twice.
 struct PackedShape {
   int order = 0;
   int size = 0;
   Dtype dtype = Dtype::float64;
 };
-PackedShape read_packed_symmetric_shape(const std::filesystem::path& path, int order);
+class PackedSymmetricFile {
+public:
+  PackedSymmetricFile(const std::filesystem::path& path, int order);
+  const PackedShape& shape() const { return shape_; }
+  AnyPackedTensor read();  // once (NpyReader::values)
+
+private:
+  NpyReader reader_;
+  PackedShape shape_;
+};
 
 template <class T>
 void write_packed_symmetric(const std::filesystem::path& path, const PackedSymmetricTensor<T>& tensor);

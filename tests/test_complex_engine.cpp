@@ -11,6 +11,7 @@
 #include <complex>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/algorithm/complex_pivot_check.hpp"
@@ -41,6 +42,34 @@ Options cpu_options() {
   options.verify = true;
   options.max_sweeps = 40;
   return options;
+}
+
+// A noisy real tensor of R (not diagonalizable: the runs stall at the same point) diagonalized by
+// the real CPU engine and, converted to std::complex<R>, by the complex one, `sweeps` sweeps each.
+template <class R>
+struct RealAndComplexRuns {
+  HostTensor<R> real;
+  Result<R> expected;
+  Result<std::complex<R>> complex;
+};
+
+template <class R>
+RealAndComplexRuns<R> real_and_complex_runs(int order, int size, std::uint64_t seed, int sweeps) {
+  GeneratorOptions generator;
+  generator.order = order;
+  generator.size = size;
+  generator.seed = seed;
+  generator.noise = 0.05;
+  RealAndComplexRuns<R> runs{generate_diagonalizable<R>(generator).tensor, {}, {}};
+  Options options = cpu_options();
+  options.max_sweeps = sweeps;
+  options.stall_tol = 0.0;
+  options.tol = 0.0;
+  runs.expected = diagonalize(runs.real, options);
+  const AnyComplexTensor as_complex =
+      convert_to_complex(AnyTensor(runs.real), std::is_same_v<R, float> ? Dtype::complex64 : Dtype::complex128);
+  runs.complex = diagonalize_complex(std::get<HostTensor<std::complex<R>>>(as_complex), options);
+  return runs;
 }
 
 }  // namespace
@@ -167,19 +196,7 @@ TEST_CASE("complex engine: with the pivot check (0 < eta <= 2/N) planted tensors
 
 TEST_CASE("complex engine: a real tensor run as complex128 follows the real CPU engine") {
   for (const auto& [order, size, seed] : {std::tuple{3, 6, 51}, std::tuple{4, 4, 52}}) {
-    GeneratorOptions generator;
-    generator.order = order;
-    generator.size = size;
-    generator.seed = static_cast<std::uint64_t>(seed);
-    generator.noise = 0.05;  // not diagonalizable: the runs stall at the same point
-    const HostTensor<double> real = generate_diagonalizable<double>(generator).tensor;
-    Options options = cpu_options();
-    options.max_sweeps = 6;
-    options.stall_tol = 0.0;
-    options.tol = 0.0;
-    const Result<double> expected = diagonalize(real, options);
-    const AnyComplexTensor as_complex = convert_to_complex(AnyTensor(real), Dtype::complex128);
-    const Result<cd> result = diagonalize_complex(std::get<HostTensor<cd>>(as_complex), options);
+    const auto [real, expected, result] = real_and_complex_runs<double>(order, size, static_cast<std::uint64_t>(seed), 6);
     REQUIRE(result.history.size() == expected.history.size());
     for (std::size_t k = 0; k < expected.history.size(); ++k) {
       CHECK(result.history[k].off_rel == doctest::Approx(expected.history[k].off_rel).epsilon(1e-10));
@@ -199,20 +216,7 @@ TEST_CASE("complex engine: a real tensor run as complex64 follows the real float
   // arithmetic, the float32 engine's on its own real forms: two code paths, one result to rounding.
   for (const auto& [order, size, seed] : {std::tuple{3, 8, 53}, std::tuple{3, 16, 54}, std::tuple{3, 32, 55}}) {
     CAPTURE(size);
-    GeneratorOptions generator;
-    generator.order = order;
-    generator.size = size;
-    generator.seed = static_cast<std::uint64_t>(seed);
-    generator.noise = 0.05;
-    const HostTensor<float> real = generate_diagonalizable<float>(generator).tensor;
-    Options options = cpu_options();
-    options.max_sweeps = 4;
-    options.stall_tol = 0.0;
-    options.tol = 0.0;
-    const Result<float> expected = diagonalize(real, options);
-    const AnyComplexTensor as_complex = convert_to_complex(AnyTensor(real), Dtype::complex64);
-    const Result<std::complex<float>> result =
-        diagonalize_complex(std::get<HostTensor<std::complex<float>>>(as_complex), options);
+    const auto [real, expected, result] = real_and_complex_runs<float>(order, size, static_cast<std::uint64_t>(seed), 4);
     REQUIRE(result.history.size() == expected.history.size());
     for (std::size_t k = 0; k < expected.history.size(); ++k)
       CHECK(result.history[k].diag_norm2 == doctest::Approx(expected.history[k].diag_norm2).epsilon(1e-5));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 #include "codegen/codegen_error.hpp"
@@ -384,6 +385,64 @@ PlanAttempt plan_skew_angles(const KernelSpec& spec, const Sizes& z) {
                    {"skew_figures_partial", plan.figure_threads, plan.partial_blocks}}});
 }
 
+// binom(n + r - 1, r), the multisets of size r over n symbols (n >= 1); saturates past 2^62.
+long long multisets(long long n, int r) {
+  long long count = 1;
+  for (int k = 1; k <= r; ++k) {  // b_k = b_(k-1) (n - 1 + k) / k, exact at every step
+    const long long g = std::gcd(count, static_cast<long long>(k));
+    const long long factor = (n - 1 + k) / (k / g);
+    if (count / g > (1LL << 62) / factor) return 1LL << 62;
+    count = count / g * factor;
+  }
+  return count;
+}
+
+// MultisetIndex(n, r)'s prefix table for tail lengths t = 0..rows-1 (runtime/core/multiset_index.hpp):
+// row t, entry x = sum_{v < x} multisets(n - v, t).
+std::vector<long long> multiset_prefix(int n, int rows) {
+  std::vector<long long> table(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n + 1), 0);
+  for (int t = 0; t < rows; ++t)
+    for (int v = 0; v < n; ++v)
+      table[static_cast<std::size_t>(t * (n + 1) + v + 1)] = table[static_cast<std::size_t>(t * (n + 1) + v)] + multisets(n - v, t);
+  return table;
+}
+
+// A thread a chunk of 8 classes of one m (8 unranks fewer than a class each, which cost up to
+// D N table reads); packed_figures one run of the entries a thread.
+PlanAttempt plan_packed_symmetric(const KernelSpec& spec, const Sizes& z) {
+  PackedSymmetricPlan plan;
+  plan.threads = spec.tuning.block_size;
+  plan.angle_warps = static_cast<int>(std::clamp<long long>(z.pairs, 1, 4));
+  plan.chunk = 8;
+  plan.count = multisets(z.n, z.d);
+  if (plan.count >= (1LL << 62)) return refused("packed_symmetric: the tensor has more distinct entries than addressing allows");
+  plan.rest_symbols = std::max(z.n - 2, 1);
+  plan.full_prefix = multiset_prefix(z.n, z.d);
+  plan.rest_prefix = multiset_prefix(plan.rest_symbols, z.d);
+  plan.classes.assign(static_cast<std::size_t>(z.d) + 1, 0);
+  plan.chunk_end.assign(static_cast<std::size_t>(z.d) + 1, 0);
+  plan.power_offset.assign(static_cast<std::size_t>(z.d) + 1, 0);
+  plan.powers = 0;
+  for (int m = 0; m <= z.d; ++m) {
+    const int r = z.d - m;
+    const auto at = static_cast<std::size_t>(m);
+    if (m > 0) plan.classes[at] = z.n == 2 && r > 0 ? 0 : multisets(plan.rest_symbols, r);
+    plan.chunk_end[at] = (m > 0 ? plan.chunk_end[at - 1] : 0) + ceil_div(plan.classes[at], plan.chunk);
+    plan.power_offset[at] = plan.powers;
+    plan.powers += (m + 1) * (m + 1);
+  }
+  plan.rotate_blocks = std::clamp<long long>(ceil_div(plan.chunk_end.back(), plan.threads), 1, spec.tuning.max_grid_blocks);
+  plan.factor_blocks = ceil_div(static_cast<long long>(z.n) * std::max<long long>(z.pairs, 1), plan.threads);
+  plan.figure_blocks = static_cast<int>(std::clamp<long long>(ceil_div(plan.count, 8LL * plan.threads), 1, spec.tuning.partial_blocks));
+  const long long angle_blocks = ceil_div(std::max<long long>(z.pairs, 1), plan.angle_warps);
+  std::vector<KernelEntry> entries{{"packed_angles", 32 * plan.angle_warps, angle_blocks},
+                                   {"packed_rotate", plan.threads, plan.rotate_blocks},
+                                   {"packed_factor", plan.threads, plan.factor_blocks},
+                                   {"packed_figures", plan.threads, plan.figure_blocks},
+                                   {"packed_figures_final", plan.threads, 1}};
+  return planned({{"figures.cuh", "factor_rotation.cuh"}, false, std::move(plan), std::move(entries)});
+}
+
 }  // namespace
 
 namespace {
@@ -428,6 +487,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
     case KernelKind::subspace_apply: return plan_subspace_apply(spec, z);
     case KernelKind::symmetric_angles: return plan_symmetric_angles(z);
     case KernelKind::skew_angles: return plan_skew_angles(spec, z);
+    case KernelKind::packed_symmetric: return plan_packed_symmetric(spec, z);
   }
   throw internal_codegen_error("try_plan: kernel kind " + std::to_string(static_cast<int>(spec.kind)) +
                                " has no plan");

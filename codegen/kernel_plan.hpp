@@ -145,10 +145,29 @@ struct SkewAnglesPlan {
   long long partial_blocks;   // its grid, off_norm's: 2 doubles each in the partials buffer
 };
 
+// Structure symmetric in packed storage (kernels_templates/packed_symmetric.cu): the rank tables
+// and class counts of the shape, written into the source as constants.
+struct PackedSymmetricPlan {
+  int threads;                 // packed_rotate's, packed_factor's and the figures' blocks
+  int angle_warps;             // packed_angles: a warp a pair
+  int chunk;                   // classes a thread of packed_rotate, consecutive in R's order
+  long long count;             // distinct entries, binom(N + D - 1, D)
+  int rest_symbols;            // R's alphabet: max(N - 2, 1)
+  long long rotate_blocks;     // packed_rotate's grid (grid-stride over the chunks)
+  long long factor_blocks;     // packed_factor's grid
+  int figure_blocks;           // packed_figures' grid: the partials buffer holds this many doubles
+  int powers;                  // doubles a pair in the powers buffer: sum_{m=0..D} (m + 1)^2
+  std::vector<long long> full_prefix;   // D x (N + 1), MultisetIndex(N, D)'s table
+  std::vector<long long> rest_prefix;   // D x (rest_symbols + 1)
+  std::vector<long long> classes;       // D + 1: the multisets R of D - m other indices, by m
+  std::vector<long long> chunk_end;     // D + 1: the chunks of m' <= m
+  std::vector<int> power_offset;        // D + 1: K_m's first double in a pair's powers
+};
+
 // The typed plan of each kind, in KernelKind's order.
 using KindPlan = std::variant<PivotAnglesPlan, PivotAnglesSplitPlan, PivotCheckGatherPlan, GroupPassPlan, ChunkPassPlan, OffNormPlan, ModeProductPlan,
                               MultiModeProductPlan, SmallTensorPlan, LambdaNormPlan, QubitSweepPlan, SubspaceAnglesPlan,
-                              SubspaceApplyPlan, SymmetricAnglesPlan, SkewAnglesPlan>;
+                              SubspaceApplyPlan, SymmetricAnglesPlan, SkewAnglesPlan, PackedSymmetricPlan>;
 
 struct KernelPlan {
   std::vector<std::string_view> fragments;  // embedded kernels_templates/*.cuh, in source order

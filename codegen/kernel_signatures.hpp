@@ -216,6 +216,32 @@ inline constexpr Parameter subspace_apply[] = {
     {"blocks", const_scalar_pointer},
     {"factors", scalar_pointer},
 };
+inline constexpr Parameter packed_angles[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", rotation_pointer},
+    {"powers", double_pointer},
+};
+inline constexpr Parameter packed_rotate[] = {
+    {"tensor", scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"powers", const_double_pointer},
+    {"pair", int_value},
+};
+inline constexpr Parameter packed_factor[] = {
+    {"factor", scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+};
+inline constexpr Parameter packed_figures[] = {
+    {"tensor", const_scalar_pointer},
+    {"partials", double_pointer},
+};
+inline constexpr Parameter packed_figures_final[] = {
+    {"tensor", const_scalar_pointer},
+    {"partials", const_double_pointer},
+    {"figures", double_pointer},
+};
 
 }  // namespace kernel_parameters
 
@@ -248,6 +274,11 @@ inline constexpr KernelSignature subspace_apply{"subspace_apply", kernel_paramet
 inline constexpr KernelSignature symmetric_angles{"symmetric_angles", kernel_parameters::symmetric_angles};
 inline constexpr KernelSignature skew_angles{"skew_angles", kernel_parameters::skew_angles};
 inline constexpr KernelSignature skew_figures_partial{"skew_figures_partial", kernel_parameters::skew_figures_partial};
+inline constexpr KernelSignature packed_angles{"packed_angles", kernel_parameters::packed_angles};
+inline constexpr KernelSignature packed_rotate{"packed_rotate", kernel_parameters::packed_rotate};
+inline constexpr KernelSignature packed_factor{"packed_factor", kernel_parameters::packed_factor};
+inline constexpr KernelSignature packed_figures{"packed_figures", kernel_parameters::packed_figures};
+inline constexpr KernelSignature packed_figures_final{"packed_figures_final", kernel_parameters::packed_figures_final};
 
 inline constexpr KernelSignature all[] = {
     pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
@@ -255,7 +286,7 @@ inline constexpr KernelSignature all[] = {
     group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
     qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles, skew_angles,
-    skew_figures_partial};
+    skew_figures_partial, packed_angles, packed_rotate, packed_factor, packed_figures, packed_figures_final};
 
 }  // namespace kernel_signatures
 

@@ -47,6 +47,11 @@ Substitutions shape_values(const KernelSpec& spec) {
           {"layout", spec.layout == dsl::Layout::c_order ? "C (last index fastest)" : "F (first index fastest)"}};
 }
 
+// Whether the source finds symmetric rotations (dsl/symmetric_angle.hpp, symmetric_warp_angle.cuh).
+bool uses_symmetric_angle(const KernelSpec& spec) {
+  return spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::packed_symmetric || spec.symmetric;
+}
+
 std::string section(std::string_view title) { return "\n// ---- " + std::string(title) + " ----\n"; }
 
 // A dsl/ header NVRTC sees (givens.hpp, symmetric_angle.hpp) is a header elsewhere but the middle
@@ -78,7 +83,7 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          std::string(to_string(spec.layout)) + "\n"
          "//   dtype     " + std::string(to_string(spec.dtype)) + " (" + std::string(cuda_type(spec.dtype)) + ")\n"
          "//   template  kernels_templates/" + kind + ".cu, on " + join(templates, ", ") +
-         ", dsl/givens.hpp" + (spec.kind == KernelKind::symmetric_angles || spec.symmetric ? ", dsl/symmetric_angle.hpp" : "") +
+         ", dsl/givens.hpp" + (uses_symmetric_angle(spec) ? ", dsl/symmetric_angle.hpp" : "") +
          (is_complex(spec.dtype) ? ", dsl/unitary_closed_form.hpp" : "") + " and dsl/complex_number.hpp" +
          "\n"
          "//   tuning    block_size " + std::to_string(t.block_size) + ", pass_block_size " +
@@ -108,7 +113,7 @@ std::string source_of(const KernelSpec& spec, const KernelPlan& plan) {
               header_text("unitary_closed_form.hpp");
   source += section("prelude.cu") + fill_template("prelude.cu", embedded_file("prelude.cu"), shape_values(spec));
   if (plan.uses_rule) source += section("rule") + rule_function(spec.rule, spec.dtype);
-  if (spec.kind == KernelKind::symmetric_angles || spec.symmetric)
+  if (uses_symmetric_angle(spec))
     source += section("symmetric_angle.hpp (dsl/symmetric_angle.hpp: the root finder the host tests check)") +
               header_text("symmetric_angle.hpp") + section("symmetric_warp_angle.cuh") +
               fill_template("symmetric_warp_angle.cuh", embedded_file("symmetric_warp_angle.cuh"), {});

@@ -10,10 +10,11 @@ namespace tensordiag::codegen {
 
 namespace {
 
-constexpr std::array<std::string_view, 15> kind_names = {
+constexpr std::array<std::string_view, 16> kind_names = {
     "pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",      "chunk_pass",
     "off_norm",     "mode_product",       "multi_mode_product", "small_tensor",    "lambda_norm",
     "qubit_sweep",  "subspace_angles",    "subspace_apply",     "symmetric_angles", "skew_angles",
+    "packed_symmetric",
 };
 
 }  // namespace
@@ -44,12 +45,16 @@ void validate(const KernelSpec& spec) {
   // per-mode rotations of a general matrix stall.
   const bool matrix_kind = spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::group_pass ||
                            spec.kind == KernelKind::chunk_pass || spec.kind == KernelKind::off_norm ||
-                           spec.kind == KernelKind::mode_product;
+                           spec.kind == KernelKind::mode_product || spec.kind == KernelKind::packed_symmetric;
   if (spec.order == 2 && !matrix_kind)
     throw codegen_error("order 2 (a matrix) is out of scope for " + std::string(to_string(spec.kind)) +
                         ": per-mode rotations stall far from the SVD; use an SVD (a symmetric matrix takes "
-                        "symmetric_angles, group_pass, chunk_pass, off_norm and mode_product)");
+                        "symmetric_angles, group_pass, chunk_pass, off_norm, mode_product and packed_symmetric)");
   if (spec.order < 2) throw codegen_error("order " + std::to_string(spec.order) + ": a tensor has order D >= 3");
+  if (spec.kind == KernelKind::packed_symmetric && spec.order > packed_symmetric_max_order)
+    throw codegen_error("packed_symmetric takes order D <= " + std::to_string(packed_symmetric_max_order) +
+                        " (order " + std::to_string(spec.order) +
+                        "): larger classes rotate in long double, on the CPU");
   if (spec.symmetric && spec.kind != KernelKind::small_tensor && spec.kind != KernelKind::subspace_angles)
     throw codegen_error("structure symmetric is a variant of small_tensor and subspace_angles only (" +
                         std::string(to_string(spec.kind)) + " is the same for it, or symmetric_angles serves it)");

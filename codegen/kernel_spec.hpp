@@ -30,6 +30,7 @@ enum class KernelKind {
   subspace_apply,
   symmetric_angles,
   skew_angles,
+  packed_symmetric,
 };
 
 std::string_view to_string(KernelKind kind);
@@ -85,6 +86,11 @@ struct KernelSpec {
   // (skew_blocks.cuh, as skew_angles takes them), the skew core's figures. Real dtypes, N >= D.
   bool skew = false;
 };
+
+// packed_symmetric's largest order: its classes of m <= 12 slots rotate by the rotation's symmetric
+// powers in double, as the CPU's do (runtime/algorithm/packed_rotation.cpp); the CPU rotates larger
+// ones slot by slot in long double, which the GPU does not have.
+inline constexpr int packed_symmetric_max_order = 12;
 
 // Throws codegen_error when the spec cannot be generated: D < 3 (matrices: use an SVD; a
 // symmetric matrix's kinds take D = 2),

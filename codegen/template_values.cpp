@@ -68,6 +68,37 @@ Substitutions values_of(const SkewAnglesPlan& plan) {
           {"partial_blocks", to_string(plan.partial_blocks)}};
 }
 
+// A table's entries, `width` a row: "{a, b},\n    {c, d}" (a 2-D array, a line a row), or "a, b"
+// (width 0).
+template <class Number>
+std::string list_of(const std::vector<Number>& values, std::size_t width = 0) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const bool row_start = width > 0 && i % width == 0;
+    if (i > 0) out += row_start ? "},\n    " : ", ";
+    if (row_start) out += "{";
+    out += to_string(values[i]);
+  }
+  return width > 0 && !values.empty() ? out + "}" : out;
+}
+
+Substitutions values_of(const PackedSymmetricPlan& plan) {
+  const std::size_t rows = plan.classes.size() - 1;  // D
+  return {{"threads", to_string(plan.threads)},
+          {"angle_warps", to_string(plan.angle_warps)},
+          {"chunk", to_string(plan.chunk)},
+          {"count", to_string(plan.count)},
+          {"rest_symbols", to_string(plan.rest_symbols)},
+          {"rotate_blocks", to_string(plan.rotate_blocks)},
+          {"figure_blocks", to_string(plan.figure_blocks)},
+          {"powers", to_string(plan.powers)},
+          {"full_prefix", list_of(plan.full_prefix, plan.full_prefix.size() / rows)},
+          {"rest_prefix", list_of(plan.rest_prefix, plan.rest_prefix.size() / rows)},
+          {"classes", list_of(plan.classes)},
+          {"chunk_end", list_of(plan.chunk_end)},
+          {"power_offset", list_of(plan.power_offset)}};
+}
+
 Substitutions values_of(const SubspaceApplyPlan& plan) {
   return {{"threads", to_string(plan.threads)}, {"cell", to_string(1 << plan.cell_bits)}};
 }

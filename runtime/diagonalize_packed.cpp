@@ -7,10 +7,12 @@
 #include "runtime/algorithm/packed_figures.hpp"
 #include "runtime/algorithm/packed_hosvd_start.hpp"
 #include "runtime/algorithm/packed_transform.hpp"
+#include "codegen/kernel_spec.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/engines/cpu_packed_engine.hpp"
+#include "runtime/engines/gpu_packed_engine.hpp"
 #include "runtime/run_from_hosvd.hpp"
 #include "runtime/run_plan.hpp"
 
@@ -18,12 +20,23 @@ namespace tensordiag::runtime {
 
 namespace {
 
-// The options as the packed engine runs them: structure symmetric, on the CPU.
+// The options as the packed engines run them: structure symmetric.
 Options packed_run_options(const Options& options) {
   Options run = options;
   run.structure = Structure::symmetric;
-  run.backend = Backend::cpu;
   return run;
+}
+
+// plan_run's backend for a packed tensor: auto takes the GPU where the GPU packed engine takes the
+// shape, else the CPU with a note saying why; cuda insists.
+template <class T>
+void settle_packed_backend(RunPlan& plan, int order, int size) {
+  if (plan.backend != Backend::cuda) return;
+  const std::optional<std::string> declined = gpu_packed_declines<T>(order, size);
+  if (!declined) return;
+  if (plan.asked == Backend::cuda) throw user_error("the CUDA backend cannot take this packed tensor: " + *declined);
+  plan.backend = Backend::cpu;
+  plan.notes.push_back("the GPU engine cannot take this packed tensor (" + *declined + "): running on the CPU");
 }
 
 std::string gigabytes(std::size_t bytes) {
@@ -51,8 +64,9 @@ void check_packed_options(int order, int size, const Options& options) {
   check_packed_shape(order, size);
   if (options.structure == Structure::skew)
     throw user_error("packed storage holds symmetric tensors; structure skew takes full storage");
-  if (options.backend == Backend::cuda)
-    throw user_error("packed storage runs on the CPU (the GPU engines take full storage): use --backend cpu or auto");
+  if (options.backend == Backend::cuda && order > codegen::packed_symmetric_max_order)
+    throw user_error("packed storage on the GPU takes order D <= " + std::to_string(codegen::packed_symmetric_max_order) +
+                     " (order " + std::to_string(order) + "): use --backend cpu or auto");
   if (options.schedule == SweepSchedule::xor_subspaces && !has_xor_schedule(size))
     throw user_error("the xor schedule takes N a power of two (N = " + std::to_string(size) +
                      "): use --schedule round-robin or auto");
@@ -72,7 +86,12 @@ PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const
   check_packed_options(tensor.order(), tensor.size(), options);
   check_finite_entries(tensor);
   const Options run_options = packed_run_options(options);
-  const RunPlan plan = plan_run<T>(run_options);
+  RunPlan plan = plan_run<T>(run_options);
+  settle_packed_backend<T>(plan, tensor.order(), tensor.size());
+  const auto run_engine = [&plan](const PackedSymmetricTensor<T>& start, const RunSettings& settings) {
+    return plan.backend == Backend::cuda ? run_gpu_packed_engine(start, settings, plan.run.rule)
+                                         : run_cpu_packed_engine(start, settings);
+  };
   PackedResult<T> out;
   if (options.init == Init::hosvd) {
     // Q = G_1's eigenvectors in every mode (packed_hosvd_start.hpp); the sweeps run on T x_n Q^T.
@@ -80,13 +99,13 @@ PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const
     const double off_input = std::sqrt(packed_core_figures(tensor, options.threads).off_norm2);
     const double off_start = std::sqrt(packed_core_figures(start.rotated, options.threads).off_norm2);
     const double scale = off_input > 0 ? off_start / off_input : 0.0;
-    out = run_cpu_packed_engine(start.rotated, run_from_start(plan, scale).settings);
+    out = run_engine(start.rotated, run_from_start(plan, scale).settings);
     finish_from_start(out.run, scale, std::vector<Matrix<T>>(static_cast<std::size_t>(tensor.order()), start.basis),
                       start.seconds);
   } else {
-    out = run_cpu_packed_engine(tensor, plan.run.settings);
+    out = run_engine(tensor, plan.run.settings);
   }
-  describe_run(out.run, run_options, plan, "cpu_packed");
+  describe_run(out.run, run_options, plan, plan.backend == Backend::cuda ? "cuda_packed" : "cpu_packed");
   if (options.verify) {
     const Stopwatch stopwatch;
     Verification verification;

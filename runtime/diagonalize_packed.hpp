@@ -2,8 +2,8 @@
 // The public entry point for a symmetric tensor in packed storage (packed_symmetric.hpp; issue 11,
 // item 1): T = C x_1 Q ... x_D Q with one orthogonal Q, C symmetric and packed the same way, as
 // diagonalize() with structure symmetric computes it (the same rotations, to rounding) on the
-// binom(N + D - 1, D) distinct entries instead of N^D. On the CPU (engines/cpu_packed_engine.hpp):
-// the GPU engines take full storage.
+// binom(N + D - 1, D) distinct entries instead of N^D. On the CPU (engines/cpu_packed_engine.hpp)
+// or the GPU (engines/gpu_packed_engine.hpp, order D <= 12), the same rotations.
 #include "runtime/algorithm/packed_result.hpp"
 #include "runtime/algorithm/run_options.hpp"
 
@@ -14,10 +14,11 @@ namespace tensordiag::runtime {
 inline constexpr std::size_t max_packed_verification_bytes = std::size_t{8} << 30;
 
 // Throws user_error in one line for what the packed engine does not take, before anything runs:
-// structure skew, a rule other than max_diag, the pivot check, backend cuda, the xor
-// schedule for N not a power of two, a verification or HOSVD start past
-// max_packed_verification_bytes (both take the partly symmetric mode products); and for a
-// NaN or Inf entry. Backend auto runs on the CPU. Init::hosvd starts from Q = G_1's eigenvectors in
+// structure skew, a rule other than max_diag, the pivot check, backend cuda at an order over 12
+// or where the GPU packed engine declines (no GPU, too little device memory), the xor schedule for
+// N not a power of two, a verification or HOSVD start past max_packed_verification_bytes (both
+// take the partly symmetric mode products); and for a NaN or Inf entry. Backend auto runs on the
+// GPU where the GPU packed engine takes the tensor, else on the CPU with a note. Init::hosvd starts from Q = G_1's eigenvectors in
 // every mode (packed_hosvd_start.hpp), as a full symmetric run does.
 template <class T>
 PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const Options& options = {});

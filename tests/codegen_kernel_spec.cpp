@@ -35,7 +35,8 @@ TEST_CASE("kernel_kinds lists every kind, each parses back") {
   CHECK(kinds == std::vector<std::string>{"pivot_angles", "pivot_angles_split", "pivot_check_gather", "group_pass",
                                           "chunk_pass", "off_norm", "mode_product", "multi_mode_product",
                                           "small_tensor", "lambda_norm", "qubit_sweep", "subspace_angles",
-                                          "subspace_apply", "symmetric_angles", "skew_angles"});
+                                          "subspace_apply", "symmetric_angles", "skew_angles",
+                                          "packed_symmetric"});
   for (const auto& kind : kinds) CHECK(to_string(parse_kernel_kind(kind)) == kind);
   CHECK(contains(error_of([] { parse_kernel_kind("gemm"); }), "unknown kernel kind 'gemm'"));
 }

@@ -128,6 +128,22 @@ TEST_CASE("symmetric_angles compiles at large orders, both dtypes and layouts") 
   check_compiles(cases);
 }
 
+// packed_symmetric (a symmetric tensor in packed storage): orders 2 to 12 (a class of D slots is D + 1
+// registers and its rotation's power (D + 1)^2 doubles), N = 2 (no other indices) to 64; order 13 refused.
+TEST_CASE("packed_symmetric compiles at orders 2 to 12 and refuses order 13") {
+  std::vector<Case> cases;
+  int i = 0;
+  for (const auto& [order, size] : {std::pair{2, 9}, {3, 64}, {6, 16}, {8, 2}, {10, 8}, {12, 4}}) {
+    Case c = cycled("packed_symmetric", order, size, i++);
+    c.rule = "max_diag";
+    cases.push_back(c);
+  }
+  check_compiles(cases);
+  CHECK_THROWS_WITH_AS(make_kernel_spec("packed_symmetric", 13, 2, "float64", "C", "max_diag"),
+                       "codegen_error: packed_symmetric takes order D <= 12 (order 13): larger classes rotate in long double, on the CPU",
+                       codegen_error);
+}
+
 // small_tensor's structure-skew variant (the one-block skew run): shapes with and without leftover
 // indices, one block (N = D) up to many, both dtypes and layouts; N < D and other kinds refused.
 TEST_CASE("small_tensor's skew variant compiles for the skew shapes it serves") {

@@ -76,7 +76,7 @@ TEST_CASE("cli kernels: all kinds, each after a separator line, and kinds that c
   // 64^3 entries do not fit one block: the whole-tensor kinds are left out, each with its reason.
   const CliRun large = workspace.run("kernels --order 3 --size 64");
   CHECK(large.exit_code == 0);
-  CHECK(contains(large.out, "(11 of 11) ===="));
+  CHECK(contains(large.out, "(12 of 12) ===="));
   CHECK_FALSE(contains(large.out, "kind      small_tensor"));
   const auto notes = lines_of(large.err);
   REQUIRE(notes.size() == 4);
@@ -107,7 +107,7 @@ TEST_CASE("cli kernels: order 2 gives the symmetric matrix's kinds and names the
   const CliRun run = workspace.run("kernels --order 2 --size 7 --dtype float64 --out m");
   CHECK(run.exit_code == 0);
   std::set<std::string> expected{"m"};
-  for (const char* kind : {"symmetric_angles", "group_pass", "chunk_pass", "off_norm", "mode_product"}) {
+  for (const char* kind : {"symmetric_angles", "group_pass", "chunk_pass", "off_norm", "mode_product", "packed_symmetric"}) {
     expected.insert(std::string("m/") + kind + ".cu");
     CHECK(read_file(workspace / (std::string("m/") + kind + ".cu")) ==
           codegen::kernel_source(codegen::make_kernel_spec(kind, 2, 7, "float64", "C", "max_diag")));

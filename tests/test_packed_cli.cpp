@@ -126,7 +126,9 @@ TEST_CASE("cli packed: refused inputs and options are one line and write nothing
                  "56 for N = 6, 84 for N = 7");
   check_rejected(workspace, "diagonalize s.npy --packed 3 --out result",
                  "s.npy: a packed symmetric tensor is one-dimensional (its distinct entries), not of shape (6, 6, 6)");
-  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --backend cuda", "packed storage runs on the CPU");
+  REQUIRE(workspace.run("generate --order 13 --size 2 --seed 5 --structure symmetric --packed high.npy").exit_code == 0);
+  check_rejected(workspace, "diagonalize high.npy --packed 13 --out result --backend cuda",
+                 "packed storage on the GPU takes order D <= 12 (order 13): use --backend cpu or auto");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --batch", "it does not go with --batch");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --structure skew", "structure skew takes full storage");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --eta 0.1", "pivot check");

@@ -403,7 +403,12 @@ TEST_CASE("packed: options and entries it does not take are one-line user errors
   };
   Options options = cpu_options();
   options.backend = Backend::cuda;
-  refused(options, "packed storage runs on the CPU");
+  try {
+    diagonalize_packed(generate_packed_symmetric<double>(symmetric_options(13, 2, 1)).tensor, options);
+    FAIL("order 13 accepted on the GPU");
+  } catch (const user_error& error) {
+    CHECK(std::string(error.what()) == "packed storage on the GPU takes order D <= 12 (order 13): use --backend cpu or auto");
+  }
   options = cpu_options();
   options.structure = Structure::skew;
   refused(options, "structure skew takes full storage");

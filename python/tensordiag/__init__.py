@@ -448,7 +448,7 @@ def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: O
     :func:`pack_symmetric` makes it from a full array), float32 or float64; N follows from its length
     and ``order`` = D (2 <= D <= 48). The run is :func:`diagonalize_full`'s with
     ``structure="symmetric"`` (the same rotations, to rounding) on the distinct entries alone, on the
-    CPU (``backend="cuda"`` is a ValueError). Returns a :class:`Result` whose ``core`` is packed the
+    GPU (``backend="auto"`` with a GPU, or ``"cuda"``; order D <= 12) or the CPU. Returns a :class:`Result` whose ``core`` is packed the
     same way (``layout`` is ``"packed"``; :func:`unpack_symmetric` gives the full array) and whose
     ``factors`` are D copies of Q. The verification's mode products hold two partly symmetric
     intermediates (binom(N+k-1, k) x binom(N+D-k-1, D-k) doubles); a shape that would need more

@@ -149,6 +149,10 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       load_kind(KernelKind::small_tensor, {&small_tensor});
     } else if (set == KernelSet::subspace) {
       load_off_norm();
+    } else if (set == KernelSet::packed) {
+      packed_plan = std::get<codegen::PackedSymmetricPlan>(load_kind(
+          KernelKind::packed_symmetric,
+          {&packed_angles, &packed_rotate, &packed_factor, &packed_figures, &packed_figures_final}));
     } else if (set == KernelSet::chunk) {
       chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
     } else if (set == KernelSet::qubit) {

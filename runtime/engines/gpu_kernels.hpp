@@ -62,8 +62,8 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 // group_factors: a slab's core on GPU ranks of an N = 2 tensor). general_symmetric is the general
 // set with symmetric_angles for the angles (structure symmetric: one rotation a pair, the same in
 // every mode); general_skew the general set with skew_angles for the angles and the figures
-// (structure skew, D >= 3).
-enum class KernelSet { general, general_with_pivot_check, general_symmetric, general_skew, one_block, qubit, subspace, chunk };
+// (structure skew, D >= 3); packed the packed symmetric engine's packed_symmetric kind.
+enum class KernelSet { general, general_with_pivot_check, general_symmetric, general_skew, one_block, qubit, subspace, chunk, packed };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
 // pivot_angles_split where a pivot subtensor is over one warp's shared memory; symmetric_angles
@@ -113,6 +113,11 @@ public:
   Launcher<codegen::kernel_signatures::qubit_angles> qubit_angles;
   Launcher<codegen::kernel_signatures::subspace_angles> subspace_angles;  // load_subspace()
   Launcher<codegen::kernel_signatures::subspace_apply> subspace_apply;
+  Launcher<codegen::kernel_signatures::packed_angles> packed_angles;  // packed set
+  Launcher<codegen::kernel_signatures::packed_rotate> packed_rotate;
+  Launcher<codegen::kernel_signatures::packed_factor> packed_factor;
+  Launcher<codegen::kernel_signatures::packed_figures> packed_figures;
+  Launcher<codegen::kernel_signatures::packed_figures_final> packed_figures_final;
 
   // The plans of the general set's kinds (zero for the one-block set): the partials buffer that
   // off_norm_partial and the sweep's last group_pass write, and off_norm_final reads.
@@ -130,6 +135,8 @@ public:
   std::optional<codegen::SubspaceApplyPlan> subspace_plan;
   // Set for the general_skew set: skew_figures_partial's grid (off_norm_plan's partial_blocks).
   std::optional<codegen::SkewAnglesPlan> skew_plan;
+  // Set for the packed set: its buffers' sizes (the powers a pair, the figures' partials).
+  std::optional<codegen::PackedSymmetricPlan> packed_plan;
   // Set when the on-device ||Lambda||_2 (N <= 1024) was loaded: its Lanczos basis workspace.
   std::optional<codegen::LambdaNormPlan> lambda_norm_plan;
 

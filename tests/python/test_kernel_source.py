@@ -37,9 +37,10 @@ def test_all_gives_every_kind_that_serves_the_shape():
 
 def test_order_2_gives_the_symmetric_matrix_kinds():
     # A symmetric matrix runs the Jacobi eigenvalue method on the GPU: the symmetric angles, the
-    # passes, the figures and the verification's mode products; per-mode kinds refuse order 2.
+    # passes, the figures and the verification's mode products (packed storage: packed_symmetric);
+    # per-mode kinds refuse order 2.
     matrix = tensordiag.kernel_source(2, 12, "all", dtype="float64")
-    assert set(matrix) == {"symmetric_angles", "group_pass", "chunk_pass", "off_norm", "mode_product"}
+    assert set(matrix) == {"symmetric_angles", "group_pass", "chunk_pass", "off_norm", "mode_product", "packed_symmetric"}
     assert "//   shape     D = 2, N = 12, layout C\n" in matrix["symmetric_angles"]
 
 

@@ -83,8 +83,9 @@ def test_refused_inputs_raise_with_the_reason():
         tensordiag.diagonalize_packed(np.ones((6, 6, 6)), 3)
     with pytest.raises(TypeError, match="float32 or float64"):
         tensordiag.diagonalize_packed(values.astype(np.complex128), 3)
-    with pytest.raises(ValueError, match="packed storage runs on the CPU"):
-        tensordiag.diagonalize_packed(values, 3, backend="cuda")
+    high, _, _ = tensordiag.generate_packed(13, 2, seed=1)
+    with pytest.raises(ValueError, match=r"packed storage on the GPU takes order D <= 12 \(order 13\)"):
+        tensordiag.diagonalize_packed(high, 13, backend="cuda")
     with pytest.raises(ValueError, match="N a power of two"):
         tensordiag.diagonalize_packed(values, 3, schedule="xor")
     bad = values.copy()

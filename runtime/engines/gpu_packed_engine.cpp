@@ -1,0 +1,128 @@
+#include "runtime/engines/gpu_packed_engine.hpp"
+
+#include "codegen/kernel_plan.hpp"
+#include "runtime/core/errors.hpp"
+#include "runtime/core/multiset_index.hpp"
+#include "runtime/core/stopwatch.hpp"
+#include "runtime/cuda/cuda_device.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_buffer.hpp"
+#include "runtime/engines/cpu_group_schedule.hpp"
+#include "runtime/engines/cpu_sweeps.hpp"
+#include "runtime/engines/device_memory.hpp"
+#include "runtime/engines/gpu_kernels.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+// A sweep of at most this many launches is captured once as a CUDA graph and replayed (a group is
+// 2 + N / 2 launches: D = 3, N = 128 makes 8382); larger ones launch one by one.
+constexpr std::size_t max_graph_launches = 16384;
+
+}  // namespace
+
+template <class T>
+double gpu_packed_bytes_needed(int order, int size) {
+  const double entries = static_cast<double>(multiset_count(size, order));
+  return (entries + static_cast<double>(size) * size) * sizeof(T) + 64e6;
+}
+
+template <class T>
+std::optional<std::string> gpu_packed_declines(int order, int size) {
+  if (order > codegen::packed_symmetric_max_order)
+    return "packed storage on the GPU takes order D <= " + std::to_string(codegen::packed_symmetric_max_order) +
+           " (order " + std::to_string(order) + "): larger classes rotate in long double, on the CPU";
+  const std::optional<CudaDeviceInfo> device = cuda_device();
+  if (!device) return "no GPU (" + cuda_unavailable_reason() + ")";
+  return device_memory_refusal(*device, gpu_packed_bytes_needed<T>(order, size));
+}
+
+template <class T>
+PackedResult<T> run_gpu_packed_engine(const PackedSymmetricTensor<T>& tensor, const RunSettings& settings,
+                                      const codegen::LoweredRule& rule) {
+  const Stopwatch total;
+  if (const auto declined = gpu_packed_declines<T>(tensor.order(), tensor.size()))
+    throw user_error("the CUDA backend cannot take this packed tensor: " + *declined);
+  const CudaDeviceInfo device = require_cuda_device();
+  const int order = tensor.order(), size = tensor.size();
+  const GpuKernels<T> kernels(
+      kernel_spec_for<T>(order, size, Layout::c_order, rule, codegen::KernelKind::packed_symmetric), device.arch(),
+      KernelSet::packed);
+  const codegen::PackedSymmetricPlan& plan = *kernels.packed_plan;
+  const int pairs = size / 2;
+  const CudaStream stream;
+
+  DeviceBuffer<T> core(tensor.count());
+  core.upload(tensor.values().data(), tensor.count(), stream.get());
+  DeviceBuffer<T> factor(static_cast<std::size_t>(size) * size);
+  factor.upload(Matrix<T>::identity(size).data.data(), factor.count(), stream.get());
+  const PivotSchedule schedule = cpu_group_schedule(size, settings);
+  std::vector<int> flat;
+  for (const PivotGroup& group : schedule) {
+    if (group.size() != static_cast<std::size_t>(pairs))
+      throw internal_error("run_gpu_packed_engine: a group of " + std::to_string(group.size()) + " pairs, not N / 2");
+    for (const auto [p, q] : group) flat.insert(flat.end(), {p, q});
+  }
+  DeviceBuffer<int> d_pairs(flat.size());
+  d_pairs.upload(flat, stream.get());
+  DeviceBuffer<dsl::Givens<T>> rotations(static_cast<std::size_t>(pairs));
+  DeviceBuffer<double> powers(static_cast<std::size_t>(pairs) * static_cast<std::size_t>(plan.powers));
+  DeviceBuffer<double> partials(static_cast<std::size_t>(plan.figure_blocks));
+  DeviceBuffer<double> figures(3);
+
+  // One sweep's launches: per group its angles, its pairs' rotations one after the other, Q.
+  const auto enqueue_sweep = [&](cudaStream_t s) {
+    for (std::size_t g = 0; g < schedule.size(); ++g) {
+      const int* group = d_pairs.data() + g * 2 * static_cast<std::size_t>(pairs);
+      kernels.packed_angles(s, core.data(), group, rotations.data(), powers.data());
+      for (int k = 0; k < pairs; ++k) kernels.packed_rotate(s, core.data(), group, powers.data(), k);
+      kernels.packed_factor(s, factor.data(), group, rotations.data());
+    }
+  };
+  std::optional<CudaGraph> sweep_graph;
+  if (schedule.size() * (2 + static_cast<std::size_t>(pairs)) <= max_graph_launches)
+    sweep_graph.emplace(stream.get(), enqueue_sweep);
+
+  PackedResult<T> out;
+  Result<T>& result = out.run;
+  result.backend = Backend::cuda;
+  result.device = device.name;
+  // sweep_core's passes: the whole sweep is one step here (the graph, or its launches).
+  const std::vector<int> one_step{0};
+  sweep_core(
+      core, result, settings, one_step, total,
+      [&](DeviceBuffer<T>& c) {
+        kernels.packed_figures(stream.get(), c.data(), partials.data());
+        kernels.packed_figures_final(stream.get(), c.data(), partials.data(), figures.data());
+        const std::vector<double> f = figures.download(stream.get());
+        return CoreFigures{f[0], f[1], f[2]};
+      },
+      [&](DeviceBuffer<T>&, int) {
+        if (sweep_graph) sweep_graph->launch(stream.get());
+        else enqueue_sweep(stream.get());
+      });
+
+  std::vector<T> values(tensor.count());
+  core.download(values.data(), values.size(), stream.get());
+  out.core = PackedSymmetricTensor<T>(order, size, std::move(values));
+  Matrix<T> q{size, std::vector<T>(factor.count())};
+  factor.download(q.data.data(), q.data.size(), stream.get());
+  stream.synchronize();
+  result.factors.assign(static_cast<std::size_t>(order), q);
+  result.kernels = kernels.report().kinds;
+  result.timings.compile_seconds = kernels.report().seconds;
+  record_group_schedule(result, size, settings, schedule);
+  return out;
+}
+
+template double gpu_packed_bytes_needed<float>(int, int);
+template double gpu_packed_bytes_needed<double>(int, int);
+template std::optional<std::string> gpu_packed_declines<float>(int, int);
+template std::optional<std::string> gpu_packed_declines<double>(int, int);
+template PackedResult<float> run_gpu_packed_engine(const PackedSymmetricTensor<float>&, const RunSettings&,
+                                                   const codegen::LoweredRule&);
+template PackedResult<double> run_gpu_packed_engine(const PackedSymmetricTensor<double>&, const RunSettings&,
+                                                    const codegen::LoweredRule&);
+
+}  // namespace tensordiag::runtime

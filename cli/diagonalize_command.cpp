@@ -181,7 +181,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "entries T[i_1..i_D], i_1 <= .. <= i_D, in lexicographic order\n"
                       "(NumPy: combinations_with_replacement(range(N), D)); N follows\n"
                       "from the length. Implies --structure symmetric; core.npy is\n"
-                      "written packed the same way. CPU only")
+                      "written packed the same way. On the GPU for D <= 12")
       ->check(whole_number(2, runtime::max_packed_order))
       ->type_name("D");
   command->add_flag("--no-verify", arguments.no_verify,

@@ -407,18 +407,41 @@ std::vector<long long> multiset_prefix(int n, int rows) {
   return table;
 }
 
-// A thread a chunk of 8 classes of one m (8 unranks fewer than a class each, which cost up to
-// D N table reads); packed_figures one run of the entries a thread.
+// The entries of the largest orbit of a group: prod (m_u + 1) over the pairs whose p the reduced
+// multiset holds m_u >= 1 times (sum m_u <= D, at most `pairs` of them), largest where the D slots
+// spread evenly over as many pairs as there are.
+long long largest_orbit(int order, long long pairs) {
+  long long best = 1;
+  for (long long t = 1; t <= std::min<long long>(order, pairs); ++t) {
+    long long product = 1;
+    for (long long j = 0; j < t; ++j) product *= order / t + (j < order % t ? 1 : 0) + 1;
+    best = std::max(best, product);
+  }
+  return best;
+}
+
+// Tuning::packed_max_orbit's default (measured: see there).
+constexpr long long default_max_group_orbit = 16;
+
+// packed_rotate's launch is one pair's classes, few for small N (D = 6, N = 16: 11628): a thread
+// takes a chunk of consecutive classes only where that still leaves this many threads (an H100's
+// 132 multiprocessors, 4 blocks of 256 deep), at most 8 classes.
+constexpr long long packed_rotate_threads = 132 * 4 * 256;
+
+// A thread a chunk of classes of one m in packed_rotate, an orbit in packed_group; packed_figures
+// one run of the entries a thread.
 PlanAttempt plan_packed_symmetric(const KernelSpec& spec, const Sizes& z) {
   PackedSymmetricPlan plan;
   plan.threads = spec.tuning.block_size;
   plan.angle_warps = static_cast<int>(std::clamp<long long>(z.pairs, 1, 4));
-  plan.chunk = 8;
   plan.count = multisets(z.n, z.d);
   if (plan.count >= (1LL << 62)) return refused("packed_symmetric: the tensor has more distinct entries than addressing allows");
   plan.rest_symbols = std::max(z.n - 2, 1);
   plan.full_prefix = multiset_prefix(z.n, z.d);
   plan.rest_prefix = multiset_prefix(plan.rest_symbols, z.d);
+  long long pair_classes = 0;  // all m's
+  for (int m = 1; m <= z.d; ++m) pair_classes += z.n == 2 && m < z.d ? 0 : multisets(plan.rest_symbols, z.d - m);
+  plan.chunk = static_cast<int>(std::clamp<long long>(pair_classes / packed_rotate_threads, 1, 8));
   plan.classes.assign(static_cast<std::size_t>(z.d) + 1, 0);
   plan.chunk_end.assign(static_cast<std::size_t>(z.d) + 1, 0);
   plan.power_offset.assign(static_cast<std::size_t>(z.d) + 1, 0);
@@ -434,9 +457,18 @@ PlanAttempt plan_packed_symmetric(const KernelSpec& spec, const Sizes& z) {
   plan.rotate_blocks = std::clamp<long long>(ceil_div(plan.chunk_end.back(), plan.threads), 1, spec.tuning.max_grid_blocks);
   plan.factor_blocks = ceil_div(static_cast<long long>(z.n) * std::max<long long>(z.pairs, 1), plan.threads);
   plan.figure_blocks = static_cast<int>(std::clamp<long long>(ceil_div(plan.count, 8LL * plan.threads), 1, spec.tuning.partial_blocks));
+  plan.alphabet = z.n - static_cast<int>(z.pairs);
+  plan.orbits = multisets(plan.alphabet, z.d);
+  const long long max_group_orbit = spec.tuning.packed_max_orbit < 0 ? default_max_group_orbit : spec.tuning.packed_max_orbit;
+  plan.max_orbit = static_cast<int>(std::min(largest_orbit(z.d, z.pairs), max_group_orbit + 1));
+  plan.group_orbits = plan.max_orbit <= max_group_orbit;
+  if (!plan.group_orbits) plan.max_orbit = 1;  // packed_group is not generated
+  plan.group_blocks = std::clamp<long long>(ceil_div(plan.orbits, plan.threads), 1, spec.tuning.max_grid_blocks);
+  plan.orbit_prefix = multiset_prefix(plan.alphabet, z.d);
   const long long angle_blocks = ceil_div(std::max<long long>(z.pairs, 1), plan.angle_warps);
   std::vector<KernelEntry> entries{{"packed_angles", 32 * plan.angle_warps, angle_blocks},
-                                   {"packed_rotate", plan.threads, plan.rotate_blocks},
+                                   plan.group_orbits ? KernelEntry{"packed_group", plan.threads, plan.group_blocks}
+                                                     : KernelEntry{"packed_rotate", plan.threads, plan.rotate_blocks},
                                    {"packed_factor", plan.threads, plan.factor_blocks},
                                    {"packed_figures", plan.threads, plan.figure_blocks},
                                    {"packed_figures_final", plan.threads, 1}};

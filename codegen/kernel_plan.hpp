@@ -162,6 +162,14 @@ struct PackedSymmetricPlan {
   std::vector<long long> classes;       // D + 1: the multisets R of D - m other indices, by m
   std::vector<long long> chunk_end;     // D + 1: the chunks of m' <= m
   std::vector<int> power_offset;        // D + 1: K_m's first double in a pair's powers
+  // packed_group: a group in one launch, a thread an orbit, where the largest orbit holds at most
+  // Tuning::packed_max_orbit entries; else packed_rotate, one launch a pair.
+  bool group_orbits;
+  int alphabet;                         // N - N / 2: the indices that are no pair's q
+  long long orbits;                     // binom(alphabet + D - 1, D)
+  int max_orbit;                        // entries of the largest orbit
+  long long group_blocks;               // packed_group's grid
+  std::vector<long long> orbit_prefix;  // D x (alphabet + 1), MultisetIndex(alphabet, D)'s table
 };
 
 // The typed plan of each kind, in KernelKind's order.

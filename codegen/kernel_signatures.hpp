@@ -222,6 +222,11 @@ inline constexpr Parameter packed_angles[] = {
     {"rotations", rotation_pointer},
     {"powers", double_pointer},
 };
+inline constexpr Parameter packed_group[] = {
+    {"tensor", scalar_pointer},
+    {"symbols", const_int_pointer},
+    {"powers", const_double_pointer},
+};
 inline constexpr Parameter packed_rotate[] = {
     {"tensor", scalar_pointer},
     {"pairs", const_int_pointer},
@@ -275,6 +280,7 @@ inline constexpr KernelSignature symmetric_angles{"symmetric_angles", kernel_par
 inline constexpr KernelSignature skew_angles{"skew_angles", kernel_parameters::skew_angles};
 inline constexpr KernelSignature skew_figures_partial{"skew_figures_partial", kernel_parameters::skew_figures_partial};
 inline constexpr KernelSignature packed_angles{"packed_angles", kernel_parameters::packed_angles};
+inline constexpr KernelSignature packed_group{"packed_group", kernel_parameters::packed_group};
 inline constexpr KernelSignature packed_rotate{"packed_rotate", kernel_parameters::packed_rotate};
 inline constexpr KernelSignature packed_factor{"packed_factor", kernel_parameters::packed_factor};
 inline constexpr KernelSignature packed_figures{"packed_figures", kernel_parameters::packed_figures};
@@ -286,7 +292,7 @@ inline constexpr KernelSignature all[] = {
     group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
     qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles, skew_angles,
-    skew_figures_partial, packed_angles, packed_rotate, packed_factor, packed_figures, packed_figures_final};
+    skew_figures_partial, packed_angles, packed_group, packed_rotate, packed_factor, packed_figures, packed_figures_final};
 
 }  // namespace kernel_signatures
 

@@ -32,8 +32,9 @@
 //                       every mode, by dsl/symmetric_angle.hpp, whose text the source holds)
 //   skew_angles         skew_angles (a skew-symmetric tensor's group: one angle a pair from its four
 //                       block entries, the same in every mode), skew_figures_partial (off-block^2)
-//   packed_symmetric    packed_angles, packed_rotate, packed_factor, packed_figures,
-//                       packed_figures_final (a symmetric tensor in packed storage, D <= 12)
+//   packed_symmetric    packed_angles, packed_group (where a group's orbits are small) or
+//                       packed_rotate, packed_factor, packed_figures, packed_figures_final (a
+//                       symmetric tensor in packed storage, D <= 12)
 #include <string>
 #include <vector>
 

@@ -67,6 +67,16 @@ struct Tuning {
   // bench/results/pivot_gram_h100_2026-11-25.md); at most 64, where S's triangle and its factor fit
   // the 48 KB of static shared memory.
   int pivot_gram_size = -1;
+  // packed_symmetric: packed_group (a group in one launch, a thread an orbit in local memory) where
+  // a group's largest orbit holds at most this many entries, else packed_rotate (a launch a pair);
+  // 0 = always packed_rotate; at most 4096; -1 = 16, from an H100 (float64, 10 sweeps,
+  // bench/results/packed_gpu_h100_2026-11-26.md): packed_group was 2.3-23x faster where the
+  // largest orbit held 8 or 16 entries (D = 3 and 4), packed_rotate 1.1-8.0x faster where it held
+  // 36 to 576 (D = 6 to 10; only D = 12, N = 4, 49 entries, ran faster grouped: 0.67 against
+  // 0.90 ms a sweep); 32 (D = 5) was not measured. (packed_rotate with 8 classes a thread; after
+  // its launches took one class a thread, it beat packed_group at D = 4, N = 16 too, 0.77 against
+  // 1.29 ms, but not at D = 4, N = 32 or D = 3.)
+  int packed_max_orbit = -1;
 };
 
 struct KernelSpec {

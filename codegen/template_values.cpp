@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "codegen/kernel_signatures.hpp"
+
 namespace tensordiag::codegen {
 
 namespace {
@@ -84,7 +86,7 @@ std::string list_of(const std::vector<Number>& values, std::size_t width = 0) {
 
 Substitutions values_of(const PackedSymmetricPlan& plan) {
   const std::size_t rows = plan.classes.size() - 1;  // D
-  return {{"threads", to_string(plan.threads)},
+  Substitutions values{{"threads", to_string(plan.threads)},
           {"angle_warps", to_string(plan.angle_warps)},
           {"chunk", to_string(plan.chunk)},
           {"count", to_string(plan.count)},
@@ -96,7 +98,19 @@ Substitutions values_of(const PackedSymmetricPlan& plan) {
           {"rest_prefix", list_of(plan.rest_prefix, plan.rest_prefix.size() / rows)},
           {"classes", list_of(plan.classes)},
           {"chunk_end", list_of(plan.chunk_end)},
-          {"power_offset", list_of(plan.power_offset)}};
+          {"power_offset", list_of(plan.power_offset)},
+          {"group_orbits", plan.group_orbits ? "1" : "0"},
+          {"alphabet", to_string(plan.alphabet)},
+          {"orbits", to_string(plan.orbits)},
+          {"max_orbit", to_string(plan.max_orbit)},
+          {"group_blocks", to_string(plan.group_blocks)},
+          {"orbit_prefix", list_of(plan.orbit_prefix, plan.orbit_prefix.size() / rows)}};
+  // packed_group and packed_rotate stand on either side of #if PACKED_GROUP_ORBITS: the one
+  // switched off is no entry of the plan, whose entries' parameter lists the source gets
+  // (kernel_source.cpp), so it gets its own here.
+  const KernelSignature& switched_off = plan.group_orbits ? kernel_signatures::packed_rotate : kernel_signatures::packed_group;
+  values.emplace(std::string(switched_off.name) + "_parameters", parameter_list(switched_off));
+  return values;
 }
 
 Substitutions values_of(const SubspaceApplyPlan& plan) {

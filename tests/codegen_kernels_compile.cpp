@@ -36,11 +36,13 @@ struct Case {
   std::string rule;
   bool symmetric = false;  // KernelSpec::symmetric
   bool skew = false;       // KernelSpec::skew
+  int packed_max_orbit = -1;  // Tuning::packed_max_orbit
 
   KernelSpec spec() const {
     KernelSpec spec = make_kernel_spec(kind, order, size, dtype, layout, rule);
     spec.symmetric = symmetric;
     spec.skew = skew;
+    spec.tuning.packed_max_orbit = packed_max_orbit;
     return spec;
   }
   std::string name() const { return program_name(spec()); }
@@ -129,14 +131,29 @@ TEST_CASE("symmetric_angles compiles at large orders, both dtypes and layouts") 
 }
 
 // packed_symmetric (a symmetric tensor in packed storage): orders 2 to 12 (a class of D slots is D + 1
-// registers and its rotation's power (D + 1)^2 doubles), N = 2 (no other indices) to 64; order 13 refused.
-TEST_CASE("packed_symmetric compiles at orders 2 to 12 and refuses order 13") {
+// registers and its rotation's power (D + 1)^2 doubles), N = 2 (no other indices) to 64, with a
+// group's orbits in one launch (packed_group) where they hold at most 16 entries (the default
+// Tuning::packed_max_orbit), else a launch a pair (packed_rotate), and each shape the other way
+// too; order 13 refused.
+TEST_CASE("packed_symmetric compiles at orders 2 to 12 both ways and refuses order 13") {
   std::vector<Case> cases;
   int i = 0;
-  for (const auto& [order, size] : {std::pair{2, 9}, {3, 64}, {6, 16}, {8, 2}, {10, 8}, {12, 4}}) {
+  for (const auto& [order, size, group] : {std::tuple{2, 9, true}, {3, 64, true}, {4, 16, true}, {8, 2, true},
+                                           {6, 16, false}, {10, 8, false}, {12, 4, false}, {12, 16, false}}) {
     Case c = cycled("packed_symmetric", order, size, i++);
     c.rule = "max_diag";
+    const auto names = [&c] {
+      std::vector<std::string> out;
+      for (const KernelEntry& entry : kernel_entries(c.spec())) out.push_back(entry.name);
+      return out;
+    };
+    CHECK(names() == std::vector<std::string>{"packed_angles", group ? "packed_group" : "packed_rotate", "packed_factor",
+                                              "packed_figures", "packed_figures_final"});
     cases.push_back(c);
+    // The other way: always a launch a pair, or orbits of up to 4096 entries.
+    c.packed_max_orbit = group ? 0 : 4096;
+    CHECK(names()[1] == (group ? "packed_rotate" : "packed_group"));
+    if (order <= 10) cases.push_back(c);
   }
   check_compiles(cases);
   CHECK_THROWS_WITH_AS(make_kernel_spec("packed_symmetric", 13, 2, "float64", "C", "max_diag"),

@@ -19,11 +19,11 @@ using runtime::GeneratedTensor;
 using runtime::HostTensor;
 using runtime::Matrix;
 
-// Symmetric by default; structure skew plants the block form instead (generator.hpp).
-template <class T>
-inline GeneratedTensor<T> planted(int order, int size, std::uint64_t seed, double noise = 0.0,
-                                  runtime::Structure structure = runtime::Structure::symmetric,
-                                  runtime::Layout layout = runtime::Layout::c_order) {
+// The generator's options for a planted tensor: symmetric by default; structure skew plants the
+// block form instead (generator.hpp). generate_packed_symmetric takes the symmetric ones too.
+inline runtime::GeneratorOptions planted_options(int order, int size, std::uint64_t seed, double noise = 0.0,
+                                                 runtime::Structure structure = runtime::Structure::symmetric,
+                                                 runtime::Layout layout = runtime::Layout::c_order) {
   runtime::GeneratorOptions g;
   g.order = order;
   g.size = size;
@@ -31,7 +31,14 @@ inline GeneratedTensor<T> planted(int order, int size, std::uint64_t seed, doubl
   g.noise = noise;
   g.structure = structure;
   g.layout = layout;
-  return runtime::generate_diagonalizable<T>(g);
+  return g;
+}
+
+template <class T>
+inline GeneratedTensor<T> planted(int order, int size, std::uint64_t seed, double noise = 0.0,
+                                  runtime::Structure structure = runtime::Structure::symmetric,
+                                  runtime::Layout layout = runtime::Layout::c_order) {
+  return runtime::generate_diagonalizable<T>(planted_options(order, size, seed, noise, structure, layout));
 }
 
 template <class T>

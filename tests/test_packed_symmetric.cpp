@@ -34,6 +34,7 @@
 using namespace tensordiag;
 using namespace tensordiag::runtime;
 using tensordiag::testing::planted;
+using tensordiag::testing::planted_options;
 using tensordiag::testing::relative_difference;
 
 namespace {
@@ -72,17 +73,6 @@ void rotate_full(HostTensor<double>& tensor, int p, int q, dsl::Givens<double> g
   GroupRotations<double> group(tensor.order(), PivotGroup{{p, q}});
   for (int mode = 0; mode < tensor.order(); ++mode) group.at(mode, 0) = g;
   apply_group_pass(tensor, group, 1);
-}
-
-// generate_packed_symmetric's (and the full generator's) options for a planted symmetric tensor.
-GeneratorOptions symmetric_options(int order, int size, std::uint64_t seed, double noise = 0.0) {
-  GeneratorOptions options;
-  options.order = order;
-  options.size = size;
-  options.seed = seed;
-  options.noise = noise;
-  options.structure = Structure::symmetric;
-  return options;
 }
 
 Options cpu_options(int max_sweeps = 30) {
@@ -232,7 +222,7 @@ TEST_CASE("packed: A x_1 M ... x_D M and the reconstruction error are the full t
 
 TEST_CASE("packed: the generator gives the full generator's distinct entries, and its noise the asked size") {
   for (const auto& [order, size] : {std::pair{2, 6}, {3, 5}, {5, 4}}) {
-    GeneratorOptions options = symmetric_options(order, size, 17);
+    GeneratorOptions options = planted_options(order, size, 17);
     const auto full = generate_diagonalizable<double>(options);
     const auto packed = generate_packed_symmetric<double>(options);
     CHECK(packed.tensor.values() == pack_symmetric(full.tensor).values());  // bit for bit
@@ -295,7 +285,7 @@ TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32,
     CAPTURE(order);
     CAPTURE(size);
     const auto truth =
-        generate_packed_symmetric<double>(symmetric_options(order, size, 50 + static_cast<std::uint64_t>(order)));
+        generate_packed_symmetric<double>(planted_options(order, size, 50 + static_cast<std::uint64_t>(order)));
     const PackedResult<double> result = diagonalize_packed(truth.tensor, cpu_options(50));
     CHECK(result.run.converged());
     REQUIRE(result.run.verification);
@@ -322,7 +312,7 @@ TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32,
   }
   // float32: the reconstruction to the dtype's rounding.
   const PackedResult<float> single =
-      diagonalize_packed(generate_packed_symmetric<float>(symmetric_options(4, 7, 3, 1e-3)).tensor, cpu_options(20));
+      diagonalize_packed(generate_packed_symmetric<float>(planted_options(4, 7, 3, 1e-3)).tensor, cpu_options(20));
   REQUIRE(single.run.verification);
   CHECK(single.run.verification->reconstruction_error <= 30.0 * 7 * 4 * std::numeric_limits<float>::epsilon());
   CHECK(single.run.history.back().off_rel < single.run.history.front().off_rel);
@@ -333,7 +323,7 @@ TEST_CASE("packed: at high orders the run and the check stay within 30 N D eps (
   for (const auto& [order, size] : {std::pair{20, 2}, {40, 2}, {48, 2}, {32, 3}, {16, 5}}) {
     CAPTURE(order);
     CAPTURE(size);
-    const auto planted_tensor = generate_packed_symmetric<double>(symmetric_options(order, size, 7, 1e-2));
+    const auto planted_tensor = generate_packed_symmetric<double>(planted_options(order, size, 7, 1e-2));
     // The check on its own: C = T x Q^T and back is exact in exact arithmetic.
     Matrix<double> qt = planted_tensor.q;
     for (int i = 0; i < size; ++i)
@@ -381,7 +371,7 @@ TEST_CASE("packed: the HOSVD start's Gram matrix is the full tensor's, and its r
     CHECK(packed.run.verification->reconstruction_error <= 30.0 * size * order * std::numeric_limits<double>::epsilon());
   }
   // Without noise the start is the answer: the first record is already at rounding.
-  const auto exact = generate_packed_symmetric<double>(symmetric_options(5, 6, 9));
+  const auto exact = generate_packed_symmetric<double>(planted_options(5, 6, 9));
   Options options = cpu_options(8);
   options.init = Init::hosvd;
   const PackedResult<double> result = diagonalize_packed(exact.tensor, options);
@@ -391,7 +381,7 @@ TEST_CASE("packed: the HOSVD start's Gram matrix is the full tensor's, and its r
 }
 
 TEST_CASE("packed: options and entries it does not take are one-line user errors") {
-  const PackedSymmetricTensor<double> tensor = generate_packed_symmetric<double>(symmetric_options(3, 6, 1)).tensor;
+  const PackedSymmetricTensor<double> tensor = generate_packed_symmetric<double>(planted_options(3, 6, 1)).tensor;
   const auto refused = [&tensor](Options options, const std::string& phrase) {
     CAPTURE(phrase);
     try {
@@ -404,7 +394,7 @@ TEST_CASE("packed: options and entries it does not take are one-line user errors
   Options options = cpu_options();
   options.backend = Backend::cuda;
   try {
-    diagonalize_packed(generate_packed_symmetric<double>(symmetric_options(13, 2, 1)).tensor, options);
+    diagonalize_packed(generate_packed_symmetric<double>(planted_options(13, 2, 1)).tensor, options);
     FAIL("order 13 accepted on the GPU");
   } catch (const user_error& error) {
     CHECK(std::string(error.what()) == "packed storage on the GPU takes order D <= 12 (order 13): use --backend cpu or auto");

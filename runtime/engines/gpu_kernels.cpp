@@ -150,9 +150,14 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
     } else if (set == KernelSet::subspace) {
       load_off_norm();
     } else if (set == KernelSet::packed) {
-      packed_plan = std::get<codegen::PackedSymmetricPlan>(load_kind(
-          KernelKind::packed_symmetric,
-          {&packed_angles, &packed_rotate, &packed_factor, &packed_figures, &packed_figures_final}));
+      // packed_group where the shape's orbits are small enough (the plan says), else packed_rotate.
+      const codegen::KernelSpec spec = with_kind(KernelKind::packed_symmetric);
+      const codegen::KernelPlan plan = codegen::plan_kernel(spec);
+      packed_plan = std::get<codegen::PackedSymmetricPlan>(plan.kind_plan);
+      if (packed_plan->group_orbits)
+        load(spec, plan, arch, {&packed_angles, &packed_group, &packed_factor, &packed_figures, &packed_figures_final});
+      else
+        load(spec, plan, arch, {&packed_angles, &packed_rotate, &packed_factor, &packed_figures, &packed_figures_final});
     } else if (set == KernelSet::chunk) {
       chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
     } else if (set == KernelSet::qubit) {

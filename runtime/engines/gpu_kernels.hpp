@@ -114,7 +114,8 @@ public:
   Launcher<codegen::kernel_signatures::subspace_angles> subspace_angles;  // load_subspace()
   Launcher<codegen::kernel_signatures::subspace_apply> subspace_apply;
   Launcher<codegen::kernel_signatures::packed_angles> packed_angles;  // packed set
-  Launcher<codegen::kernel_signatures::packed_rotate> packed_rotate;
+  Launcher<codegen::kernel_signatures::packed_group> packed_group;    // where the plan's group_orbits
+  Launcher<codegen::kernel_signatures::packed_rotate> packed_rotate;  // where not
   Launcher<codegen::kernel_signatures::packed_factor> packed_factor;
   Launcher<codegen::kernel_signatures::packed_figures> packed_figures;
   Launcher<codegen::kernel_signatures::packed_figures_final> packed_figures_final;

@@ -11,6 +11,7 @@
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::runtime {
 
@@ -19,6 +20,27 @@ namespace {
 // A sweep of at most this many launches is captured once as a CUDA graph and replayed (a group is
 // 2 + N / 2 launches: D = 3, N = 128 makes 8382); larger ones launch one by one.
 constexpr std::size_t max_graph_launches = 16384;
+
+// packed_group's `symbols` of each group (kernels_templates/packed_symmetric.cu): the indices that
+// are no pair's q, in increasing order, each as (index, its pair's q or -1, that pair's place in
+// the group).
+std::vector<int> orbit_symbols(const PivotSchedule& schedule, int size) {
+  std::vector<int> out;
+  for (const PivotGroup& group : schedule) {
+    std::vector<int> partner(static_cast<std::size_t>(size), -1), place(static_cast<std::size_t>(size), -1);
+    std::vector<bool> is_q(static_cast<std::size_t>(size), false);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      const auto [p, q] = group[k];
+      partner[static_cast<std::size_t>(p)] = q;
+      place[static_cast<std::size_t>(p)] = static_cast<int>(k);
+      is_q[static_cast<std::size_t>(q)] = true;
+    }
+    for (int i = 0; i < size; ++i)
+      if (!is_q[static_cast<std::size_t>(i)])
+        out.insert(out.end(), {i, partner[static_cast<std::size_t>(i)], place[static_cast<std::size_t>(i)]});
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -46,9 +68,10 @@ PackedResult<T> run_gpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
     throw user_error("the CUDA backend cannot take this packed tensor: " + *declined);
   const CudaDeviceInfo device = require_cuda_device();
   const int order = tensor.order(), size = tensor.size();
-  const GpuKernels<T> kernels(
-      kernel_spec_for<T>(order, size, Layout::c_order, rule, codegen::KernelKind::packed_symmetric), device.arch(),
-      KernelSet::packed);
+  codegen::KernelSpec spec =
+      kernel_spec_for<T>(order, size, Layout::c_order, rule, codegen::KernelKind::packed_symmetric);
+  spec.tuning.packed_max_orbit = packed_max_orbit_from_environment();
+  const GpuKernels<T> kernels(spec, device.arch(), KernelSet::packed);
   const codegen::PackedSymmetricPlan& plan = *kernels.packed_plan;
   const int pairs = size / 2;
   const CudaStream stream;
@@ -66,22 +89,31 @@ PackedResult<T> run_gpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
   }
   DeviceBuffer<int> d_pairs(flat.size());
   d_pairs.upload(flat, stream.get());
+  const std::vector<int> symbols = orbit_symbols(schedule, size);
+  DeviceBuffer<int> d_symbols(symbols.size());
+  d_symbols.upload(symbols, stream.get());
+  const std::size_t symbols_per_group = static_cast<std::size_t>(3 * (size - pairs));
   DeviceBuffer<dsl::Givens<T>> rotations(static_cast<std::size_t>(pairs));
   DeviceBuffer<double> powers(static_cast<std::size_t>(pairs) * static_cast<std::size_t>(plan.powers));
   DeviceBuffer<double> partials(static_cast<std::size_t>(plan.figure_blocks));
   DeviceBuffer<double> figures(3);
 
-  // One sweep's launches: per group its angles, its pairs' rotations one after the other, Q.
+  // One sweep's launches: per group its angles, its rotations (every orbit at once, or its pairs'
+  // classes one pair after the other), Q.
+  const std::size_t launches_per_group = plan.group_orbits ? 3 : 2 + static_cast<std::size_t>(pairs);
   const auto enqueue_sweep = [&](cudaStream_t s) {
     for (std::size_t g = 0; g < schedule.size(); ++g) {
       const int* group = d_pairs.data() + g * 2 * static_cast<std::size_t>(pairs);
       kernels.packed_angles(s, core.data(), group, rotations.data(), powers.data());
-      for (int k = 0; k < pairs; ++k) kernels.packed_rotate(s, core.data(), group, powers.data(), k);
+      if (plan.group_orbits)
+        kernels.packed_group(s, core.data(), d_symbols.data() + g * symbols_per_group, powers.data());
+      else
+        for (int k = 0; k < pairs; ++k) kernels.packed_rotate(s, core.data(), group, powers.data(), k);
       kernels.packed_factor(s, factor.data(), group, rotations.data());
     }
   };
   std::optional<CudaGraph> sweep_graph;
-  if (schedule.size() * (2 + static_cast<std::size_t>(pairs)) <= max_graph_launches)
+  if (schedule.size() * launches_per_group <= max_graph_launches)
     sweep_graph.emplace(stream.get(), enqueue_sweep);
 
   PackedResult<T> out;

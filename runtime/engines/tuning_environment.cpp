@@ -33,4 +33,9 @@ int pivot_gram_size_from_environment() {
                          "0..64");
 }
 
+int packed_max_orbit_from_environment() {
+  return integer_setting("TENSORDIAG_PACKED_MAX_ORBIT", -1, [](long orbit) { return orbit >= 0 && orbit <= 4096; },
+                         "0..4096");
+}
+
 }  // namespace tensordiag::runtime

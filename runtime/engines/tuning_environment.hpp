@@ -6,9 +6,14 @@
 //                                   plan's, codegen Tuning::subspace_bits; else 2..10)
 //   TENSORDIAG_PIVOT_GRAM_SIZE=n    the pivot check's Cholesky test (lambda_norm's stages 2 and 3)
 //                                   for N <= n (0: never; at most 64; codegen Tuning::pivot_gram_size)
+//   TENSORDIAG_PACKED_MAX_ORBIT=n   packed storage on the GPU: a group in one launch (packed_group)
+//                                   where its largest orbit holds at most n entries, else a launch a
+//                                   pair (0: always a pair; at most 4096; codegen
+//                                   Tuning::packed_max_orbit)
 namespace tensordiag::runtime {
 
-int subspace_bits_from_environment();   // 0 when unset
-int pivot_gram_size_from_environment(); // -1 when unset
+int subspace_bits_from_environment();    // 0 when unset
+int pivot_gram_size_from_environment();  // -1 when unset
+int packed_max_orbit_from_environment(); // -1 when unset
 
 }  // namespace tensordiag::runtime

@@ -1,7 +1,8 @@
 // Symmetric tensors in packed storage on the GPU (issue 11, item 1; engines/gpu_packed_engine.hpp)
 // against the CPU packed engine, which makes the same rotations with the same arithmetic: the same
 // sweeps, core, Q and figures (float64 to 1e-12 relative, float32 to 1e-4), ||diag C||^2 never
-// down from a sweep to the next; planted symmetric tensors recovered; orders over 12 refused on
+// down from a sweep to the next, a group's orbits at once (packed_group) and a launch a pair
+// (packed_rotate, TENSORDIAG_PACKED_MAX_ORBIT); planted symmetric tensors recovered; orders over 12 refused on
 // the GPU and run on the CPU under auto.
 #include <doctest/doctest.h>
 
@@ -11,7 +12,9 @@
 #include <tuple>
 #include <vector>
 
+#include "planted_symmetric.hpp"
 #include "relative_difference.hpp"
+#include "scoped_environment.hpp"
 #include "runtime/algorithm/packed_generator.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/packed_symmetric.hpp"
@@ -25,13 +28,7 @@ namespace {
 
 template <class T>
 PackedSymmetricTensor<T> planted_packed(int order, int size, std::uint64_t seed, double noise) {
-  GeneratorOptions options;
-  options.order = order;
-  options.size = size;
-  options.seed = seed;
-  options.noise = noise;
-  options.structure = Structure::symmetric;
-  return generate_packed_symmetric<T>(options).tensor;
+  return generate_packed_symmetric<T>(tensordiag::testing::planted_options(order, size, seed, noise)).tensor;
 }
 
 Options packed_on(Backend backend, int max_sweeps) {
@@ -92,7 +89,23 @@ TEST_CASE("packed on the GPU: the CPU packed engine's run, float64, orders 2 to 
     REQUIRE(gpu.run.verification);
     CHECK(gpu.run.verification->reconstruction_error <= 30.0 * size * order * eps);
     CHECK(gpu.run.verification->orthogonality_error <= 50.0 * size * eps);
+    // The same with a launch a pair (packed_rotate) in place of a group's orbits at once.
+    {
+      tensordiag::test::ScopedEnvironment one_pair_a_launch;
+      one_pair_a_launch.set("TENSORDIAG_PACKED_MAX_ORBIT", "0");
+      check_gpu_equals_cpu(tensor, options, 1e-12);
+    }
   }
+  // A shape whose orbits hold up to 288 entries (a launch a pair by default), and with them at once.
+  const auto large_orbits = planted_packed<double>(9, 14, 909, 0.05);
+  Options options = packed_on(Backend::cuda, 2);
+  options.tol = 0.0;
+  options.stall_tol = 0.0;
+  options.verify = false;
+  check_gpu_equals_cpu(large_orbits, options, 1e-12);
+  tensordiag::test::ScopedEnvironment orbits_at_once;
+  orbits_at_once.set("TENSORDIAG_PACKED_MAX_ORBIT", "4096");
+  check_gpu_equals_cpu(large_orbits, options, 1e-12);
 }
 
 TEST_CASE("packed on the GPU: float32 follows the CPU's float32 run, and the HOSVD start") {

@@ -13,72 +13,46 @@
 #include <vector>
 
 #include "bench/forced_sweeps.hpp"
+#include "bench/packed_cases.hpp"
 #include "bench/statistics.hpp"
-#include "runtime/algorithm/packed_generator.hpp"
 #include "runtime/algorithm/packed_transform.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/diagonalize_packed.hpp"
 
 using namespace tensordiag::runtime;
-using tensordiag::bench::median;
-using tensordiag::bench::wall_seconds;
+using namespace tensordiag::bench;
 
 namespace {
-
-struct Shape {
-  int order, size;
-};
-
-const std::vector<Shape> default_shapes = {{3, 32}, {4, 16}, {6, 8}, {3, 128}, {4, 32}, {6, 16},
-                                           {8, 8},  {4, 64}, {10, 8}, {6, 32}, {24, 2}};
 
 double mb(double bytes) { return bytes / 1e6; }
 
 // The median of 3 timed runs of f, or the first alone when it took over 5 s.
 template <class F>
 double median_seconds(F&& f) {
-  std::vector<double> times{wall_seconds(f)};
-  if (times.front() > 5) return times.front();
-  for (int r = 0; r < 2; ++r) times.push_back(wall_seconds(f));
-  return median(times);
-}
-
-std::string fixed(double x, const char* format = "%.3f") {
-  char text[32];
-  std::snprintf(text, sizeof text, format, x);
-  return text;
+  return median_of_three_below_5([&f] { return wall_seconds(f); });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   double full_budget_mb = 600;
-  std::vector<Shape> shapes;
+  std::vector<PackedShape> shapes;
   for (int i = 1; i < argc; ++i) {
-    int order = 0, size = 0;
     if (std::strcmp(argv[i], "--full-budget-mb") == 0 && i + 1 < argc) full_budget_mb = std::atof(argv[++i]);
-    else if (std::sscanf(argv[i], "%dx%d", &order, &size) == 2) shapes.push_back({order, size});
-    else {
+    else if (!parse_packed_shape(argv[i], shapes)) {
       std::fprintf(stderr, "usage: packed_symmetric_bench [--full-budget-mb M] [DxN ...]\n");
       return 2;
     }
   }
-  if (shapes.empty()) shapes = default_shapes;
+  if (shapes.empty()) shapes = default_packed_shapes({24, 2});
   Options options = tensordiag::bench::forced_sweeps(10);
   options.backend = Backend::cpu;
   std::printf("| D x N | distinct entries | packed MB | full MB | packed s (sweeps) | full s (sweeps) | "
               "ms a sweep (packed / full) | "
               "off_rel at the end (packed / full) | verification s | verification MB | reconstruction error |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const Shape shape : shapes) {
-    GeneratorOptions g;
-    g.order = shape.order;
-    g.size = shape.size;
-    g.seed = 7;
-    g.noise = 1e-2;
-    g.structure = Structure::symmetric;
-    const auto planted = generate_packed_symmetric<double>(g);
-    const PackedSymmetricTensor<double>& tensor = planted.tensor;
+  for (const PackedShape shape : shapes) {
+    const PackedSymmetricTensor<double> tensor = planted_packed_case<double>(shape);
     PackedResult<double> packed;
     const double packed_seconds = median_seconds([&] { packed = diagonalize_packed(tensor, options); });
     const double full_bytes = static_cast<double>(sizeof(double)) * std::pow(shape.size, shape.order);

@@ -308,11 +308,18 @@ PlanAttempt plan_subspace_angles(const KernelSpec& spec, const Sizes& z) {
   const long long dynamic = z.entries * z.scalar;
   const long long fixed = static_cast<long long>(z.d) * z.n * z.n * z.scalar + z.d * z.pairs * z.rotation +
                           2 * z.pairs * 4 + static_cast<long long>(z.d) * z.n * 8;
-  // 32 warps, not one a pair: all of them rotate the cell's memory modes, the costly part, which
-  // is bound by shared-memory latency in a grid of few blocks (N / 2^k). Within the static 48 KB, and fewer where the block would pass the budget.
+  // More warps than pairs: all of them rotate the cell, which is bound by shared-memory latency in a
+  // grid of few blocks (N / 2^k). 8 warps for cells of up to 1024 entries, 32 above: measured on an
+  // H100 (float32, 10 sweeps; bench/results/angle_warps_h100_2026-11-26.md), 8 against 32 took
+  // D = 3, N = 64 1.79 against 1.89 ms (cells of 512), N = 128 5.73 against 5.88, D = 4, N = 16 0.70
+  // against 0.88 (256), D = 5, N = 16 1.14 against 1.27 (1024), but D = 6, N = 16 7.22 against 6.61
+  // (4096). Within the static 48 KB, and fewer where the block would pass the budget.
   const long long per_warp = z.subtensor * z.scalar;
   const long long room = spec.tuning.subspace_shared_bytes - dynamic - fixed;
-  const int warps = static_cast<int>(std::min<long long>({32, (spec.tuning.shared_bytes - fixed) / per_warp, room / per_warp}));
+  const long long most = spec.tuning.subspace_angle_warps > 0 ? spec.tuning.subspace_angle_warps
+                         : z.entries <= 1024                  ? 8
+                                                              : 32;
+  const int warps = static_cast<int>(std::min<long long>({most, (spec.tuning.shared_bytes - fixed) / per_warp, room / per_warp}));
   if (warps < 1)
     return refused("subspace_angles: a cell of " + std::to_string(z.n) + "^" + std::to_string(z.d) + " entries needs " +
                    bytes(dynamic + fixed + per_warp) + " of shared memory, over the limit of " +

@@ -85,6 +85,8 @@ void validate(const KernelSpec& spec) {
                         ": use 0 (by order) or a multiple of 32 in 32..1024");
   if (t.pass_register_bits < 0 || t.pass_register_bits > 6)
     throw codegen_error("pass_register_bits " + std::to_string(t.pass_register_bits) + " is outside 1..6 (0: the dtype's)");
+  if (t.subspace_angle_warps < 0 || t.subspace_angle_warps > 32)
+    throw codegen_error("subspace_angle_warps " + std::to_string(t.subspace_angle_warps) + ": use 0 (32) or 1..32");
   if (t.packed_max_orbit < -1 || t.packed_max_orbit > 4096)
     throw codegen_error("packed_max_orbit " + std::to_string(t.packed_max_orbit) + ": use -1 (the default) or 0..4096");
   if (t.pivot_gram_size < -1 || t.pivot_gram_size > 64)

@@ -62,6 +62,9 @@ struct Tuning {
   // subspace_angles and subspace_apply: shared memory per block at most, with the opt-in above
   // 48 KB (dynamic shared memory). 100 KB keeps two blocks on an H100 multiprocessor.
   int subspace_shared_bytes = 100 * 1024;
+  // subspace_angles: warps a block at most, 1..32; 0 = 8 for cells of up to 1024 entries, else 32
+  // (measured: kernel_plan.cpp, plan_subspace_angles).
+  int subspace_angle_warps = 0;
   // lambda_norm: the power steps and the Cholesky test of the pivot check's norm (stages 2 and 3)
   // for N <= this, -1 = the default, 32 (measured against 64 and 0 on an H100: see
   // bench/results/pivot_gram_h100_2026-11-25.md); at most 64, where S's triangle and its factor fit

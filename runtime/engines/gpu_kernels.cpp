@@ -218,6 +218,7 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
   base.size = 1 << cell_bits;
   base.layout = dsl::Layout::c_order;
   base.symmetric = symmetric;
+  base.tuning.subspace_angle_warps = subspace_angle_warps_from_environment();
   return base;
 }
 

@@ -16,8 +16,8 @@ namespace {
 [[maybe_unused]] void every_field_is_fingerprinted(const codegen::KernelSpec& spec) {
   [[maybe_unused]] const auto& [kind, order, size, dtype, layout, rule, tuning, symmetric, skew] = spec;
   [[maybe_unused]] const auto& [block_size, pass_block_size, pass_register_bits, shared_bytes, partial_blocks,
-                                max_grid_blocks, subspace_bits, subspace_shared_bytes, pivot_gram_size,
-                                packed_max_orbit] = spec.tuning;
+                                max_grid_blocks, subspace_bits, subspace_shared_bytes, subspace_angle_warps,
+                                pivot_gram_size, packed_max_orbit] = spec.tuning;
   [[maybe_unused]] const auto& [name, description, rotation, form, operands, stalls_on, hermitian_terms] = spec.rule;
 }
 
@@ -41,6 +41,7 @@ std::string spec_fingerprint(const codegen::KernelSpec& spec) {
                                 static_cast<long long>(t.pass_register_bits), static_cast<long long>(t.shared_bytes),
                                 static_cast<long long>(t.partial_blocks), t.max_grid_blocks,
                                 static_cast<long long>(t.subspace_bits), static_cast<long long>(t.subspace_shared_bytes),
+                                static_cast<long long>(t.subspace_angle_warps),
                                 static_cast<long long>(t.pivot_gram_size), static_cast<long long>(t.packed_max_orbit),
                                 static_cast<long long>(spec.rule.form),
                                 static_cast<long long>(spec.rule.stalls_on),

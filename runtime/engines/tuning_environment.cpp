@@ -33,6 +33,11 @@ int pivot_gram_size_from_environment() {
                          "0..64");
 }
 
+int subspace_angle_warps_from_environment() {
+  return integer_setting("TENSORDIAG_SUBSPACE_ANGLE_WARPS", 0, [](long warps) { return warps >= 0 && warps <= 32; },
+                         "0..32");
+}
+
 int packed_max_orbit_from_environment() {
   return integer_setting("TENSORDIAG_PACKED_MAX_ORBIT", -1, [](long orbit) { return orbit >= 0 && orbit <= 4096; },
                          "0..4096");

@@ -4,6 +4,9 @@
 // user_error naming the variable and the value.
 //   TENSORDIAG_SUBSPACE_BITS=k      the XOR subspace passes' cells of 2^k indices a mode (0: the
 //                                   plan's, codegen Tuning::subspace_bits; else 2..10)
+//   TENSORDIAG_SUBSPACE_ANGLE_WARPS=w  the XOR subspace passes' angle kernel's warps a block at
+//                                   most (0: the plan's, 8 or 32 by the cell; codegen
+//                                   Tuning::subspace_angle_warps; else 1..32)
 //   TENSORDIAG_PIVOT_GRAM_SIZE=n    the pivot check's Cholesky test (lambda_norm's stages 2 and 3)
 //                                   for N <= n (0: never; at most 64; codegen Tuning::pivot_gram_size)
 //   TENSORDIAG_PACKED_MAX_ORBIT=n   packed storage on the GPU: a group in one launch (packed_group)
@@ -13,6 +16,7 @@
 namespace tensordiag::runtime {
 
 int subspace_bits_from_environment();    // 0 when unset
+int subspace_angle_warps_from_environment();  // 0 when unset
 int pivot_gram_size_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 

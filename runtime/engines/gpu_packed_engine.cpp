@@ -18,7 +18,8 @@ namespace tensordiag::runtime {
 namespace {
 
 // A sweep of at most this many launches is captured once as a CUDA graph and replayed (a group is
-// 2 + N / 2 launches: D = 3, N = 128 makes 8382); larger ones launch one by one.
+// 3 launches, or 2 + N / 2 with a launch a pair: D = 6, N = 128 would make 8382); larger ones launch
+// one by one.
 constexpr std::size_t max_graph_launches = 16384;
 
 // packed_group's `symbols` of each group (kernels_templates/packed_symmetric.cu): the indices that

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <string>
 
+#include "codegen/kernel_spec.hpp"
 #include "runtime/algorithm/packed_figures.hpp"
 #include "runtime/algorithm/packed_hosvd_start.hpp"
 #include "runtime/algorithm/packed_transform.hpp"
-#include "codegen/kernel_spec.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/stopwatch.hpp"
@@ -32,6 +32,7 @@ Options packed_run_options(const Options& options) {
 template <class T>
 void settle_packed_backend(RunPlan& plan, int order, int size) {
   if (plan.backend != Backend::cuda) return;
+  if (plan.asked == Backend::cuda) require_cuda_device();  // no GPU: the full-storage run's one line
   const std::optional<std::string> declined = gpu_packed_declines<T>(order, size);
   if (!declined) return;
   if (plan.asked == Backend::cuda) throw user_error("the CUDA backend cannot take this packed tensor: " + *declined);

@@ -15,6 +15,7 @@
 #include "relative_difference.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/packed_symmetric.hpp"
+#include "runtime/cuda/cuda_device.hpp"
 #include "runtime/io/npy.hpp"
 #include "runtime/io/npy_packed.hpp"
 
@@ -69,8 +70,16 @@ TEST_CASE("cli packed: a packed symmetric tensor is diagonalized, its core writt
   CHECK(report["size"] == 6);
   CHECK(report["layout"] == "packed");
   CHECK(report["structure"] == "symmetric");
-  CHECK(report["engine"] == "cpu_packed");
-  CHECK(report["backend"] == "cpu");
+  // Backend auto: the GPU packed engine where there is a GPU, else the CPU's with a note saying why.
+  if (runtime::cuda_device()) {
+    CHECK(report["engine"] == "cuda_packed");
+    CHECK(report["backend"] == "cuda");
+  } else {
+    CHECK(report["engine"] == "cpu_packed");
+    CHECK(report["backend"] == "cpu");
+    CHECK(run.err.find("tensordiag: note: no GPU (") == 0);
+    CHECK(run.err.find("running on the CPU") != std::string::npos);
+  }
   CHECK(report["sweeps"] == 8);
   CHECK(report["reconstruction_error"].get<double>() < 1e-13);
   CHECK(report["orthogonality_error"].get<double>() < 1e-13);
@@ -114,6 +123,13 @@ TEST_CASE("cli packed: --init hosvd starts from G_1's eigenvectors and says so i
   CHECK(report["init"]["computed_on"] == "host");
   CHECK(report["history"][0]["off_rel"].get<double>() < 1.0);
   CHECK(report["reconstruction_error"].get<double>() < 1e-13);
+}
+
+TEST_CASE("cli packed: --backend cuda without a GPU is the full-storage run's one line, and writes nothing") {
+  if (runtime::cuda_device()) return;  // the GPU suite runs packed tensors on the GPU there
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 6 --seed 5 --structure symmetric --packed p.npy").exit_code == 0);
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --backend cuda", "the CUDA backend needs a GPU: ");
 }
 
 TEST_CASE("cli packed: refused inputs and options are one line and write nothing") {

@@ -28,7 +28,9 @@
 #include "runtime/core/multiset_index.hpp"
 #include "runtime/core/packed_symmetric.hpp"
 #include "runtime/diagonalize.hpp"
+#include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize_packed.hpp"
+#include "runtime/engines/gpu_packed_engine.hpp"
 #include "runtime/engines/group_pass.hpp"
 
 using namespace tensordiag;
@@ -378,6 +380,23 @@ TEST_CASE("packed: the HOSVD start's Gram matrix is the full tensor's, and its r
   CHECK(result.run.history.front().off_rel < 1e-12);
   CHECK(result.run.converged());
   CHECK(result.run.sweeps() <= 1);
+}
+
+TEST_CASE("packed: the GPU packed engine says why it declines a shape before any device is asked") {
+  const auto declined = [](int order, int size) {
+    const std::optional<std::string> why = gpu_packed_declines<double>(order, size);
+    CAPTURE(order);
+    CAPTURE(size);
+    REQUIRE(why);
+    CHECK(why->find('\n') == std::string::npos);
+    return *why;
+  };
+  CHECK(declined(13, 2).find("order D <= 12 (order 13)") != std::string::npos);
+  // A symmetric matrix of 40000 rows (800 million distinct entries): the kernels' N <= 32768, so
+  // auto runs it on the CPU rather than failing in the engine.
+  CHECK(declined(2, 40000).find("N <= 32768") != std::string::npos);
+  if (!cuda_device()) CHECK(declined(3, 8).find("no GPU (") == 0);
+  else CHECK_FALSE(gpu_packed_declines<double>(3, 8));
 }
 
 TEST_CASE("packed: options and entries it does not take are one-line user errors") {

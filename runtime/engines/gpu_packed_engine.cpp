@@ -1,5 +1,9 @@
 #include "runtime/engines/gpu_packed_engine.hpp"
 
+#include <string_view>
+#include <type_traits>
+
+#include "codegen/codegen_error.hpp"
 #include "codegen/kernel_plan.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/multiset_index.hpp"
@@ -56,6 +60,15 @@ std::optional<std::string> gpu_packed_declines(int order, int size) {
   if (order > codegen::packed_symmetric_max_order)
     return "packed storage on the GPU takes order D <= " + std::to_string(codegen::packed_symmetric_max_order) +
            " (order " + std::to_string(order) + "): larger classes rotate in long double, on the CPU";
+  // What codegen takes (N <= 32768 for the kernels' 32-bit matrix indices, the shape's plan), asked
+  // before any device: auto then runs such a tensor on the CPU instead of failing in the engine.
+  try {
+    const codegen::KernelSpec spec = codegen::make_kernel_spec(
+        "packed_symmetric", order, size, std::is_same_v<T, float> ? "float32" : "float64", "C", "max_diag");
+    if (const codegen::PlanAttempt plan = codegen::try_plan(spec); !plan.plan) return plan.refusal;
+  } catch (const codegen::codegen_error& error) {
+    return std::string(error.what()).substr(std::string_view("codegen_error: ").size());
+  }
   const std::optional<CudaDeviceInfo> device = cuda_device();
   if (!device) return "no GPU (" + cuda_unavailable_reason() + ")";
   return device_memory_refusal(*device, gpu_packed_bytes_needed<T>(order, size));

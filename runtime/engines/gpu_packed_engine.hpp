@@ -20,8 +20,9 @@ namespace tensordiag::runtime {
 template <class T>
 double gpu_packed_bytes_needed(int order, int size);
 
-// Why the GPU packed engine cannot take a tensor of this shape on this machine (no GPU, an order
-// over 12, more device memory than is free), or nullopt.
+// Why the GPU packed engine cannot take a tensor of this shape on this machine (an order over 12,
+// a shape codegen refuses (N > 32768), no GPU, more device memory than is free; asked in that
+// order), or nullopt.
 template <class T>
 std::optional<std::string> gpu_packed_declines(int order, int size);
 

@@ -446,21 +446,20 @@ PlanAttempt plan_packed_symmetric(const KernelSpec& spec, const Sizes& z) {
   plan.rest_symbols = std::max(z.n - 2, 1);
   plan.full_prefix = multiset_prefix(z.n, z.d);
   plan.rest_prefix = multiset_prefix(plan.rest_symbols, z.d);
-  long long pair_classes = 0;  // all m's
-  for (int m = 1; m <= z.d; ++m) pair_classes += z.n == 2 && m < z.d ? 0 : multisets(plan.rest_symbols, z.d - m);
-  plan.chunk = static_cast<int>(std::clamp<long long>(pair_classes / packed_rotate_threads, 1, 8));
   plan.classes.assign(static_cast<std::size_t>(z.d) + 1, 0);
-  plan.chunk_end.assign(static_cast<std::size_t>(z.d) + 1, 0);
   plan.power_offset.assign(static_cast<std::size_t>(z.d) + 1, 0);
   plan.powers = 0;
   for (int m = 0; m <= z.d; ++m) {
     const int r = z.d - m;
-    const auto at = static_cast<std::size_t>(m);
-    if (m > 0) plan.classes[at] = z.n == 2 && r > 0 ? 0 : multisets(plan.rest_symbols, r);
-    plan.chunk_end[at] = (m > 0 ? plan.chunk_end[at - 1] : 0) + ceil_div(plan.classes[at], plan.chunk);
-    plan.power_offset[at] = plan.powers;
+    if (m > 0) plan.classes[static_cast<std::size_t>(m)] = z.n == 2 && r > 0 ? 0 : multisets(plan.rest_symbols, r);
+    plan.power_offset[static_cast<std::size_t>(m)] = plan.powers;
     plan.powers += (m + 1) * (m + 1);
   }
+  const long long pair_classes = std::accumulate(plan.classes.begin(), plan.classes.end(), 0LL);
+  plan.chunk = static_cast<int>(std::clamp<long long>(pair_classes / packed_rotate_threads, 1, 8));
+  plan.chunk_end.assign(static_cast<std::size_t>(z.d) + 1, 0);
+  for (std::size_t m = 1; m < plan.chunk_end.size(); ++m)
+    plan.chunk_end[m] = plan.chunk_end[m - 1] + ceil_div(plan.classes[m], plan.chunk);
   plan.rotate_blocks = std::clamp<long long>(ceil_div(plan.chunk_end.back(), plan.threads), 1, spec.tuning.max_grid_blocks);
   plan.factor_blocks = ceil_div(static_cast<long long>(z.n) * std::max<long long>(z.pairs, 1), plan.threads);
   plan.figure_blocks = static_cast<int>(std::clamp<long long>(ceil_div(plan.count, 8LL * plan.threads), 1, spec.tuning.partial_blocks));

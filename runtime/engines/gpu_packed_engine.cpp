@@ -57,11 +57,9 @@ double gpu_packed_bytes_needed(int order, int size) {
 
 template <class T>
 std::optional<std::string> gpu_packed_declines(int order, int size) {
-  if (order > codegen::packed_symmetric_max_order)
-    return "packed storage on the GPU takes order D <= " + std::to_string(codegen::packed_symmetric_max_order) +
-           " (order " + std::to_string(order) + "): larger classes rotate in long double, on the CPU";
-  // What codegen takes (N <= 32768 for the kernels' 32-bit matrix indices, the shape's plan), asked
-  // before any device: auto then runs such a tensor on the CPU instead of failing in the engine.
+  // What codegen takes (order D <= 12, N <= 32768 for the kernels' 32-bit matrix indices, the
+  // shape's plan), asked before any device: auto then runs such a tensor on the CPU instead of
+  // failing in the engine.
   try {
     const codegen::KernelSpec spec = codegen::make_kernel_spec(
         "packed_symmetric", order, size, std::is_same_v<T, float> ? "float32" : "float64", "C", "max_diag");

@@ -56,6 +56,8 @@ struct GroupPassPlan {
   long long pass_blocks;    // the blocks that rotate the tensor; the rest rotate the factors
   long long factor_blocks;
   long long partial_doubles;  // the partials buffer with figures: 2 doubles per pass block
+  bool warp_shuffles;         // exchanges between lanes of a warp by shuffles
+  int min_blocks;             // __launch_bounds__'s blocks a multiprocessor (0: the block's bound only)
 };
 
 // A group's rotations a run of memory modes at a time (kernels_templates/chunk_pass.cu).

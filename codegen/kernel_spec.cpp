@@ -85,6 +85,11 @@ void validate(const KernelSpec& spec) {
                         ": use 0 (by order) or a multiple of 32 in 32..1024");
   if (t.pass_register_bits < 0 || t.pass_register_bits > 6)
     throw codegen_error("pass_register_bits " + std::to_string(t.pass_register_bits) + " is outside 1..6 (0: the dtype's)");
+  if (t.pass_warp_shuffles < -1 || t.pass_warp_shuffles > 1)
+    throw codegen_error("pass_warp_shuffles " + std::to_string(t.pass_warp_shuffles) + ": use -1 (the default), 0 or 1");
+  if (t.pass_max_registers != 0 && t.pass_max_registers != -1 && (t.pass_max_registers < 32 || t.pass_max_registers > 255))
+    throw codegen_error("pass_max_registers " + std::to_string(t.pass_max_registers) +
+                        ": use -1 (the default), 0 (no bound) or 32..255");
   if (t.subspace_angle_warps < 0 || t.subspace_angle_warps > 32)
     throw codegen_error("subspace_angle_warps " + std::to_string(t.subspace_angle_warps) + ": use 0 (32) or 1..32");
   if (t.packed_max_orbit < -1 || t.packed_max_orbit > 4096)

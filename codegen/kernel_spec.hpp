@@ -53,6 +53,15 @@ struct Tuning {
   // the 1 s of issue 3), 3 for complex ones (complex64 at D = 9, N = 8: 0.54 against 0.43 with 5,
   // which took 255 registers; complex128 0.73 against 0.50 with 4).
   int pass_register_bits = 0;
+  // group_pass: the exchanged modes whose partner thread is a lane of the same warp go by warp
+  // shuffles (1) or through shared memory as the others (0); -1 = the default, shuffles (measured:
+  // kernel_plan.cpp, plan_group_pass).
+  int pass_warp_shuffles = -1;
+  // group_pass: registers a thread at most, through __launch_bounds__'s blocks a multiprocessor
+  // (64K registers / (block x this)); 0 = no bound beyond the block's size (__launch_bounds__ with
+  // the block alone: NVRTC then keeps fewer registers than with a bound of one block); -1 = the
+  // default, 128 for float64, none for the others (measured: kernel_plan.cpp, plan_group_pass).
+  int pass_max_registers = -1;
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
   int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most
   long long max_grid_blocks = 65536;   // grid-stride kernels: the grid suggested at most

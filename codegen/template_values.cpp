@@ -25,7 +25,9 @@ Substitutions values_of(const GroupPassPlan& plan) {
           {"register_bits", to_string(plan.register_bits)},
           {"x_threads", to_string(plan.x_threads)},
           {"chunk", to_string(plan.chunk)},
-          {"pass_blocks", to_string(plan.pass_blocks)}};
+          {"pass_blocks", to_string(plan.pass_blocks)},
+          {"warp_shuffles", plan.warp_shuffles ? "true" : "false"},
+          {"launch_bounds", plan.min_blocks == 0 ? "THREADS" : "THREADS, " + to_string(plan.min_blocks)}};
 }
 
 Substitutions values_of(const ChunkPassPlan& plan) {

@@ -3,9 +3,11 @@
 // try_plan refuses where plan_kernel throws, with the same reason.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <variant>
 
+#include "codegen/codegen_error.hpp"
 #include "codegen/kernel_plan.hpp"
 #include "codegen/kernel_signatures.hpp"
 #include "codegen/kernel_source.hpp"
@@ -87,4 +89,31 @@ TEST_CASE("the plans give the buffer sizes their kernels need") {
   const auto off = std::get<OffNormPlan>(plan_kernel(make_kernel_spec("off_norm", 3, 128, "float32", "C",
                                                                       "max_diag")).kind_plan);
   CHECK(off.partial_doubles == 2 * off.partial_blocks);
+}
+
+TEST_CASE("group_pass's warp shuffles and register bound reach its source, and bad values are refused") {
+  KernelSpec spec = make_kernel_spec("group_pass", 9, 8, "float64", "C", "max_diag");
+  const auto plan_of = [&] { return std::get<GroupPassPlan>(plan_kernel(spec).kind_plan); };
+  const GroupPassPlan by_default = plan_of();
+  CHECK(by_default.warp_shuffles);
+  CHECK(by_default.threads == 128);
+  CHECK(by_default.min_blocks == 4);  // float64: 128 registers a thread
+  spec.dtype = ScalarType::float32;
+  CHECK(plan_of().min_blocks == 0);  // no bound but the block's
+  CHECK(kernel_source(spec).find("__launch_bounds__(THREADS)") != std::string::npos);
+  spec.dtype = ScalarType::float64;
+  CHECK(kernel_source(spec).find("WARP_SHUFFLES = true;") != std::string::npos);
+  spec.tuning.pass_warp_shuffles = 0;
+  spec.tuning.pass_max_registers = 128;
+  const GroupPassPlan bounded = plan_of();
+  CHECK_FALSE(bounded.warp_shuffles);
+  CHECK(bounded.min_blocks == 4);
+  const std::string source = kernel_source(spec);
+  CHECK(source.find("WARP_SHUFFLES = false;") != std::string::npos);
+  CHECK(source.find("__launch_bounds__(THREADS, " + std::to_string(bounded.min_blocks) + ")") != std::string::npos);
+  spec.tuning.pass_warp_shuffles = 2;
+  CHECK_THROWS_WITH_AS(plan_kernel(spec), "codegen_error: pass_warp_shuffles 2: use -1 (the default), 0 or 1", codegen_error);
+  spec.tuning.pass_warp_shuffles = -1;
+  spec.tuning.pass_max_registers = 16;
+  CHECK_THROWS_WITH_AS(plan_kernel(spec), "codegen_error: pass_max_registers 16: use -1 (the default), 0 (no bound) or 32..255", codegen_error);
 }

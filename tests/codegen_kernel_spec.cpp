@@ -106,7 +106,7 @@ TEST_CASE("each source defines the extern \"C\" kernels its entries name, with t
     const auto entries = kernel_entries(spec);
     REQUIRE(!entries.empty());
     for (const KernelEntry& entry : entries) {
-      CHECK_MESSAGE(std::regex_search(source, std::regex("extern \"C\" __global__ void __launch_bounds__\\([A-Z_]+\\)\n" +
+      CHECK_MESSAGE(std::regex_search(source, std::regex("extern \"C\" __global__ void __launch_bounds__\\([A-Z_]+(, [0-9]+)?\\)\n" +
                                                          entry.name + "\\(")),
                     entry.name);
       CHECK(entry.block_threads % 32 == 0);

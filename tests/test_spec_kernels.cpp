@@ -42,6 +42,8 @@ TEST_CASE("spec kernels: a change to any field of the spec changes the fingerpri
       [](auto& s) { s.tuning.block_size = 128; },
       [](auto& s) { s.tuning.pass_block_size = 256; },
       [](auto& s) { s.tuning.pass_register_bits = 3; },
+      [](auto& s) { s.tuning.pass_warp_shuffles = 0; },
+      [](auto& s) { s.tuning.pass_max_registers = 128; },
       [](auto& s) { s.tuning.shared_bytes = 32 * 1024; },
       [](auto& s) { s.tuning.partial_blocks = 512; },
       [](auto& s) { s.tuning.max_grid_blocks = 1024; },

@@ -189,6 +189,36 @@ TEST_CASE("TENSORDIAG_SUBSPACE_BITS: 0 or 2..10, anything else one clear error")
   }
 }
 
+TEST_CASE("TENSORDIAG_PASS_WARP_SHUFFLES (0, 1) and TENSORDIAG_PASS_MAX_REGISTERS (0, 32..255): else one clear error") {
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_PASS_WARP_SHUFFLES", std::nullopt);
+  environment.set("TENSORDIAG_PASS_MAX_REGISTERS", std::nullopt);
+  CHECK(pass_warp_shuffles_from_environment() == -1);
+  CHECK(pass_max_registers_from_environment() == -1);
+  for (const auto& [text, on] : {std::pair{"0", 0}, std::pair{"1", 1}, std::pair{"", -1}}) {
+    environment.set("TENSORDIAG_PASS_WARP_SHUFFLES", text);
+    CHECK(pass_warp_shuffles_from_environment() == on);
+  }
+  for (const auto& [text, registers] : {std::pair{"0", 0}, std::pair{"32", 32}, std::pair{"255", 255}, std::pair{"", -1}}) {
+    environment.set("TENSORDIAG_PASS_MAX_REGISTERS", text);
+    CHECK(pass_max_registers_from_environment() == registers);
+  }
+  for (const char* text : {"2", "-1", "yes"}) {
+    CAPTURE(text);
+    environment.set("TENSORDIAG_PASS_WARP_SHUFFLES", text);
+    CHECK_THROWS_WITH_AS(pass_warp_shuffles_from_environment(),
+                         ("TENSORDIAG_PASS_WARP_SHUFFLES must be 0 or 1, not '" + std::string(text) + "'").c_str(),
+                         user_error);
+  }
+  for (const char* text : {"31", "256", "-128", "128k"}) {
+    CAPTURE(text);
+    environment.set("TENSORDIAG_PASS_MAX_REGISTERS", text);
+    CHECK_THROWS_WITH_AS(pass_max_registers_from_environment(),
+                         ("TENSORDIAG_PASS_MAX_REGISTERS must be 0 or 32..255, not '" + std::string(text) + "'").c_str(),
+                         user_error);
+  }
+}
+
 TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..64, unset -1 (the plan's default), anything else one clear error") {
   tensordiag::test::ScopedEnvironment environment;
   environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", std::nullopt);

@@ -128,6 +128,10 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   auto with_kind = [&base](KernelKind kind) {
     codegen::KernelSpec spec = base;
     spec.kind = kind;
+    if (kind == KernelKind::group_pass) {
+      spec.tuning.pass_warp_shuffles = pass_warp_shuffles_from_environment();
+      spec.tuning.pass_max_registers = pass_max_registers_from_environment();
+    }
     return spec;
   };
   // Loads kind's kernels and returns its typed plan.

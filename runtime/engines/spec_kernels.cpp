@@ -15,7 +15,8 @@ namespace {
 // this list) take it.
 [[maybe_unused]] void every_field_is_fingerprinted(const codegen::KernelSpec& spec) {
   [[maybe_unused]] const auto& [kind, order, size, dtype, layout, rule, tuning, symmetric, skew] = spec;
-  [[maybe_unused]] const auto& [block_size, pass_block_size, pass_register_bits, shared_bytes, partial_blocks,
+  [[maybe_unused]] const auto& [block_size, pass_block_size, pass_register_bits, pass_warp_shuffles,
+                                pass_max_registers, shared_bytes, partial_blocks,
                                 max_grid_blocks, subspace_bits, subspace_shared_bytes, subspace_angle_warps,
                                 pivot_gram_size, packed_max_orbit] = spec.tuning;
   [[maybe_unused]] const auto& [name, description, rotation, form, operands, stalls_on, hermitian_terms] = spec.rule;
@@ -38,7 +39,9 @@ std::string spec_fingerprint(const codegen::KernelSpec& spec) {
   // The kind, order, size, dtype, layout, rule name and structure are in the program's name.
   std::string text = codegen::program_name(spec);
   for (const long long value : {static_cast<long long>(t.block_size), static_cast<long long>(t.pass_block_size),
-                                static_cast<long long>(t.pass_register_bits), static_cast<long long>(t.shared_bytes),
+                                static_cast<long long>(t.pass_register_bits),
+                                static_cast<long long>(t.pass_warp_shuffles),
+                                static_cast<long long>(t.pass_max_registers), static_cast<long long>(t.shared_bytes),
                                 static_cast<long long>(t.partial_blocks), t.max_grid_blocks,
                                 static_cast<long long>(t.subspace_bits), static_cast<long long>(t.subspace_shared_bytes),
                                 static_cast<long long>(t.subspace_angle_warps),

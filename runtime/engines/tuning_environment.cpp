@@ -33,6 +33,16 @@ int pivot_gram_size_from_environment() {
                          "0..64");
 }
 
+int pass_warp_shuffles_from_environment() {
+  return integer_setting("TENSORDIAG_PASS_WARP_SHUFFLES", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
+}
+
+int pass_max_registers_from_environment() {
+  return integer_setting("TENSORDIAG_PASS_MAX_REGISTERS", -1,
+                         [](long registers) { return registers == 0 || (registers >= 32 && registers <= 255); },
+                         "0 or 32..255");
+}
+
 int subspace_angle_warps_from_environment() {
   return integer_setting("TENSORDIAG_SUBSPACE_ANGLE_WARPS", 0, [](long warps) { return warps >= 0 && warps <= 32; },
                          "0..32");

@@ -7,6 +7,11 @@
 //   TENSORDIAG_SUBSPACE_ANGLE_WARPS=w  the XOR subspace passes' angle kernel's warps a block at
 //                                   most (0: the plan's, 8 or 32 by the cell; codegen
 //                                   Tuning::subspace_angle_warps; else 1..32)
+//   TENSORDIAG_PASS_WARP_SHUFFLES=b group_pass's exchanges between lanes of a warp by shuffles (1)
+//                                   or through shared memory (0) (codegen Tuning::pass_warp_shuffles)
+//   TENSORDIAG_PASS_MAX_REGISTERS=r group_pass's registers a thread at most (0: no bound beyond the
+//                                   block's size; else 32..255; unset: 128 for float64; codegen
+//                                   Tuning::pass_max_registers)
 //   TENSORDIAG_PIVOT_GRAM_SIZE=n    the pivot check's Cholesky test (lambda_norm's stages 2 and 3)
 //                                   for N <= n (0: never; at most 64; codegen Tuning::pivot_gram_size)
 //   TENSORDIAG_PACKED_MAX_ORBIT=n   packed storage on the GPU: a group in one launch (packed_group)
@@ -18,6 +23,8 @@ namespace tensordiag::runtime {
 int subspace_bits_from_environment();    // 0 when unset
 int subspace_angle_warps_from_environment();  // 0 when unset
 int pivot_gram_size_from_environment();  // -1 when unset
+int pass_warp_shuffles_from_environment();  // -1 when unset
+int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 
 }  // namespace tensordiag::runtime

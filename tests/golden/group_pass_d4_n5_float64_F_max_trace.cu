@@ -303,9 +303,12 @@ __device__ inline double2 block_sum(double2 v) {
 //   - the innermost memory mode: the thread's positions x (coalesced: neighbouring threads take
 //     neighbouring x); the partner of x is its pair's other index, reached through shared memory.
 // Each exchange writes the thread's registers to shared memory, reads the partner's, mixes
-// (CHUNK registers at a time when the tile would not fit). The (c, s) come from `rotations`
+// (CHUNK registers at a time when the tile would not fit); where the partner is a lane of the same
+// warp (exchanged_in_warp) a shuffle brings its value instead, with no barrier and half the
+// traffic of the shared-memory write and read. The (c, s) come from `rotations`
 // directly: a few per thread and tile, the same for many threads, cached. Shared-memory traffic is one write and
-// one read per entry for each of the T + 1 exchanged modes, none for the R register modes.
+// one read per entry for each of the T + 1 exchanged modes outside a warp, none for the R register
+// modes nor for the exchanged modes inside a warp.
 //
 // Arguments (see the prelude for pairs and rotations):
 //   tensor     N^D entries, rotated in place
@@ -330,6 +333,7 @@ inline constexpr int X_PER_THREAD = (N + X_THREADS - 1) / X_THREADS;
 inline constexpr int TILE_THREADS = X_THREADS << T;
 inline constexpr int TILES_PER_BLOCK = THREADS / TILE_THREADS;
 inline constexpr int CHUNK = 8;                          // registers per exchange round
+inline constexpr bool WARP_SHUFFLES = true;         // exchanges inside a warp by shuffles
 inline constexpr int SLOT_ENTRIES = N << T;                     // one register's entries of a tile
 // Representatives per outer mode: the p of each pair, then the unpaired index of an odd N.
 inline constexpr int REPRESENTATIVES = (N + 1) / 2;
@@ -352,6 +356,25 @@ __device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_
   return at_q ? rotated_at_q(g, x, y) : rotated_at_p(g, x, y);
 }
 
+// Whether exchanged memory mode k (R <= k <= OUTER) pairs each thread with a lane of its own warp.
+// Thread mode k pairs threads 2^(k-R) X_THREADS apart within aligned runs of X_THREADS << (k-R+1)
+// (tiles start at multiples of TILE_THREADS, a multiple of the run); the innermost mode pairs the
+// X_THREADS threads of a slot, one position each, among themselves.
+__device__ constexpr bool exchanged_in_warp(int k) {
+  if (!WARP_SHUFFLES) return false;
+  return k == OUTER ? X_PER_THREAD == 1 && 32 % X_THREADS == 0 : 32 % (X_THREADS << (k - R + 1)) == 0;
+}
+
+// The x of lane `lane` of this warp (every lane calls it, each naming its own source).
+__device__ __forceinline__ float shuffled(float x, int lane) { return __shfl_sync(0xffffffffu, x, lane); }
+__device__ __forceinline__ double shuffled(double x, int lane) { return __shfl_sync(0xffffffffu, x, lane); }
+template <class Part>
+__device__ __forceinline__ tensordiag::dsl::Complex<Part> shuffled(tensordiag::dsl::Complex<Part> x, int lane) {
+  return {shuffled(x.re, lane), shuffled(x.im, lane)};
+}
+
+// The block's size, and the blocks a multiprocessor the registers must allow where the tuning
+// bounds them (codegen Tuning::pass_max_registers).
 extern "C" __global__ void __launch_bounds__(THREADS)
 group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
            Scalar* __restrict__ factors, double* __restrict__ partials, const int* __restrict__ rows) {
@@ -502,6 +525,38 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
     for (int k = R; k <= OUTER; ++k) {
       const bool innermost = k == OUTER;
       const int mode = MODE_OF_MEMORY_MODE[k];
+      if (exchanged_in_warp(k)) {
+        // The partner's lane: position partner_of[x] of the same slot, or thread t ^ 2^(k-R) at x.
+        // Every lane shuffles; only a valid thread with a partner mixes.
+        const int lane = threadIdx.x % 32;
+        bool mixes = thread_valid;
+        int source = lane;
+        bool at_q;
+        Rotation g;
+        if (innermost) {
+          const int y = partner_of[x0];
+          mixes = mixes && y >= 0;
+          source = lane + (y >= 0 ? y - x0 : 0);
+          at_q = x0 > y;
+          g = rotations[mode * PAIRS + (y >= 0 ? pair_of[x0] : 0)];
+        } else {
+          const int bit = 1 << (k - R);
+          mixes = mixes && hi[k] >= 0;
+          at_q = t & bit;
+          source = lane + (at_q ? -bit : bit) * X_THREADS;
+          g = rotations[mode * PAIRS + rep[k]];
+        }
+#pragma unroll
+        for (int xi = 0; xi < X_PER_THREAD; ++xi) {
+          const bool x_valid = X_PER_THREAD == 1 || x0 + xi * X_THREADS < N;
+#pragma unroll
+          for (int j = 0; j < REGS; ++j) {
+            const Scalar other = shuffled(v[xi][j], source);
+            if (mixes && x_valid) v[xi][j] = mixed(v[xi][j], other, g, at_q);
+          }
+        }
+        continue;
+      }
 #pragma unroll
       for (int c0 = 0; c0 < REGS; c0 += CHUNK) {
 #pragma unroll

@@ -3,8 +3,9 @@
 // with the convergence figures. The tensor, the factors and the figures it sums must equal the
 // CPU's (float64, to rounding), for shapes and tunings that take every path of the kernel:
 // register modes only, thread modes (D - 1 > register bits), odd N (an unpaired index), Fortran
-// order, exchanges in several rounds (a small shared-memory budget), and threads holding several
-// innermost positions (a tile wider than the block).
+// order, exchanges in several rounds (a small shared-memory budget), threads holding several
+// innermost positions (a tile wider than the block), and exchanges between lanes of a warp by
+// shuffles (thread modes and the innermost mode) or, for the same shapes, through shared memory.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -31,6 +32,7 @@ struct PassCase {
   int order, size;
   Layout layout;
   int register_bits, block_size, shared_bytes;
+  int warp_shuffles = -1;  // codegen Tuning::pass_warp_shuffles
 };
 
 void check_pass(const PassCase& c, unsigned seed) {
@@ -39,10 +41,12 @@ void check_pass(const PassCase& c, unsigned seed) {
   CAPTURE(c.register_bits);
   CAPTURE(c.block_size);
   CAPTURE(c.shared_bytes);
+  CAPTURE(c.warp_shuffles);
   codegen::Tuning tuning;
   tuning.pass_register_bits = c.register_bits;
   tuning.pass_block_size = c.block_size;
   tuning.shared_bytes = c.shared_bytes;
+  tuning.pass_warp_shuffles = c.warp_shuffles;
   const codegen::KernelSpec spec{codegen::KernelKind::group_pass, c.order, c.size, codegen::ScalarType::float64,
                                  c.layout, codegen::lower_builtin_rule("max_diag"), tuning};
   const GpuKernels<double> kernels(spec, cuda_device()->arch(), KernelSet::general);
@@ -119,6 +123,11 @@ TEST_SUITE("gpu") {
         {4, 40, Layout::c_order, 3, 0, 2048},          // exchanges in rounds (CHUNK < REGS)
         {3, 100, Layout::c_order, 5, 64, budget},      // a tile wider than the block: 2 positions per thread
         {4, 33, Layout::c_order, 1, 32, budget},       // all modes moved into registers, 2 positions per thread, odd N
+        // Shuffles: D = 9, N = 4 above exchanges its 3 thread modes and the innermost one inside warps.
+        {9, 4, Layout::c_order, 5, 0, budget, 0},      // the same through shared memory
+        {5, 8, Layout::c_order, 1, 0, budget},         // shuffled thread modes, 4 positions per thread
+        {5, 7, Layout::fortran_order, 1, 0, budget},   // shuffled thread modes with the unpaired index
+        {6, 16, Layout::c_order, 3, 0, budget},        // the innermost mode over 16 lanes, T = 2 (one in a warp)
     };
     unsigned seed = 11;
     for (const auto& c : cases) check_pass(c, seed++);

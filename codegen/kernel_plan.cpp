@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "codegen/codegen_error.hpp"
+#include "dsl/multisets.hpp"
 
 namespace tensordiag::codegen {
 
@@ -405,27 +406,12 @@ PlanAttempt plan_skew_angles(const KernelSpec& spec, const Sizes& z) {
                    {"skew_figures_partial", plan.figure_threads, plan.partial_blocks}}});
 }
 
-// binom(n + r - 1, r), the multisets of size r over n symbols (n >= 1); saturates past 2^62.
-long long multisets(long long n, int r) {
-  long long count = 1;
-  for (int k = 1; k <= r; ++k) {  // b_k = b_(k-1) (n - 1 + k) / k, exact at every step
-    const long long g = std::gcd(count, static_cast<long long>(k));
-    const long long factor = (n - 1 + k) / (k / g);
-    if (count / g > (1LL << 62) / factor) return 1LL << 62;
-    count = count / g * factor;
-  }
-  return count;
-}
+// binom(n + r - 1, r), the multisets of size r over n symbols (n >= 1); saturates at 2^62.
+constexpr long long multiset_limit = 1LL << 62;
+long long multisets(long long n, int r) { return dsl::multiset_count(n, r, multiset_limit).value_or(multiset_limit); }
 
-// MultisetIndex(n, r)'s prefix table for tail lengths t = 0..rows-1 (runtime/core/multiset_index.hpp):
-// row t, entry x = sum_{v < x} multisets(n - v, t).
-std::vector<long long> multiset_prefix(int n, int rows) {
-  std::vector<long long> table(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n + 1), 0);
-  for (int t = 0; t < rows; ++t)
-    for (int v = 0; v < n; ++v)
-      table[static_cast<std::size_t>(t * (n + 1) + v + 1)] = table[static_cast<std::size_t>(t * (n + 1) + v)] + multisets(n - v, t);
-  return table;
-}
+// MultisetIndex(n, r)'s prefix table (runtime/core/multiset_index.hpp), for shapes validate() took.
+std::vector<long long> multiset_prefix(int n, int rows) { return dsl::multiset_prefix(n, rows, multiset_limit); }
 
 // The entries of the largest orbit of a group: prod (m_u + 1) over the pairs whose p the reduced
 // multiset holds m_u >= 1 times (sum m_u <= D, at most `pairs` of them), largest where the D slots

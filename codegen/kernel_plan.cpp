@@ -117,10 +117,12 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 // fit the shared memory, a block takes fewer tiles, then exchanges fewer registers per round.
 // The register modes a thread may hold: 2^R entries of at most 256 bytes (6 for float32, 5 for
 // float64 and complex64, 4 for complex128, whose 32 entries spilled: 255 registers and a stack).
-// Exchanged modes whose partner is a lane of the same warp take shuffles (pass_warp_shuffles), and
-// float64 is held to 128 registers a thread (pass_max_registers): measured on an H100, float32
-// D = 9, N = 8 35.5 -> 33.0 ms, float64 64.0 -> 59.8 ms (without the bound the shuffles took it to
-// 130 registers and 67.3 ms); bench/results/warp_exchange_h100_2026-11-26.md.
+// Exchanged modes whose partner is a lane of the same warp take shuffles (pass_warp_shuffles),
+// float64 is held to 128 registers a thread and complex64 to 64 (pass_max_registers): measured on
+// an H100, float32 D = 9, N = 8 35.5 -> 33.0 ms, float64 64.0 -> 59.8 ms (without the bound the
+// shuffles took it to 130 registers and 67.3 ms), complex64 94.3 -> 90.3 -> 86.1 ms (64 registers:
+// four blocks of 256 threads a multiprocessor, more loads in flight; float32 at 64 spilled and took
+// 41.6 ms); bench/results/warp_exchange_h100_2026-11-26.md.
 int register_bits_cap(const Sizes& z) {
   int bits = 0;
   while ((z.scalar << (bits + 1)) <= 256) ++bits;
@@ -162,9 +164,10 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const long long pass_blocks = std::min(ceil_div(tiles, tiles_per_block), spec.tuning.max_grid_blocks);
   const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
   const bool warp_shuffles = spec.tuning.pass_warp_shuffles != 0;
-  const int max_registers = spec.tuning.pass_max_registers != -1          ? spec.tuning.pass_max_registers
-                            : spec.dtype == ScalarType::float64 ? 128
-                                                                          : 0;
+  const int max_registers = spec.tuning.pass_max_registers != -1            ? spec.tuning.pass_max_registers
+                            : spec.dtype == ScalarType::float64   ? 128
+                            : spec.dtype == ScalarType::complex64 ? 64
+                                                                            : 0;
   // The bound as whole blocks a multiprocessor; a bound of one block is left out, as the block's own
   // size bounds the registers as much, and NVRTC took more registers with it than without.
   const int blocks = max_registers == 0 ? 0 : 65536 / (threads * max_registers);

@@ -60,7 +60,8 @@ struct Tuning {
   // group_pass: registers a thread at most, through __launch_bounds__'s blocks a multiprocessor
   // (64K registers / (block x this)); 0 = no bound beyond the block's size (__launch_bounds__ with
   // the block alone: NVRTC then keeps fewer registers than with a bound of one block); -1 = the
-  // default, 128 for float64, none for the others (measured: kernel_plan.cpp, plan_group_pass).
+  // default, 128 for float64, 64 for complex64, none for the others (measured: kernel_plan.cpp,
+  // plan_group_pass).
   int pass_max_registers = -1;
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
   int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most

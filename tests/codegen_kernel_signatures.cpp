@@ -98,6 +98,9 @@ TEST_CASE("group_pass's warp shuffles and register bound reach its source, and b
   CHECK(by_default.warp_shuffles);
   CHECK(by_default.threads == 128);
   CHECK(by_default.min_blocks == 4);  // float64: 128 registers a thread
+  spec.dtype = ScalarType::complex64;
+  CHECK(plan_of().threads == 256);
+  CHECK(plan_of().min_blocks == 4);  // complex64: 64 registers a thread
   spec.dtype = ScalarType::float32;
   CHECK(plan_of().min_blocks == 0);  // no bound but the block's
   CHECK(kernel_source(spec).find("__launch_bounds__(THREADS)") != std::string::npos);

@@ -10,7 +10,8 @@
 //   TENSORDIAG_PASS_WARP_SHUFFLES=b group_pass's exchanges between lanes of a warp by shuffles (1)
 //                                   or through shared memory (0) (codegen Tuning::pass_warp_shuffles)
 //   TENSORDIAG_PASS_MAX_REGISTERS=r group_pass's registers a thread at most (0: no bound beyond the
-//                                   block's size; else 32..255; unset: 128 for float64; codegen
+//                                   block's size; else 32..255; unset: 128 for float64, 64 for
+//                                   complex64; codegen
 //                                   Tuning::pass_max_registers)
 //   TENSORDIAG_PIVOT_GRAM_SIZE=n    the pivot check's Cholesky test (lambda_norm's stages 2 and 3)
 //                                   for N <= n (0: never; at most 64; codegen Tuning::pivot_gram_size)

@@ -34,26 +34,38 @@ std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runti
   print_notes(results.front().notes);
   std::vector<runtime::HostTensor<T>> cores;
   std::vector<std::vector<runtime::Matrix<T>>> factors(static_cast<std::size_t>(tensors.front().order()));
-  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
-  int converged = 0;
-  double worst_reconstruction = 0, worst_orthogonality = 0;
+  std::vector<const runtime::Result<T>*> runs;
   for (const auto& result : results) {
-    reports.push_back(runtime::make_report(result, options, input));
+    runs.push_back(&result);
     cores.push_back(result.core);
     for (std::size_t n = 0; n < factors.size(); ++n) factors[n].push_back(result.factors[n]);
-    converged += result.converged();
-    if (!result.verification) continue;
-    worst_reconstruction = std::max(worst_reconstruction, result.verification->reconstruction_error);
-    worst_orthogonality = std::max(worst_orthogonality, result.verification->orthogonality_error);
   }
   runtime::write_tensor_batch(output.stage("core.npy"), cores);
   for (std::size_t n = 0; n < factors.size(); ++n)
     runtime::write_matrix_batch(output.stage("factor_" + std::to_string(n + 1) + ".npy"), factors[n]);
-  nlohmann::ordered_json report{{"batch", tensors.size()}, {"tensors", std::move(reports)}};
+  return stage_batch_report(output, runs, options, input);
+}
+
+}  // namespace
+
+template <class T>
+std::string stage_batch_report(AtomicOutput& output, const std::vector<const runtime::Result<T>*>& runs,
+                               const runtime::Options& options, const runtime::ReportInput& input) {
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  int converged = 0;
+  double worst_reconstruction = 0, worst_orthogonality = 0;
+  for (const runtime::Result<T>* result : runs) {
+    reports.push_back(runtime::make_report(*result, options, input));
+    converged += result->converged();
+    if (!result->verification) continue;
+    worst_reconstruction = std::max(worst_reconstruction, result->verification->reconstruction_error);
+    worst_orthogonality = std::max(worst_orthogonality, result->verification->orthogonality_error);
+  }
+  nlohmann::ordered_json report{{"batch", runs.size()}, {"tensors", std::move(reports)}};
   output.stage_text("report.json", report.dump(2) + "\n");
   char line[200];
-  std::snprintf(line, sizeof line, "batch of %zu tensors on %s: %d converged; ", tensors.size(),
-                results.front().device.c_str(), converged);
+  std::snprintf(line, sizeof line, "batch of %zu tensors on %s: %d converged; ", runs.size(),
+                runs.front()->device.c_str(), converged);
   if (!options.verify) return std::string(line) + "verification skipped";
   char errors[120];
   std::snprintf(errors, sizeof errors, "largest reconstruction error %.3e, orthogonality error %.3e",
@@ -61,7 +73,10 @@ std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runti
   return std::string(line) + errors;
 }
 
-}  // namespace
+template std::string stage_batch_report(AtomicOutput&, const std::vector<const runtime::Result<float>*>&,
+                                        const runtime::Options&, const runtime::ReportInput&);
+template std::string stage_batch_report(AtomicOutput&, const std::vector<const runtime::Result<double>*>&,
+                                        const runtime::Options&, const runtime::ReportInput&);
 
 int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
   runtime::AnyTensorBatch batch =

@@ -163,7 +163,8 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                     "IN.npy holds a batch (B, N, .., N) of tensors of one shape: the\n"
                     "outputs stack them the same way (core.npy (B, N, .., N),\n"
                     "factor_n.npy (B, N, N)) and report.json lists one report each.\n"
-                    "On the GPU, small tensors run together, one block each");
+                    "On the GPU, small tensors run together, one block each. With\n"
+                    "--packed D: (B, binom(N + D - 1, D)), a row a tensor");
   command->add_flag("--distributed", arguments.distributed,
                     "Spread the tensor over the ranks of `mpirun -np P tensordiag ...`\n"
                     "(one process a rank: CPU ranks, or GPU ranks with --backend\n"

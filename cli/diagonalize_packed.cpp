@@ -2,19 +2,95 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "cli/atomic_output.hpp"
+#include "cli/diagonalize_batch.hpp"
 #include "cli/progress.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/diagonalize_packed.hpp"
+#include "runtime/io/npy_batch.hpp"
 #include "runtime/io/npy_packed.hpp"
 
 namespace tensordiag::cli {
 
+namespace {
+
+// The batch in dtype T: moved as it is when it already is, else converted tensor by tensor.
+template <class T>
+std::vector<runtime::PackedSymmetricTensor<T>> converted(runtime::AnyPackedBatch&& batch) {
+  if (auto* same = std::get_if<std::vector<runtime::PackedSymmetricTensor<T>>>(&batch)) return std::move(*same);
+  std::vector<runtime::PackedSymmetricTensor<T>> out;
+  std::visit(
+      [&out](const auto& tensors) {
+        for (const auto& t : tensors)
+          out.push_back(std::get<runtime::PackedSymmetricTensor<T>>(runtime::convert(runtime::AnyPackedTensor(t),
+                                                                                      runtime::dtype_of<T>())));
+      },
+      batch);
+  return out;
+}
+
+// `--packed D --batch`: every row of a (B, binom(N + D - 1, D)) file, written stacked as the full
+// batch is: DIR/core.npy (B, binom(N + D - 1, D)), DIR/factor_n.npy (B, N, N) for n = 1..D (the
+// same Q in every mode), DIR/report.json with one report per tensor.
+template <class T>
+std::string diagonalize_packed_batch_into(AtomicOutput& output, const std::vector<runtime::PackedSymmetricTensor<T>>& tensors,
+                                          const runtime::Options& options, const runtime::ReportInput& input) {
+  const auto results = runtime::diagonalize_packed_batch(tensors, options);
+  print_notes(results.front().run.notes);
+  std::vector<runtime::PackedSymmetricTensor<T>> cores;
+  std::vector<runtime::Matrix<T>> factors;
+  std::vector<const runtime::Result<T>*> runs;
+  for (const auto& result : results) {
+    cores.push_back(result.core);
+    factors.push_back(result.run.factors.front());
+    runs.push_back(&result.run);
+  }
+  runtime::write_packed_batch(output.stage("core.npy"), cores);
+  for (int n = 0; n < tensors.front().order(); ++n)
+    runtime::write_matrix_batch(output.stage("factor_" + std::to_string(n + 1) + ".npy"), factors);
+  return stage_batch_report(output, runs, options, input);
+}
+
+int run_diagonalize_packed_batch(const DiagonalizeArguments& arguments) {
+  const runtime::Options options = run_options(arguments);
+  runtime::AnyPackedBatch batch = runtime::read_packed_batch(arguments.input, arguments.packed_order);
+  const auto [order, size, file_dtype] = std::visit(
+      [](const auto& tensors) {
+        using T = typename std::decay_t<decltype(tensors.front().values())>::value_type;
+        return runtime::PackedShape{tensors.front().order(), tensors.front().size(), runtime::dtype_of<T>()};
+      },
+      batch);
+  runtime::check_packed_options(order, size, options);
+  const runtime::Dtype run_dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
+  if (runtime::is_complex(run_dtype))
+    throw user_error("packed storage holds real tensors: --dtype " + std::string(runtime::to_string(run_dtype)) +
+                     " is not available for it");
+  runtime::ReportInput input{arguments.input, file_dtype};
+  input.order = order;
+  input.size = size;
+  input.packed = true;
+  AtomicOutput output(arguments.out);
+  const std::string summary =
+      run_dtype == runtime::Dtype::float32
+          ? diagonalize_packed_batch_into(output, converted<float>(std::move(batch)), options, input)
+          : diagonalize_packed_batch_into(output, converted<double>(std::move(batch)), options, input);
+  output.commit();
+  if (!arguments.quiet)
+    std::printf("%s\nwrote core.npy (packed, one row a tensor), factor_1.npy .. factor_%d.npy and report.json in %s\n",
+                summary.c_str(), order, arguments.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
 int run_diagonalize_packed(const DiagonalizeArguments& arguments) {
-  if (arguments.batch || arguments.distributed || !arguments.devices.empty())
-    throw user_error("--packed runs one tensor in one process: it does not go with --batch, --distributed or --devices");
+  if (arguments.distributed || !arguments.devices.empty())
+    throw user_error("--packed runs in one process: it does not go with --distributed or --devices");
+  if (arguments.batch) return run_diagonalize_packed_batch(arguments);
   runtime::Options options = run_options(arguments);
   // The options against the header's shape before the data is read (a large file takes a while)
   // and before DIR is made.

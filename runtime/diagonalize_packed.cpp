@@ -5,6 +5,7 @@
 #include <string>
 
 #include "codegen/kernel_spec.hpp"
+#include "runtime/algorithm/cancellation.hpp"
 #include "runtime/algorithm/packed_figures.hpp"
 #include "runtime/algorithm/packed_hosvd_start.hpp"
 #include "runtime/algorithm/packed_transform.hpp"
@@ -119,7 +120,29 @@ PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const
   return out;
 }
 
+template <class T>
+std::vector<PackedResult<T>> diagonalize_packed_batch(const std::vector<PackedSymmetricTensor<T>>& tensors,
+                                                      const Options& options) {
+  if (tensors.empty()) throw user_error("the batch holds no tensor");
+  for (const auto& tensor : tensors)
+    if (tensor.order() != tensors.front().order() || tensor.size() != tensors.front().size())
+      throw user_error("a batch holds tensors of one shape");
+  check_packed_options(tensors.front().order(), tensors.front().size(), options);
+  for (const auto& tensor : tensors) check_finite_entries(tensor);  // before the first run starts
+  std::vector<PackedResult<T>> results;
+  results.reserve(tensors.size());
+  for (const auto& tensor : tensors) {
+    stop_if_cancelled(options.cancelled);
+    results.push_back(diagonalize_packed(tensor, options));
+  }
+  return results;
+}
+
 template PackedResult<float> diagonalize_packed(const PackedSymmetricTensor<float>&, const Options&);
 template PackedResult<double> diagonalize_packed(const PackedSymmetricTensor<double>&, const Options&);
+template std::vector<PackedResult<float>> diagonalize_packed_batch(const std::vector<PackedSymmetricTensor<float>>&,
+                                                                   const Options&);
+template std::vector<PackedResult<double>> diagonalize_packed_batch(const std::vector<PackedSymmetricTensor<double>>&,
+                                                                    const Options&);
 
 }  // namespace tensordiag::runtime

@@ -4,6 +4,8 @@
 // diagonalize() with structure symmetric computes it (the same rotations, to rounding) on the
 // binom(N + D - 1, D) distinct entries instead of N^D. On the CPU (engines/cpu_packed_engine.hpp)
 // or the GPU (engines/gpu_packed_engine.hpp, order D <= 12), the same rotations.
+#include <vector>
+
 #include "runtime/algorithm/packed_result.hpp"
 #include "runtime/algorithm/run_options.hpp"
 
@@ -23,10 +25,21 @@ inline constexpr std::size_t max_packed_verification_bytes = std::size_t{8} << 3
 template <class T>
 PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const Options& options = {});
 
+// A batch of packed symmetric tensors of one order and size, each as diagonalize_packed runs it
+// alone (the same engine, the same result bit for bit), one after the other; user_error for an
+// empty batch or tensors of different shapes. A cancelled run stops between tensors too.
+template <class T>
+std::vector<PackedResult<T>> diagonalize_packed_batch(const std::vector<PackedSymmetricTensor<T>>& tensors,
+                                                      const Options& options = {});
+
 // The option checks alone (the CLI asks before it reads the file).
 void check_packed_options(int order, int size, const Options& options);
 
 extern template PackedResult<float> diagonalize_packed(const PackedSymmetricTensor<float>&, const Options&);
 extern template PackedResult<double> diagonalize_packed(const PackedSymmetricTensor<double>&, const Options&);
+extern template std::vector<PackedResult<float>> diagonalize_packed_batch(const std::vector<PackedSymmetricTensor<float>>&,
+                                                                          const Options&);
+extern template std::vector<PackedResult<double>> diagonalize_packed_batch(
+    const std::vector<PackedSymmetricTensor<double>>&, const Options&);
 
 }  // namespace tensordiag::runtime

@@ -145,7 +145,9 @@ TEST_CASE("cli packed: refused inputs and options are one line and write nothing
   REQUIRE(workspace.run("generate --order 13 --size 2 --seed 5 --structure symmetric --packed high.npy").exit_code == 0);
   check_rejected(workspace, "diagonalize high.npy --packed 13 --out result --backend cuda",
                  "packed storage on the GPU takes order D <= 12 (order 13): use --backend cpu or auto");
-  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --batch", "it does not go with --batch");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --batch",
+                 "p.npy: a batch of packed symmetric tensors is two-dimensional (B, binom(N + 2, 3)), not of shape (56,)");
+  check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --devices 0", "it does not go with --distributed or --devices");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --structure skew", "structure skew takes full storage");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --eta 0.1", "pivot check");
   check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --dtype complex128", "packed storage holds real tensors");
@@ -160,6 +162,87 @@ TEST_CASE("cli packed: refused inputs and options are one line and write nothing
   // binom(51, 12) = 1.6e11 entries: refused from the count, not left to the kernel's OOM killer.
   check_rejected(workspace, "generate --order 12 --size 40 --seed 5 --structure symmetric --packed g.npy",
                  "--packed: the 158753389900 distinct entries need 2540.1 GB while they are made");
+}
+
+TEST_CASE("cli packed: --batch runs every row of a (B, binom(N + D - 1, D)) file as it runs alone, in C or Fortran order") {
+  const Workspace workspace;
+  // Three planted tensors, stacked as rows: C order, and the same values in Fortran order.
+  std::vector<std::vector<double>> rows;
+  for (const char* seed : {"1", "2", "3"}) {
+    const std::string name = std::string("p") + seed + ".npy";
+    REQUIRE(workspace.run(std::string("generate --order 4 --size 6 --structure symmetric --packed --noise 0.05 --seed ") +
+                          seed + " " + name)
+                .exit_code == 0);
+    rows.push_back(doubles_of(workspace / name));
+  }
+  const std::size_t length = rows.front().size();  // binom(9, 4) = 126
+  runtime::NpyArray stacked, fortran;
+  stacked.shape = fortran.shape = {rows.size(), length};
+  fortran.fortran_order = true;
+  stacked.bytes.resize(rows.size() * length * sizeof(double));
+  fortran.bytes.resize(stacked.bytes.size());
+  for (std::size_t b = 0; b < rows.size(); ++b)
+    for (std::size_t e = 0; e < length; ++e) {
+      std::memcpy(stacked.bytes.data() + (b * length + e) * sizeof(double), &rows[b][e], sizeof(double));
+      std::memcpy(fortran.bytes.data() + (e * rows.size() + b) * sizeof(double), &rows[b][e], sizeof(double));
+    }
+  runtime::write_npy_array(workspace / "b.npy", stacked);
+  runtime::write_npy_array(workspace / "bf.npy", fortran);
+
+  const std::string sweeps = " --max-sweeps 6 --tol 0 --stall-tol 0";
+  const CliRun run = workspace.run("diagonalize b.npy --packed 4 --batch --out result" + sweeps);
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.out.find("batch of 3 tensors on ") == 0);
+  CHECK(run.out.find("wrote core.npy (packed, one row a tensor), factor_1.npy .. factor_4.npy and report.json in result") !=
+        std::string::npos);
+  const runtime::NpyArray core = runtime::read_npy_array(workspace / "result/core.npy");
+  CHECK(core.shape == std::vector<std::size_t>{3, length});
+  const std::vector<double> cores = doubles_of(workspace / "result/core.npy");
+  const auto report = nlohmann::json::parse(read_file(workspace / "result/report.json"));
+  CHECK(report["batch"] == 3);
+  REQUIRE(report["tensors"].size() == 3);
+  // Each row is the single run of the same tensor, bit for bit: core, every factor, the engine.
+  for (std::size_t b = 0; b < rows.size(); ++b) {
+    CAPTURE(b);
+    const std::string alone = "alone" + std::to_string(b);
+    REQUIRE(workspace.run("diagonalize p" + std::to_string(b + 1) + ".npy --packed 4 -q --out " + alone + sweeps)
+                .exit_code == 0);
+    CHECK(std::vector<double>(cores.begin() + static_cast<std::ptrdiff_t>(b * length),
+                              cores.begin() + static_cast<std::ptrdiff_t>((b + 1) * length)) ==
+          doubles_of(workspace / alone / "core.npy"));
+    for (int n = 1; n <= 4; ++n) {
+      const std::vector<double> factors = doubles_of(workspace / "result" / ("factor_" + std::to_string(n) + ".npy"));
+      REQUIRE(factors.size() == 3 * 36);
+      CHECK(std::vector<double>(factors.begin() + static_cast<std::ptrdiff_t>(b * 36),
+                                factors.begin() + static_cast<std::ptrdiff_t>((b + 1) * 36)) ==
+            doubles_of(workspace / alone / ("factor_" + std::to_string(n) + ".npy")));
+    }
+    const auto single = nlohmann::json::parse(read_file(workspace / alone / "report.json"));
+    CHECK(report["tensors"][b]["layout"] == "packed");
+    CHECK(report["tensors"][b]["engine"] == single["engine"]);
+    REQUIRE(report["tensors"][b]["history"].size() == single["history"].size());
+    for (std::size_t k = 0; k < single["history"].size(); ++k)
+      for (const char* figure : {"off_rel", "diag_norm2", "trace"})
+        CHECK(report["tensors"][b]["history"][k][figure] == single["history"][k][figure]);
+    CHECK(report["tensors"][b]["reconstruction_error"].get<double>() < 1e-13);
+  }
+  const CliRun from_fortran = workspace.run("diagonalize bf.npy --packed 4 --batch -q --out fortran" + sweeps);
+  REQUIRE(from_fortran.exit_code == 0);
+  CHECK(doubles_of(workspace / "fortran/core.npy") == cores);
+  // A float32 run of the float64 batch, and the refusals: one line, nothing written.
+  REQUIRE(workspace.run("diagonalize b.npy --packed 4 --batch --dtype float32 -q --out single" + sweeps).exit_code == 0);
+  CHECK(runtime::read_npy_array(workspace / "single/core.npy").dtype == runtime::Dtype::float32);
+  check_rejected(workspace, "diagonalize b.npy --packed 3 --batch --out refused",
+                 "b.npy: 126 values are no packed symmetric tensor of order 3");
+  check_rejected(workspace, "diagonalize b.npy --packed 4 --batch --dtype complex64 --out refused",
+                 "packed storage holds real tensors: --dtype complex64 is not available for it");
+  check_rejected(workspace, "diagonalize b.npy --packed 4 --batch --structure skew --out refused",
+                 "structure skew takes full storage");
+  runtime::NpyArray empty;
+  empty.shape = {0, length};
+  runtime::write_npy_array(workspace / "empty.npy", empty);
+  check_rejected(workspace, "diagonalize empty.npy --packed 4 --batch --out refused", "empty.npy: the batch holds no tensor");
 }
 
 TEST_CASE("packed files: the header alone gives the shape and the refusals; values round-trip bit for bit") {

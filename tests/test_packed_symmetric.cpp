@@ -455,3 +455,28 @@ TEST_CASE("packed: options and entries it does not take are one-line user errors
   CHECK_THROWS_WITH_AS(check_packed_options(8, 64, unverified),
                        doctest::Contains("starting from the HOSVD of a packed tensor of order 8 and size 64"), user_error);
 }
+
+TEST_CASE("packed: a batch runs each tensor as it runs alone; an empty batch or mixed shapes are refused") {
+  Options options;
+  options.backend = Backend::cpu;
+  options.max_sweeps = 5;
+  std::vector<PackedSymmetricTensor<double>> batch;
+  for (const std::uint64_t seed : {21, 22})
+    batch.push_back(generate_packed_symmetric<double>(tensordiag::testing::planted_options(4, 5, seed, 0.05)).tensor);
+  const auto results = diagonalize_packed_batch(batch, options);
+  REQUIRE(results.size() == 2);
+  for (std::size_t b = 0; b < batch.size(); ++b) {
+    const PackedResult<double> alone = diagonalize_packed(batch[b], options);
+    CHECK(results[b].core.values() == alone.core.values());
+    CHECK(results[b].run.factors.front().data == alone.run.factors.front().data);
+    CHECK(results[b].run.history.size() == alone.run.history.size());
+  }
+  CHECK_THROWS_WITH_AS(diagonalize_packed_batch(std::vector<PackedSymmetricTensor<double>>{}, options),
+                       "the batch holds no tensor", user_error);
+  batch.push_back(generate_packed_symmetric<double>(tensordiag::testing::planted_options(4, 6, 23, 0.05)).tensor);
+  CHECK_THROWS_WITH_AS(diagonalize_packed_batch(batch, options), "a batch holds tensors of one shape", user_error);
+  // A NaN in the last tensor is refused before the first one runs.
+  batch.pop_back();
+  batch.back().values()[3] = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(diagonalize_packed_batch(batch, options), user_error);
+}

@@ -1,5 +1,6 @@
 #include "runtime/io/npy_packed.hpp"
 
+#include <cstring>
 #include <string>
 
 #include "runtime/core/errors.hpp"
@@ -26,6 +27,22 @@ PackedShape checked_header(const NpyReader& reader, const std::filesystem::path&
   }
 }
 
+// Row b of a (B, M) array's values in file order: values[b * M + e] in C order, values[e * B + b]
+// in Fortran order.
+template <class T>
+std::vector<PackedSymmetricTensor<T>> rows_of(std::vector<T> values, std::size_t rows, bool fortran_order, int order,
+                                              int size) {
+  const std::size_t length = values.size() / rows;
+  std::vector<PackedSymmetricTensor<T>> tensors;
+  tensors.reserve(rows);
+  for (std::size_t b = 0; b < rows; ++b) {
+    std::vector<T> row(length);
+    for (std::size_t e = 0; e < length; ++e) row[e] = values[fortran_order ? e * rows + b : b * length + e];
+    tensors.emplace_back(order, size, std::move(row));
+  }
+  return tensors;
+}
+
 }  // namespace
 
 PackedSymmetricFile::PackedSymmetricFile(const std::filesystem::path& path, int order)
@@ -46,6 +63,44 @@ void write_packed_symmetric(const std::filesystem::path& path, const PackedSymme
   write_vector(path, std::span<const T>(tensor.values()));
 }
 
+AnyPackedBatch read_packed_batch(const std::filesystem::path& path, int order) {
+  NpyReader reader(path);
+  const std::string file = path.string();
+  if (is_complex(reader.dtype()))
+    throw user_error(file + ": packed storage holds real tensors (float32 or float64), not " +
+                     std::string(to_string(reader.dtype())));
+  const std::vector<std::size_t>& shape = reader.shape();
+  if (shape.size() != 2)
+    throw user_error(file + ": a batch of packed symmetric tensors is two-dimensional (B, binom(N + " +
+                     std::to_string(order - 1) + ", " + std::to_string(order) + ")), not of shape " + shape_text(shape));
+  if (shape[0] == 0) throw user_error(file + ": the batch holds no tensor (shape " + shape_text(shape) + ")");
+  int size = 0;
+  try {
+    size = packed_size_of(order, shape[1]);
+  } catch (const user_error& error) {
+    throw user_error(file + ": " + error.what());
+  }
+  if (reader.dtype() == Dtype::float32)
+    return rows_of(reader.values<float>(), shape[0], reader.fortran_order(), order, size);
+  return rows_of(reader.values<double>(), shape[0], reader.fortran_order(), order, size);
+}
+
+template <class T>
+void write_packed_batch(const std::filesystem::path& path, const std::vector<PackedSymmetricTensor<T>>& tensors) {
+  if (tensors.empty()) throw internal_error("write_packed_batch: no tensor");
+  NpyArray array;
+  array.dtype = dtype_of<T>();
+  array.shape = {tensors.size(), tensors.front().count()};
+  array.bytes.resize(tensors.size() * tensors.front().count() * sizeof(T));
+  for (std::size_t b = 0; b < tensors.size(); ++b) {
+    if (tensors[b].count() != tensors.front().count())
+      throw internal_error("write_packed_batch: tensors of different sizes");
+    std::memcpy(array.bytes.data() + b * tensors.front().count() * sizeof(T), tensors[b].values().data(),
+                tensors[b].count() * sizeof(T));
+  }
+  write_npy_array(path, array);
+}
+
 AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype) {
   return std::visit(
       [dtype](const auto& typed) -> AnyPackedTensor {
@@ -64,5 +119,7 @@ AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype) {
 
 template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<float>&);
 template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<double>&);
+template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<float>>&);
+template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<double>>&);
 
 }  // namespace tensordiag::runtime

@@ -3,6 +3,8 @@
 // float64 array of the binom(N + D - 1, D) distinct entries in lexicographic order of their sorted
 // index tuples. The file does not say D, so the reader is told it; N follows from the length.
 #include <filesystem>
+#include <variant>
+#include <vector>
 
 #include "runtime/core/packed_symmetric.hpp"
 #include "runtime/io/npy.hpp"
@@ -36,10 +38,23 @@ private:
 template <class T>
 void write_packed_symmetric(const std::filesystem::path& path, const PackedSymmetricTensor<T>& tensor);
 
+// A batch of packed symmetric tensors of one order and size in one file: a two-dimensional array
+// (B, binom(N + D - 1, D)), row b the distinct entries of tensor b (C order; a Fortran-ordered file
+// is read row by row all the same). user_error naming the file for anything else: another number
+// of axes, an empty batch, a complex dtype, a row length that no N gives for this order.
+using AnyPackedBatch =
+    std::variant<std::vector<PackedSymmetricTensor<float>>, std::vector<PackedSymmetricTensor<double>>>;
+AnyPackedBatch read_packed_batch(const std::filesystem::path& path, int order);
+// Tensors of one order and size, written as (B, binom(N + D - 1, D)) in C order.
+template <class T>
+void write_packed_batch(const std::filesystem::path& path, const std::vector<PackedSymmetricTensor<T>>& tensors);
+
 // The same tensor in another real dtype.
 AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype);
 
 extern template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<float>&);
 extern template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<double>&);
+extern template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<float>>&);
+extern template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<double>>&);
 
 }  // namespace tensordiag::runtime

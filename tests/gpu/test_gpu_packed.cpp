@@ -165,4 +165,20 @@ TEST_CASE("packed on the GPU: order over 12 is refused with --backend cuda and r
   options.max_sweeps = 2;
   CHECK(diagonalize_packed(planted_packed<double>(4, 6, 3, 0.05), options).run.engine == "cuda_packed");
 }
+
+TEST_CASE("packed on the GPU: a batch runs each tensor as it runs alone, bit for bit") {
+  std::vector<PackedSymmetricTensor<double>> batch;
+  for (const std::uint64_t seed : {11, 12, 13}) batch.push_back(planted_packed<double>(5, 7, seed, 0.05));
+  const Options options = packed_on(Backend::cuda, 6);
+  const std::vector<PackedResult<double>> results = diagonalize_packed_batch(batch, options);
+  REQUIRE(results.size() == batch.size());
+  for (std::size_t b = 0; b < batch.size(); ++b) {
+    CAPTURE(b);
+    const PackedResult<double> alone = diagonalize_packed(batch[b], options);
+    CHECK(results[b].run.engine == "cuda_packed");
+    CHECK(results[b].core.values() == alone.core.values());
+    CHECK(results[b].run.factors.front().data == alone.run.factors.front().data);
+    CHECK(results[b].run.verification->reconstruction_error < 1e-13);
+  }
+}
 }

@@ -13,20 +13,6 @@ namespace tensordiag::cli {
 
 namespace {
 
-// The batch in dtype T: moved as it is when it already is, else converted tensor by tensor.
-template <class T>
-std::vector<runtime::HostTensor<T>> converted(runtime::AnyTensorBatch&& batch) {
-  if (auto* same = std::get_if<std::vector<runtime::HostTensor<T>>>(&batch)) return std::move(*same);
-  std::vector<runtime::HostTensor<T>> out;
-  std::visit(
-      [&out](const auto& tensors) {
-        for (const auto& t : tensors)
-          out.push_back(std::get<runtime::HostTensor<T>>(runtime::convert(runtime::AnyTensor(t), runtime::dtype_of<T>())));
-      },
-      batch);
-  return out;
-}
-
 template <class T>
 std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runtime::HostTensor<T>>& tensors,
                                    const runtime::Options& options, const runtime::ReportInput& input) {
@@ -86,9 +72,11 @@ int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
   const runtime::ReportInput input{arguments.input, file_dtype};
   AtomicOutput output(arguments.out);
   const runtime::Options options = run_options(arguments);
-  const std::string summary = dtype == runtime::Dtype::float32
-                                  ? diagonalize_batch_into(output, converted<float>(std::move(batch)), options, input)
-                                  : diagonalize_batch_into(output, converted<double>(std::move(batch)), options, input);
+  using runtime::AnyTensor, runtime::HostTensor;
+  const std::string summary =
+      dtype == runtime::Dtype::float32
+          ? diagonalize_batch_into(output, converted_batch<HostTensor<float>, AnyTensor>(std::move(batch)), options, input)
+          : diagonalize_batch_into(output, converted_batch<HostTensor<double>, AnyTensor>(std::move(batch)), options, input);
   output.commit();
   if (!arguments.quiet) std::printf("%s\nwrote core.npy, factor_n.npy and report.json in %s\n", summary.c_str(), arguments.out.c_str());
   return 0;

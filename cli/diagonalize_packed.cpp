@@ -18,21 +18,6 @@ namespace tensordiag::cli {
 
 namespace {
 
-// The batch in dtype T: moved as it is when it already is, else converted tensor by tensor.
-template <class T>
-std::vector<runtime::PackedSymmetricTensor<T>> converted(runtime::AnyPackedBatch&& batch) {
-  if (auto* same = std::get_if<std::vector<runtime::PackedSymmetricTensor<T>>>(&batch)) return std::move(*same);
-  std::vector<runtime::PackedSymmetricTensor<T>> out;
-  std::visit(
-      [&out](const auto& tensors) {
-        for (const auto& t : tensors)
-          out.push_back(std::get<runtime::PackedSymmetricTensor<T>>(runtime::convert(runtime::AnyPackedTensor(t),
-                                                                                      runtime::dtype_of<T>())));
-      },
-      batch);
-  return out;
-}
-
 // `--packed D --batch`: every row of a (B, binom(N + D - 1, D)) file, written stacked as the full
 // batch is: DIR/core.npy (B, binom(N + D - 1, D)), DIR/factor_n.npy (B, N, N) for n = 1..D (the
 // same Q in every mode), DIR/report.json with one report per tensor.
@@ -74,10 +59,13 @@ int run_diagonalize_packed_batch(const DiagonalizeArguments& arguments) {
   input.size = size;
   input.packed = true;
   AtomicOutput output(arguments.out);
+  using runtime::AnyPackedTensor, runtime::PackedSymmetricTensor;
   const std::string summary =
       run_dtype == runtime::Dtype::float32
-          ? diagonalize_packed_batch_into(output, converted<float>(std::move(batch)), options, input)
-          : diagonalize_packed_batch_into(output, converted<double>(std::move(batch)), options, input);
+          ? diagonalize_packed_batch_into(
+                output, converted_batch<PackedSymmetricTensor<float>, AnyPackedTensor>(std::move(batch)), options, input)
+          : diagonalize_packed_batch_into(
+                output, converted_batch<PackedSymmetricTensor<double>, AnyPackedTensor>(std::move(batch)), options, input);
   output.commit();
   if (!arguments.quiet)
     std::printf("%s\nwrote core.npy (packed, one row a tensor), factor_1.npy .. factor_%d.npy and report.json in %s\n",

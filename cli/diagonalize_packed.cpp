@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <string>
-#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -42,18 +41,15 @@ std::string diagonalize_packed_batch_into(AtomicOutput& output, const std::vecto
 
 int run_diagonalize_packed_batch(const DiagonalizeArguments& arguments) {
   const runtime::Options options = run_options(arguments);
-  runtime::AnyPackedBatch batch = runtime::read_packed_batch(arguments.input, arguments.packed_order);
-  const auto [order, size, file_dtype] = std::visit(
-      [](const auto& tensors) {
-        using T = typename std::decay_t<decltype(tensors.front().values())>::value_type;
-        return runtime::PackedShape{tensors.front().order(), tensors.front().size(), runtime::dtype_of<T>()};
-      },
-      batch);
+  // The options against the header's shape before the data is read, as for one tensor.
+  runtime::PackedBatchFile file(arguments.input, arguments.packed_order);
+  const auto [order, size, file_dtype] = file.shape();
   runtime::check_packed_options(order, size, options);
   const runtime::Dtype run_dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
   if (runtime::is_complex(run_dtype))
     throw user_error("packed storage holds real tensors: --dtype " + std::string(runtime::to_string(run_dtype)) +
                      " is not available for it");
+  runtime::AnyPackedBatch batch = file.read();
   runtime::ReportInput input{arguments.input, file_dtype};
   input.order = order;
   input.size = size;

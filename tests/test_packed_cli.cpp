@@ -188,6 +188,13 @@ TEST_CASE("cli packed: --batch runs every row of a (B, binom(N + D - 1, D)) file
     }
   runtime::write_npy_array(workspace / "b.npy", stacked);
   runtime::write_npy_array(workspace / "bf.npy", fortran);
+  // The reader gives the rows back as tensors, from either order.
+  for (const char* name : {"b.npy", "bf.npy"}) {
+    const runtime::AnyPackedBatch read = runtime::read_packed_batch(workspace / name, 4);
+    const auto& tensors = std::get<std::vector<runtime::PackedSymmetricTensor<double>>>(read);
+    REQUIRE(tensors.size() == 3);
+    for (std::size_t b = 0; b < 3; ++b) CHECK((tensors[b].size() == 6 && tensors[b].values() == rows[b]));
+  }
 
   const std::string sweeps = " --max-sweeps 6 --tol 0 --stall-tol 0";
   const CliRun run = workspace.run("diagonalize b.npy --packed 4 --batch --out result" + sweeps);

@@ -63,26 +63,32 @@ void write_packed_symmetric(const std::filesystem::path& path, const PackedSymme
   write_vector(path, std::span<const T>(tensor.values()));
 }
 
-AnyPackedBatch read_packed_batch(const std::filesystem::path& path, int order) {
-  NpyReader reader(path);
+PackedBatchFile::PackedBatchFile(const std::filesystem::path& path, int order) : reader_(path) {
   const std::string file = path.string();
-  if (is_complex(reader.dtype()))
+  if (is_complex(reader_.dtype()))
     throw user_error(file + ": packed storage holds real tensors (float32 or float64), not " +
-                     std::string(to_string(reader.dtype())));
-  const std::vector<std::size_t>& shape = reader.shape();
+                     std::string(to_string(reader_.dtype())));
+  const std::vector<std::size_t>& shape = reader_.shape();
   if (shape.size() != 2)
     throw user_error(file + ": a batch of packed symmetric tensors is two-dimensional (B, binom(N + " +
                      std::to_string(order - 1) + ", " + std::to_string(order) + ")), not of shape " + shape_text(shape));
   if (shape[0] == 0) throw user_error(file + ": the batch holds no tensor (shape " + shape_text(shape) + ")");
-  int size = 0;
+  count_ = shape[0];
   try {
-    size = packed_size_of(order, shape[1]);
+    shape_ = {order, packed_size_of(order, shape[1]), reader_.dtype()};
   } catch (const user_error& error) {
     throw user_error(file + ": " + error.what());
   }
-  if (reader.dtype() == Dtype::float32)
-    return rows_of(reader.values<float>(), shape[0], reader.fortran_order(), order, size);
-  return rows_of(reader.values<double>(), shape[0], reader.fortran_order(), order, size);
+}
+
+AnyPackedBatch PackedBatchFile::read() {
+  if (shape_.dtype == Dtype::float32)
+    return rows_of(reader_.values<float>(), count_, reader_.fortran_order(), shape_.order, shape_.size);
+  return rows_of(reader_.values<double>(), count_, reader_.fortran_order(), shape_.order, shape_.size);
+}
+
+AnyPackedBatch read_packed_batch(const std::filesystem::path& path, int order) {
+  return PackedBatchFile(path, order).read();
 }
 
 template <class T>

@@ -45,6 +45,20 @@ void write_packed_symmetric(const std::filesystem::path& path, const PackedSymme
 using AnyPackedBatch =
     std::variant<std::vector<PackedSymmetricTensor<float>>, std::vector<PackedSymmetricTensor<double>>>;
 AnyPackedBatch read_packed_batch(const std::filesystem::path& path, int order);
+// Such a file with its header read and checked on opening (the same user_errors) and its values
+// read once, on read(): the options can be checked against the shape before the data is read.
+class PackedBatchFile {
+public:
+  PackedBatchFile(const std::filesystem::path& path, int order);
+  const PackedShape& shape() const { return shape_; }  // of every tensor of the batch
+  std::size_t count() const { return count_; }         // B
+  AnyPackedBatch read();
+
+private:
+  NpyReader reader_;
+  std::size_t count_ = 0;
+  PackedShape shape_;
+};
 // Tensors of one order and size, written as (B, binom(N + D - 1, D)) in C order.
 template <class T>
 void write_packed_batch(const std::filesystem::path& path, const std::vector<PackedSymmetricTensor<T>>& tensors);

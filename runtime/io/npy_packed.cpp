@@ -10,21 +10,32 @@ namespace tensordiag::runtime {
 
 namespace {
 
+// user_error naming the file for a complex dtype.
+void require_real(const NpyReader& reader, const std::string& file) {
+  if (is_complex(reader.dtype()))
+    throw user_error(file + ": packed storage holds real tensors (float32 or float64), not " +
+                     std::string(to_string(reader.dtype())));
+}
+
+// The tensor of `count` entries in the header's dtype, or a user_error naming the file when the
+// count is binom(N + D - 1, D) for no N.
+PackedShape packed_shape_of(const NpyReader& reader, const std::string& file, int order, std::size_t count) {
+  try {
+    return {order, packed_size_of(order, count), reader.dtype()};
+  } catch (const user_error& error) {
+    throw user_error(file + ": " + error.what());
+  }
+}
+
 // The packed tensor a file's header describes, checked: a real dtype, one dimension, a count that
 // is binom(N + D - 1, D) for the order.
 PackedShape checked_header(const NpyReader& reader, const std::filesystem::path& path, int order) {
   const std::string file = path.string();
-  if (is_complex(reader.dtype()))
-    throw user_error(file + ": packed storage holds real tensors (float32 or float64), not " +
-                     std::string(to_string(reader.dtype())));
+  require_real(reader, file);
   if (reader.shape().size() != 1)
     throw user_error(file + ": a packed symmetric tensor is one-dimensional (its distinct entries), not of shape " +
                      shape_text(reader.shape()));
-  try {
-    return {order, packed_size_of(order, reader.shape().front()), reader.dtype()};
-  } catch (const user_error& error) {
-    throw user_error(file + ": " + error.what());
-  }
+  return packed_shape_of(reader, file, order, reader.shape().front());
 }
 
 // Row b of a (B, M) array's values in file order: values[b * M + e] in C order, values[e * B + b]
@@ -65,20 +76,14 @@ void write_packed_symmetric(const std::filesystem::path& path, const PackedSymme
 
 PackedBatchFile::PackedBatchFile(const std::filesystem::path& path, int order) : reader_(path) {
   const std::string file = path.string();
-  if (is_complex(reader_.dtype()))
-    throw user_error(file + ": packed storage holds real tensors (float32 or float64), not " +
-                     std::string(to_string(reader_.dtype())));
+  require_real(reader_, file);
   const std::vector<std::size_t>& shape = reader_.shape();
   if (shape.size() != 2)
     throw user_error(file + ": a batch of packed symmetric tensors is two-dimensional (B, binom(N + " +
                      std::to_string(order - 1) + ", " + std::to_string(order) + ")), not of shape " + shape_text(shape));
   if (shape[0] == 0) throw user_error(file + ": the batch holds no tensor (shape " + shape_text(shape) + ")");
+  shape_ = packed_shape_of(reader_, file, order, shape[1]);
   count_ = shape[0];
-  try {
-    shape_ = {order, packed_size_of(order, shape[1]), reader_.dtype()};
-  } catch (const user_error& error) {
-    throw user_error(file + ": " + error.what());
-  }
 }
 
 AnyPackedBatch PackedBatchFile::read() {

@@ -4,12 +4,17 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "codegen/builtin_rules.hpp"
 #include "dsl/builtin_rules.hpp"
+#include "planted_symmetric.hpp"
 #include "random_tensor.hpp"
+#include "relative_difference.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/engines/cpu_engine.hpp"
@@ -38,7 +43,7 @@ const Engine<double>& engine_named(std::string_view name) {
 TEST_CASE("the engine table: the one-block path first on the GPU, and each backend has an engine for an ordinary run") {
   std::vector<std::string> names;
   for (const auto& engine : engines<double>()) names.emplace_back(engine.name);
-  CHECK(names == std::vector<std::string>{"cuda_one_block", "cuda_qubit", "cuda", "cpu"});
+  CHECK(names == std::vector<std::string>{"cuda_one_block", "cuda_qubit", "cuda", "cpu_packed", "cpu"});
   const auto tensor = random_tensor<double>(9, 4, 3);  // 262144 entries: no one-block path
   for (const Backend backend : {Backend::cuda, Backend::cpu}) {
     CAPTURE(to_string(backend));
@@ -147,4 +152,51 @@ TEST_CASE("--backend cuda on a run the GPU engines decline is one user_error quo
   options.eta = 0.01;
   CHECK_THROWS_WITH_AS(diagonalize(tensor, options),
                        doctest::Contains("the CUDA backend cannot take this tensor: pivot_angles: a pivot subtensor of 2^14 entries"), user_error);
+}
+
+TEST_CASE("the CPU's packed route takes symmetric tensors of order >= 6 without the pivot check, and equals the full engine") {
+  const Engine<double>& route = engine_named("cpu_packed");
+  const auto& cpu = engine_named("cpu");
+  EngineRun symmetric = run_with(0.0);
+  symmetric.settings.structure = Structure::symmetric;
+  for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
+    CAPTURE(static_cast<int>(layout));
+    const auto truth = tensordiag::testing::planted<double>(6, 4, 61, 0.05, Structure::symmetric, layout);
+    CHECK_FALSE(route.declines(truth.tensor, 1, symmetric));
+    const Result<double> packed = route.run(std::span<const HostTensor<double>>(&truth.tensor, 1), symmetric).front();
+    const Result<double> full = cpu.run(std::span<const HostTensor<double>>(&truth.tensor, 1), symmetric).front();
+    // The same rotations in the same group order, to rounding; the core in the input's layout.
+    REQUIRE(packed.history.size() == full.history.size());
+    for (std::size_t k = 0; k < full.history.size(); ++k)
+      CHECK(std::abs(packed.history[k].off_rel - full.history[k].off_rel) <= 1e-12);
+    CHECK(packed.core.layout() == layout);
+    CHECK(tensordiag::testing::relative_difference(packed.core.values(), full.core.values()) <= 1e-12);
+    REQUIRE(packed.factors.size() == 6);
+    CHECK(tensordiag::testing::relative_difference(packed.factors.back().data, full.factors.back().data) <= 1e-12);
+  }
+  // diagonalize() takes it for such a run, and says so.
+  Options options;
+  options.backend = Backend::cpu;
+  options.structure = Structure::symmetric;
+  options.verify = true;
+  const auto planted = tensordiag::testing::planted<double>(7, 3, 62);
+  const Result<double> result = diagonalize(planted.tensor, options);
+  CHECK(result.engine == "cpu_packed");
+  CHECK(result.converged());
+  REQUIRE(result.verification);
+  CHECK(result.verification->reconstruction_error <= 30.0 * 7 * 3 * std::numeric_limits<double>::epsilon());
+  // What it declines, saying why.
+  const auto order5 = tensordiag::testing::planted<double>(5, 4, 63).tensor;
+  CHECK(route.declines(order5, 1, symmetric).value() == "below order 6 full storage is the faster on the CPU");
+  CHECK(route.declines(planted.tensor, 1, run_with(0.0)).value() == "it takes structure symmetric");
+  const Engine<float>& float_route = *std::find_if(engines<float>().begin(), engines<float>().end(),
+                                                   [](const auto& engine) { return engine.name == "cpu_packed"; });
+  CHECK(float_route.declines(tensordiag::testing::planted<float>(7, 3, 64).tensor, 1, symmetric).value() ==
+        "it was measured in float64 only");
+  EngineRun checked = run_with(0.01);
+  checked.settings.structure = Structure::symmetric;
+  CHECK(route.declines(planted.tensor, 1, checked).value() == "the packed engine has no pivot check");
+  EngineRun trace = symmetric;
+  trace.rule = codegen::lower_builtin_rule("max_trace");
+  CHECK(route.declines(planted.tensor, 1, trace).value() == "the packed engine runs max_diag only");
 }

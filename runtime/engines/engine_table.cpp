@@ -2,6 +2,7 @@
 #include "runtime/core/scalar.hpp"
 #include "runtime/engines/cpu_batch.hpp"
 #include "runtime/engines/cpu_complex_engine.hpp"
+#include "runtime/engines/cpu_packed_route.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
 #include "runtime/engines/gpu_qubit_engine.hpp"
@@ -30,13 +31,15 @@ std::optional<std::string> structures_served(const HostTensor<T>& first, std::si
 }
 
 // The one-block path first: the whole run in one launch where it serves (gpu_small_engine.hpp);
-// then N = 2 with large D, two reads of the tensor a sweep (gpu_qubit_engine.hpp).
+// then N = 2 with large D, two reads of the tensor a sweep (gpu_qubit_engine.hpp). On the CPU,
+// symmetric tensors of order >= 6 through packed storage (cpu_packed_route.hpp), then the rest.
 template <class T>
 constexpr Engine<T> engine_table[] = {
     {"cuda_one_block", Backend::cuda, structures_served<T, one_block_declines<T>, true>, run_gpu_small_batch<T>, false},
     {"cuda_qubit", Backend::cuda, structures_served<T, qubit_engine_declines<T>, false>,
      one_after_another<T, run_gpu_qubit_engine<T>>, false},
     {"cuda", Backend::cuda, gpu_engine_declines<T>, one_after_another<T, run_gpu_engine<T>>, true},
+    {"cpu_packed", Backend::cpu, cpu_packed_route_declines<T>, one_after_another<T, run_cpu_packed_route<T>>, false},
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 

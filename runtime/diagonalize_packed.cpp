@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "codegen/kernel_spec.hpp"
 #include "runtime/algorithm/cancellation.hpp"
@@ -83,13 +84,28 @@ void check_packed_options(int order, int size, const Options& options) {
                      (options.verify && hosvd ? "--no-verify and --init identity" : options.verify ? "--no-verify" : "--init identity"));
 }
 
+namespace {
+
+// A packed run planned once (diagonalize_packed, and a batch for all of its tensors): the options as
+// the packed engines run them and the backend they settled on.
+struct PackedPlan {
+  Options run_options;
+  RunPlan plan;
+};
+
 template <class T>
-PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const Options& options) {
-  check_packed_options(tensor.order(), tensor.size(), options);
-  check_finite_entries(tensor);
+PackedPlan plan_packed(int order, int size, const Options& options) {
   const Options run_options = packed_run_options(options);
   RunPlan plan = plan_run<T>(run_options);
-  settle_packed_backend<T>(plan, tensor.order(), tensor.size());
+  settle_packed_backend<T>(plan, order, size);
+  return {run_options, std::move(plan)};
+}
+
+// One tensor's run on the planned backend, after the checks: its HOSVD start if asked, the sweeps,
+// the result described and verified.
+template <class T>
+PackedResult<T> run_planned(const PackedSymmetricTensor<T>& tensor, const Options& options, const PackedPlan& packed) {
+  const RunPlan& plan = packed.plan;
   const auto run_engine = [&plan](const PackedSymmetricTensor<T>& start, const RunSettings& settings) {
     return plan.backend == Backend::cuda ? run_gpu_packed_engine(start, settings, plan.run.rule)
                                          : run_cpu_packed_engine(start, settings);
@@ -107,7 +123,7 @@ PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const
   } else {
     out = run_engine(tensor, plan.run.settings);
   }
-  describe_run(out.run, run_options, plan, plan.backend == Backend::cuda ? "cuda_packed" : "cpu_packed");
+  describe_run(out.run, packed.run_options, plan, plan.backend == Backend::cuda ? "cuda_packed" : "cpu_packed");
   if (options.verify) {
     const Stopwatch stopwatch;
     Verification verification;
@@ -120,6 +136,16 @@ PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const
   return out;
 }
 
+}  // namespace
+
+template <class T>
+PackedResult<T> diagonalize_packed(const PackedSymmetricTensor<T>& tensor, const Options& options) {
+  check_packed_options(tensor.order(), tensor.size(), options);
+  check_finite_entries(tensor);
+  return run_planned(tensor, options, plan_packed<T>(tensor.order(), tensor.size(), options));
+}
+
+// The checks and the plan once for the batch, then each tensor's run as diagonalize_packed's.
 template <class T>
 std::vector<PackedResult<T>> diagonalize_packed_batch(const std::vector<PackedSymmetricTensor<T>>& tensors,
                                                       const Options& options) {
@@ -129,11 +155,12 @@ std::vector<PackedResult<T>> diagonalize_packed_batch(const std::vector<PackedSy
       throw user_error("a batch holds tensors of one shape");
   check_packed_options(tensors.front().order(), tensors.front().size(), options);
   for (const auto& tensor : tensors) check_finite_entries(tensor);  // before the first run starts
+  const PackedPlan packed = plan_packed<T>(tensors.front().order(), tensors.front().size(), options);
   std::vector<PackedResult<T>> results;
   results.reserve(tensors.size());
   for (const auto& tensor : tensors) {
     stop_if_cancelled(options.cancelled);
-    results.push_back(diagonalize_packed(tensor, options));
+    results.push_back(run_planned(tensor, options, packed));
   }
   return results;
 }

@@ -17,6 +17,15 @@ namespace tensordiag::cli {
 
 namespace {
 
+// report.json's description of a packed input file of this shape.
+runtime::ReportInput packed_report_input(const DiagonalizeArguments& arguments, const runtime::PackedShape& shape) {
+  runtime::ReportInput input{arguments.input, shape.dtype};
+  input.order = shape.order;
+  input.size = shape.size;
+  input.packed = true;
+  return input;
+}
+
 // `--packed D --batch`: every row of a (B, binom(N + D - 1, D)) file, written stacked as the full
 // batch is: DIR/core.npy (B, binom(N + D - 1, D)), DIR/factor_n.npy (B, N, N) for n = 1..D (the
 // same Q in every mode), DIR/report.json with one report per tensor.
@@ -46,14 +55,9 @@ int run_diagonalize_packed_batch(const DiagonalizeArguments& arguments) {
   const auto [order, size, file_dtype] = file.shape();
   runtime::check_packed_options(order, size, options);
   const runtime::Dtype run_dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
-  if (runtime::is_complex(run_dtype))
-    throw user_error("packed storage holds real tensors: --dtype " + std::string(runtime::to_string(run_dtype)) +
-                     " is not available for it");
+  runtime::require_packed_dtype(run_dtype);
   runtime::AnyPackedBatch batch = file.read();
-  runtime::ReportInput input{arguments.input, file_dtype};
-  input.order = order;
-  input.size = size;
-  input.packed = true;
+  const runtime::ReportInput input = packed_report_input(arguments, file.shape());
   AtomicOutput output(arguments.out);
   using runtime::AnyPackedTensor, runtime::PackedSymmetricTensor;
   const std::string summary =
@@ -84,10 +88,7 @@ int run_diagonalize_packed(const DiagonalizeArguments& arguments) {
   runtime::AnyPackedTensor tensor = file.read();
   const runtime::Dtype run_dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
   if (run_dtype != file_dtype) tensor = runtime::convert(tensor, run_dtype);
-  runtime::ReportInput input{arguments.input, file_dtype};
-  input.order = order;
-  input.size = size;
-  input.packed = true;
+  const runtime::ReportInput input = packed_report_input(arguments, file.shape());
   AtomicOutput output(arguments.out);
   options.on_sweep = sweep_progress(arguments.quiet, options.max_sweeps);
   const std::string summary = std::visit(

@@ -112,7 +112,14 @@ void write_packed_batch(const std::filesystem::path& path, const std::vector<Pac
   write_npy_array(path, array);
 }
 
+void require_packed_dtype(Dtype dtype) {
+  if (is_complex(dtype))
+    throw user_error("packed storage holds real tensors: --dtype " + std::string(to_string(dtype)) +
+                     " is not available for it");
+}
+
 AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype) {
+  require_packed_dtype(dtype);
   return std::visit(
       [dtype](const auto& typed) -> AnyPackedTensor {
         const auto to = [&typed](auto zero) {
@@ -121,9 +128,7 @@ AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype) {
                                           std::vector<U>(typed.values().begin(), typed.values().end()));
         };
         if (dtype == Dtype::float32) return to(float{});
-        if (dtype == Dtype::float64) return to(double{});
-        throw user_error("packed storage holds real tensors: --dtype " + std::string(to_string(dtype)) +
-                         " is not available for it");
+        return to(double{});
       },
       tensor);
 }

@@ -63,7 +63,10 @@ private:
 template <class T>
 void write_packed_batch(const std::filesystem::path& path, const std::vector<PackedSymmetricTensor<T>>& tensors);
 
-// The same tensor in another real dtype.
+// user_error for a dtype packed storage does not hold (complex), naming it as --dtype.
+void require_packed_dtype(Dtype dtype);
+
+// The same tensor in another real dtype (require_packed_dtype's error for a complex one).
 AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype);
 
 extern template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<float>&);

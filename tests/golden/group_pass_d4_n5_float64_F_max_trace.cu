@@ -351,10 +351,19 @@ inline constexpr bool UNPAIRED = N % 2 == 1;
 // Memory mode k's stride.
 __device__ constexpr Offset memory_stride(int k) { return static_cast<Offset>(power(N, D - 1 - k)); }
 
-// x's new value at p or at q (y the partner's value): the prelude's rotated_at_p / rotated_at_q.
-__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Rotation g, bool at_q) {
-  return at_q ? rotated_at_q(g, x, y) : rotated_at_p(g, x, y);
+// x's new value at p or at q (y the partner's value) is c x + t y, with t = conj(s) at p and -s at
+// q: the prelude's rotated_at_p / rotated_at_q to the last bit (u - v and u + (-v) round alike, and
+// a product with -s is the negated product with s). Built once a thread and mode, so that a mode
+// whose side differs between the lanes of a warp costs each entry one product pair and a sum, not
+// both sides' and a select.
+struct Mix {
+  Real c;
+  Scalar t;
+};
+__device__ __forceinline__ Mix mix_of(Rotation g, bool at_q) {
+  return {real_cosine(g.c), at_q ? Scalar(-g.s) : conj(g.s)};
 }
+__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) { return m.c * x + m.t * y; }
 
 // Whether exchanged memory mode k (R <= k <= OUTER) pairs each thread with a lane of its own warp.
 // Thread mode k pairs threads 2^(k-R) X_THREADS apart within aligned runs of X_THREADS << (k-R+1)
@@ -508,14 +517,15 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
     for (int k = 0; k < R; ++k) {
       if (hi[k] < 0) continue;
       const Rotation g = rotations[MODE_OF_MEMORY_MODE[k] * PAIRS + rep[k]];
+      const Mix at_p = mix_of(g, false), at_q = mix_of(g, true);
 #pragma unroll
       for (int xi = 0; xi < X_PER_THREAD; ++xi)
 #pragma unroll
         for (int j = 0; j < REGS; ++j)
           if (!((j >> k) & 1)) {
             const Scalar a = v[xi][j], b = v[xi][j | (1 << k)];
-            v[xi][j] = mixed(a, b, g, false);
-            v[xi][j | (1 << k)] = mixed(b, a, g, true);
+            v[xi][j] = mixed(a, b, at_p);
+            v[xi][j | (1 << k)] = mixed(b, a, at_q);
           }
     }
 
@@ -546,13 +556,14 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
           source = lane + (at_q ? -bit : bit) * X_THREADS;
           g = rotations[mode * PAIRS + rep[k]];
         }
+        const Mix mix = mix_of(g, at_q);
 #pragma unroll
         for (int xi = 0; xi < X_PER_THREAD; ++xi) {
           const bool x_valid = X_PER_THREAD == 1 || x0 + xi * X_THREADS < N;
 #pragma unroll
           for (int j = 0; j < REGS; ++j) {
             const Scalar other = shuffled(v[xi][j], source);
-            if (mixes && x_valid) v[xi][j] = mixed(v[xi][j], other, g, at_q);
+            if (mixes && x_valid) v[xi][j] = mixed(v[xi][j], other, mix);
           }
         }
         continue;
@@ -586,8 +597,9 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
             at_q = (t >> (k - R)) & 1;
             g = rotations[mode * PAIRS + rep[k]];
           }
+          const Mix mix = mix_of(g, at_q);
 #pragma unroll
-          for (int j = 0; j < CHUNK; ++j) v[xi][c0 + j] = mixed(v[xi][c0 + j], buffer[j][partner], g, at_q);
+          for (int j = 0; j < CHUNK; ++j) v[xi][c0 + j] = mixed(v[xi][c0 + j], buffer[j][partner], mix);
         }
         __syncthreads();
       }

@@ -129,8 +129,13 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
     codegen::KernelSpec spec = base;
     spec.kind = kind;
     if (kind == KernelKind::group_pass) {
-      spec.tuning.pass_warp_shuffles = pass_warp_shuffles_from_environment();
-      spec.tuning.pass_max_registers = pass_max_registers_from_environment();
+      // A variable that is set replaces the spec's value; unset (-1) keeps the value the caller
+      // chose (a test's tuning, or the default).
+      const auto unless_unset = [](int& field, int from_environment) {
+        if (from_environment != -1) field = from_environment;
+      };
+      unless_unset(spec.tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment());
+      unless_unset(spec.tuning.pass_max_registers, pass_max_registers_from_environment());
     }
     return spec;
   };

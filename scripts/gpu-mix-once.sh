@@ -16,45 +16,13 @@ default_out=/tmp/mix-once
 source "$(dirname "$0")/gpu-start.sh"
 export NCCL_NVLS_ENABLE=0
 shapes=${1:-9x8,8x8,7x8,10x4,6x16}
-work=$(mktemp -d)
 
 echo "== 1. outputs, base against new (cmp)"
-for c in "9 8 float32" "9 8 complex64" "8 8 float64" "7 8 complex128" "6 16 float32" "5 7 float64" "4 9 complex64" "12 3 float32"; do
-  set -- $c
-  input="$work/t_$1_$2_$3.npy"
-  ./build/tensordiag generate --order "$1" --size "$2" --dtype "$3" --seed 11 --noise 0.01 "$input" >/dev/null
-  for build in head new; do
-    cli=./build/tensordiag
-    [ $build = head ] && cli=./build/head/tensordiag
-    $cli diagonalize "$input" --out "$work/out_$build" --backend cuda --max-sweeps 6 >/dev/null 2>"$work/err_$build" ||
-      { echo "  $c: $build failed: $(head -1 "$work/err_$build")"; status=1; }
-  done
-  same=yes
-  for f in "$work"/out_head/*.npy; do cmp -s "$f" "$work/out_new/$(basename "$f")" || same=no; done
-  echo "  D=$1 N=$2 $3: core and factors bit for bit: $same"
-  [ $same = yes ] || status=1
-  rm -rf "$work"/out_head "$work"/out_new
-done
+bash scripts/gpu-compare-outputs.sh ./build/head/tensordiag ./build/tensordiag || status=1
 
 echo "== 2. Nsight Compute, one group_pass launch"
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-if [ -n "$ncu" ]; then
-  metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread
-  for dtype in float32 complex64; do
-    input="$work/p_$dtype.npy"
-    ./build/tensordiag generate --order 9 --size 8 --dtype $dtype --seed 7 "$input" >/dev/null
-    for build in head new; do
-      cli=./build/tensordiag
-      [ $build = head ] && cli=./build/head/tensordiag
-      timeout 120 "$ncu" --clock-control none --metrics "$metrics" -k regex:group_pass --launch-skip 4 --launch-count 1 \
-        $cli diagonalize "$input" --out "$work/ncu_out" --backend cuda --max-sweeps 2 > "$out/ncu_${dtype}_$build.txt" 2>&1
-      echo "  $dtype $build: $(grep -E 'gpu__time_duration|dram__throughput|inst_executed|issue_active|warps_active|registers' "$out/ncu_${dtype}_$build.txt" |
-        awk '{printf "%s %s %s; ", $1, $(NF-1), $NF}')"
-    done
-  done
-else
-  echo "  ncu not found"
-fi
+bash scripts/gpu-ncu-pass.sh "$out" head ./build/head/tensordiag
+bash scripts/gpu-ncu-pass.sh "$out" new ./build/tensordiag
 
 echo "== 3. gpu_bench --complex, base and new"
 for build in head new; do

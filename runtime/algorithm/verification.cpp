@@ -23,6 +23,14 @@ using RowMajorMatrix = Eigen::Matrix<W, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 template <class W>
 using ColumnMatrix = Eigen::Matrix<W, Eigen::Dynamic, Eigen::Dynamic>;
 
+// The buffers Eigen's products write into, aligned to Eigen's packets. Where a destination starts
+// decides which of its entries Eigen's small products compute as scalars (a reduction in one
+// order) and which as packets (another order): with std::vector's 16 bytes, the same core and
+// factors gave reconstruction errors that differed in the last bits with the heap's addresses
+// (a batch against the same tensor alone). Aligned, the figures depend on the data alone.
+template <class W>
+using AlignedVector = std::vector<W, Eigen::aligned_allocator<W>>;
+
 // Below this many entries a loop runs on one thread: starting the others costs more.
 constexpr Index parallel_work = Index{1} << 16;
 // Core columns cast to double per product in the slowest mode: 2^16 doubles, an L2's worth.
@@ -137,7 +145,7 @@ ErrorSums slab_block_sums(const HostTensor<T>& tensor, const HostTensor<T>& core
   const Index block = std::min(n, std::max(std::min(budget / slab - threads, n / 4), threads));
   const Index chunk = std::max<Index>(1, std::min(budget, chunk_budget) / n);
   RowMajorMatrix<W> slabs(block, slab);
-  std::vector<std::vector<W>> scratch(static_cast<std::size_t>(threads), std::vector<W>(static_cast<std::size_t>(slab)));
+  std::vector<AlignedVector<W>> scratch(static_cast<std::size_t>(threads), AlignedVector<W>(static_cast<std::size_t>(slab)));
   // Sums per slab, added in slab order: the same figures at any thread count and schedule.
   std::vector<ErrorSums> slab_sums(static_cast<std::size_t>(n));
   for (Index first = 0; first < n; first += block) {
@@ -181,7 +189,8 @@ ErrorSums row_sums(const HostTensor<T>& tensor, const HostTensor<T>& core, const
   // Fixed column blocks (not a split by thread): the same sums at any thread count.
   const Index block = std::max<Index>(1, chunk_budget / rows);
   const Index blocks = (width + block - 1) / block;
-  std::vector<W> x(static_cast<std::size_t>(width)), y(static_cast<std::size_t>(width)), weights(static_cast<std::size_t>(rows));
+  AlignedVector<W> x(static_cast<std::size_t>(width)), y(static_cast<std::size_t>(width)),
+      weights(static_cast<std::size_t>(rows));
   std::vector<ErrorSums> block_sums(static_cast<std::size_t>(blocks)), row_totals(static_cast<std::size_t>(rows));
   using Stored = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const Eigen::Map<const Stored> c(core.data(), rows, width);

@@ -102,6 +102,17 @@ py::dict result_dict(const runtime::Result<T>& result, py::object core, runtime:
   return out;
 }
 
+// A host run's result as the caller gets it: core (in the input's layout) and factors as NumPy
+// arrays that take over the runtime's buffers.
+template <class T>
+py::dict host_result_dict(runtime::Result<T>&& result) {
+  py::list factors;
+  for (auto& factor : result.factors) factors.append(to_numpy(std::move(factor)));
+  const runtime::Layout layout = result.core.layout();
+  py::object core = to_numpy(std::move(result.core));
+  return result_dict(result, std::move(core), layout, std::move(factors));
+}
+
 // `devices` empty: one process's engines; else the tensor spread over those GPUs (GPU ranks).
 template <class T>
 py::dict run(const py::array& array, const runtime::Options& options, const std::vector<int>& devices) {
@@ -119,11 +130,23 @@ py::dict run(const py::array& array, const runtime::Options& options, const std:
                                : runtime::diagonalize_on_devices(tensor, options, devices);
     }
   }
-  py::list factors;
-  for (auto& factor : result.factors) factors.append(to_numpy(std::move(factor)));
-  const runtime::Layout layout = result.core.layout();
-  py::object core = to_numpy(std::move(result.core));
-  return result_dict(result, std::move(core), layout, std::move(factors));
+  return host_result_dict(std::move(result));
+}
+
+// Tensors of one shape, layout and dtype (tensordiag/__init__.py sees to that), each read in place;
+// runtime::diagonalize_batch runs them (on the GPU, those that fit a block together, in one launch).
+template <class T>
+py::list run_batch(const py::list& arrays, const runtime::Options& options) {
+  std::vector<runtime::HostTensor<T>> tensors;
+  for (const py::handle array : arrays) tensors.push_back(to_host_tensor<T>(py::reinterpret_borrow<py::array>(array), options.structure));
+  std::vector<runtime::Result<T>> results;
+  {
+    const py::gil_scoped_release release;
+    results = runtime::diagonalize_batch(tensors, options);
+  }
+  py::list out;
+  for (auto& result : results) out.append(host_result_dict(std::move(result)));
+  return out;
 }
 
 // A CUDA array's run: the results stay on its device, as DeviceArrays.
@@ -220,23 +243,50 @@ py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optiona
 }
 
 // A symmetric tensor in packed storage (runtime/diagonalize_packed.hpp): `values` a contiguous float32
-// or float64 vector of its distinct entries, N read from its length. The core comes back packed.
+// or float64 vector of its distinct entries, N read from its length.
 template <class T>
-py::dict run_packed(const py::array& values, int order, const runtime::Options& options) {
+runtime::PackedSymmetricTensor<T> to_packed_tensor(const py::array& values, int order) {
   const auto count = static_cast<std::size_t>(values.size());
   const T* first = static_cast<const T*>(values.data());
-  runtime::PackedSymmetricTensor<T> tensor(order, runtime::packed_size_of(order, count),
+  return runtime::PackedSymmetricTensor<T>(order, runtime::packed_size_of(order, count),
                                            std::vector<T>(first, first + count));
+}
+
+// A packed run's result as the caller gets it: the core packed (its distinct entries), the factors.
+template <class T>
+py::dict packed_result_dict(runtime::PackedResult<T>&& result) {
+  py::list factors;
+  for (auto& factor : result.run.factors) factors.append(to_numpy(std::move(factor)));
+  const auto count = static_cast<py::ssize_t>(result.core.values().size());
+  py::object core = adopt_buffer(std::move(result.core.values()), {count}, {1});
+  py::dict out = result_dict(result.run, std::move(core), runtime::Layout::c_order, std::move(factors));
+  out["layout"] = "packed";
+  return out;
+}
+
+template <class T>
+py::dict run_packed(const py::array& values, int order, const runtime::Options& options) {
+  const runtime::PackedSymmetricTensor<T> tensor = to_packed_tensor<T>(values, order);
   runtime::PackedResult<T> result;
   {
     const py::gil_scoped_release release;
     result = runtime::diagonalize_packed(tensor, options);
   }
-  py::list factors;
-  for (auto& factor : result.run.factors) factors.append(to_numpy(std::move(factor)));
-  py::object core = adopt_buffer(std::move(result.core.values()), {static_cast<py::ssize_t>(count)}, {1});
-  py::dict out = result_dict(result.run, std::move(core), runtime::Layout::c_order, std::move(factors));
-  out["layout"] = "packed";
+  return packed_result_dict(std::move(result));
+}
+
+// Packed tensors of one order, size and dtype, one after the other (runtime::diagonalize_packed_batch).
+template <class T>
+py::list run_packed_batch(const py::list& values, int order, const runtime::Options& options) {
+  std::vector<runtime::PackedSymmetricTensor<T>> tensors;
+  for (const py::handle each : values) tensors.push_back(to_packed_tensor<T>(py::reinterpret_borrow<py::array>(each), order));
+  std::vector<runtime::PackedResult<T>> results;
+  {
+    const py::gil_scoped_release release;
+    results = runtime::diagonalize_packed_batch(tensors, options);
+  }
+  py::list out;
+  for (auto& result : results) out.append(packed_result_dict(std::move(result)));
   return out;
 }
 
@@ -249,6 +299,33 @@ py::dict diagonalize_packed(const py::array& values, int order, int max_sweeps, 
   if (py::isinstance<py::array_t<float>>(values)) return run_packed<float>(values, order, options);
   if (py::isinstance<py::array_t<double>>(values)) return run_packed<double>(values, order, options);
   throw internal_error("_tensordiag.diagonalize_packed: the values are not float32 or float64");
+}
+
+// Batches: `arrays` (`values`) a non-empty list of arrays of one dtype, as diagonalize (diagonalize_packed)
+// takes one; no per-sweep callback (a batch's sweeps are not one run's).
+py::list diagonalize_batch(const py::list& arrays, int max_sweeps, std::optional<double> tol, double eta,
+                           const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
+                           int threads, bool verify, const std::string& schedule, const std::string& structure,
+                           const std::string& init) {
+  const runtime::Options options = make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify,
+                                                schedule, structure, py::none(), init);
+  if (arrays.empty()) throw internal_error("_tensordiag.diagonalize_batch: an empty batch");
+  const py::handle first = arrays[0];
+  if (py::isinstance<py::array_t<float>>(first)) return run_batch<float>(arrays, options);
+  if (py::isinstance<py::array_t<double>>(first)) return run_batch<double>(arrays, options);
+  throw internal_error("_tensordiag.diagonalize_batch: the arrays are not float32 or float64");
+}
+
+py::list diagonalize_packed_batch(const py::list& values, int order, int max_sweeps, std::optional<double> tol,
+                                  const std::string& backend, std::optional<double> stall_tol, int threads,
+                                  bool verify, const std::string& schedule, const std::string& init) {
+  const runtime::Options options = make_options(max_sweeps, tol, 0.0, "max_diag", backend, stall_tol, threads, verify,
+                                                schedule, "symmetric", py::none(), init);
+  if (values.empty()) throw internal_error("_tensordiag.diagonalize_packed_batch: an empty batch");
+  const py::handle first = values[0];
+  if (py::isinstance<py::array_t<float>>(first)) return run_packed_batch<float>(values, order, options);
+  if (py::isinstance<py::array_t<double>>(first)) return run_packed_batch<double>(values, order, options);
+  throw internal_error("_tensordiag.diagonalize_packed_batch: the values are not float32 or float64");
 }
 
 // (values, diagonal, Q) of a planted packed symmetric tensor in T (runtime/algorithm/packed_generator.hpp).
@@ -366,6 +443,9 @@ PYBIND11_MODULE(_tensordiag, m) {
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
         py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"), py::arg("devices") = std::vector<int>{},
         py::arg("init") = "identity");
+  m.def("diagonalize_batch", &diagonalize_batch, py::arg("arrays"), py::arg("max_sweeps"), py::arg("tol"),
+        py::arg("eta"), py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"),
+        py::arg("verify"), py::arg("schedule"), py::arg("structure"), py::arg("init"));
   m.def("diagonalize_cuda", &diagonalize_cuda, py::arg("source"), py::arg("max_sweeps"), py::arg("tol"), py::arg("eta"),
         py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"), py::arg("verify"),
         py::arg("schedule"), py::arg("structure"), py::arg("on_sweep"), py::arg("init") = "identity");
@@ -385,6 +465,9 @@ PYBIND11_MODULE(_tensordiag, m) {
   m.def("diagonalize_packed", &diagonalize_packed, py::arg("values"), py::arg("order"), py::arg("max_sweeps"),
         py::arg("tol"), py::arg("rule"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"),
         py::arg("verify"), py::arg("schedule"), py::arg("on_sweep"), py::arg("init") = "identity");
+  m.def("diagonalize_packed_batch", &diagonalize_packed_batch, py::arg("values"), py::arg("order"),
+        py::arg("max_sweeps"), py::arg("tol"), py::arg("backend"), py::arg("stall_tol"), py::arg("threads"),
+        py::arg("verify"), py::arg("schedule"), py::arg("init"));
   m.def("generate_packed", &generate_packed, py::arg("order"), py::arg("size"), py::arg("seed"), py::arg("noise"),
         py::arg("dtype"));
   m.def("stop_summary", &stop_summary, py::arg("reason"), py::arg("rule"), py::arg("sweeps"), py::arg("off_rel"),

@@ -45,8 +45,8 @@ KERNEL_KINDS: tuple = _tensordiag.kernel_kinds
 #: ``dtype`` (a string) and ``device`` (the CUDA ordinal).
 DeviceArray = _tensordiag.DeviceArray
 
-__all__ = ["KERNEL_KINDS", "RULES", "DeviceArray", "Result", "diagonal", "diagonalize", "diagonalize_full",
-           "diagonalize_packed", "generate", "generate_packed", "kernel_source", "pack_symmetric", "reconstruct",
+__all__ = ["KERNEL_KINDS", "RULES", "DeviceArray", "Result", "diagonal", "diagonalize", "diagonalize_batch",
+           "diagonalize_full", "diagonalize_packed", "diagonalize_packed_batch", "generate", "generate_packed", "kernel_source", "pack_symmetric", "reconstruct",
            "skew_blocks", "unpack_symmetric"]
 
 
@@ -457,12 +457,7 @@ def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: O
     :func:`diagonalize` with ``structure="symmetric"`` does. The other arguments are
     :func:`diagonalize`'s.
     """
-    array = np.asarray(values)
-    if (array.dtype.kind, array.dtype.itemsize) not in (("f", 4), ("f", 8)):
-        raise TypeError(f"unsupported dtype '{array.dtype}': packed storage holds float32 or float64 values")
-    if array.ndim != 1:
-        raise ValueError(f"packed values are one-dimensional (the distinct entries), not of shape {array.shape}")
-    array = np.ascontiguousarray(array.astype(array.dtype.newbyteorder("="), copy=False))
+    array = _packed_array(values)
     max_sweeps = operator.index(max_sweeps)
     on_sweep = _printing_callback(max_sweeps, callback) if verbose else callback
     out = _tensordiag.diagonalize_packed(array, operator.index(order), max_sweeps, _optional_float(tol), "max_diag",
@@ -472,6 +467,87 @@ def diagonalize_packed(values: Any, order: int, *, max_sweeps: int = 100, tol: O
     if verbose:
         print(f"tensordiag: {result.summary()}", flush=True)
     return result
+
+
+def _packed_array(values: Any) -> np.ndarray:
+    """Packed values as a contiguous float32/float64 vector in native byte order."""
+    array = np.asarray(values)
+    if (array.dtype.kind, array.dtype.itemsize) not in (("f", 4), ("f", 8)):
+        raise TypeError(f"unsupported dtype '{array.dtype}': packed storage holds float32 or float64 values")
+    if array.ndim != 1:
+        raise ValueError(f"packed values are one-dimensional (the distinct entries), not of shape {array.shape}")
+    return np.ascontiguousarray(array.astype(array.dtype.newbyteorder("="), copy=False))
+
+
+def _batch_items(tensors: Any, convert: Callable[[Any], np.ndarray], what: str, item_ndim: int) -> list:
+    """A batch as a list of converted arrays: the entries along axis 0 of one array (of at least
+    item_ndim + 1 axes), or the items of a sequence; at least one, all of one dtype."""
+    if not isinstance(tensors, np.ndarray) and (hasattr(tensors, "__cuda_array_interface__") or
+                                                  hasattr(tensors, "__dlpack_device__")):
+        raise TypeError(f"a batch takes host (NumPy) {what}: run a CUDA array alone with diagonalize(), or copy "
+                        "the batch to the host")
+    if isinstance(tensors, np.ndarray):
+        if tensors.ndim <= item_ndim:
+            raise ValueError(f"a batch is an array whose axis 0 counts the {what} (at least {item_ndim + 1} axes), "
+                             f"or a sequence of them; got an array of shape {tensors.shape}")
+        items = list(tensors)
+    else:
+        items = list(tensors)
+    if not items:
+        raise ValueError(f"a batch holds at least one of the {what}")
+    arrays = [convert(item) for item in items]
+    for b, array in enumerate(arrays):
+        if array.dtype != arrays[0].dtype:
+            raise TypeError(f"a batch holds {what} of one dtype: item 0 is {arrays[0].dtype}, item {b} {array.dtype}")
+    if arrays[0].dtype.kind == "c":
+        raise TypeError(f"a batch takes float32 or float64 {what}, not {arrays[0].dtype}: run complex tensors one at "
+                        "a time with diagonalize()")
+    return arrays
+
+
+def diagonalize_batch(tensors: Any, *, max_sweeps: int = 100, tol: Optional[float] = None, eta: float = 0.0,
+                      rule: str = "max_diag", backend: str = "auto", stall_tol: Optional[float] = None,
+                      threads: int = 0, verify: bool = True, schedule: str = "auto", structure: str = "general",
+                      init: str = "identity") -> list:
+    """Many tensors of one shape and dtype, each diagonalized as :func:`diagonalize_full` would:
+    a list of :class:`Result`, one a tensor, in order.
+
+    ``tensors`` is an array whose axis 0 counts the tensors (shape ``(B, N, .., N)``; each
+    ``tensors[b]`` is read in place where it is C-contiguous, as a C-ordered array is) or a sequence
+    of arrays, float32 or float64, of one dtype, shape and memory order (else TypeError or
+    ValueError). The command's ``--batch``: on the GPU, without the pivot check, tensors that fit one
+    block's shared memory run together in one launch, one block each (``Result.engine`` is
+    ``"cuda_one_block"``); the others one after the other. The arguments are
+    :func:`diagonalize_full`'s; there is no per-sweep callback (a batch's sweeps are not one run's),
+    no ``devices`` and no CUDA arrays. Complex tensors run one at a time with :func:`diagonalize`.
+    The GIL is released while the batch computes; Ctrl-C stops it with KeyboardInterrupt.
+    """
+    arrays = _batch_items(tensors, _tensor_array, "tensors", 2)
+    max_sweeps = operator.index(max_sweeps)
+    outs = _tensordiag.diagonalize_batch(arrays, max_sweeps, _optional_float(tol), float(eta), str(rule),
+                                         str(backend), _optional_float(stall_tol), operator.index(threads),
+                                         bool(verify), str(schedule), str(structure), str(init))
+    return [Result(max_sweeps=max_sweeps, **out) for out in outs]
+
+
+def diagonalize_packed_batch(values: Any, order: int, *, max_sweeps: int = 100, tol: Optional[float] = None,
+                             stall_tol: Optional[float] = None, backend: str = "auto", threads: int = 0,
+                             verify: bool = True, schedule: str = "auto", init: str = "identity") -> list:
+    """Many symmetric tensors of one order and size in packed storage: a list of :class:`Result`,
+    one a tensor, each as :func:`diagonalize_packed` gives it alone (the same engine, the same result
+    bit for bit), one after the other.
+
+    ``values`` is a two-dimensional array ``(B, binom(N + D - 1, D))`` (row b the distinct entries of
+    tensor b, the command's ``--packed D --batch`` input) or a sequence of such vectors, float32 or
+    float64, of one dtype and length. The other arguments are :func:`diagonalize_packed`'s, without a
+    callback.
+    """
+    arrays = _batch_items(values, _packed_array, "packed value vectors", 1)
+    max_sweeps = operator.index(max_sweeps)
+    outs = _tensordiag.diagonalize_packed_batch(arrays, operator.index(order), max_sweeps, _optional_float(tol),
+                                                str(backend), _optional_float(stall_tol), operator.index(threads),
+                                                bool(verify), str(schedule), str(init))
+    return [Result(max_sweeps=max_sweeps, **out) for out in outs]
 
 
 def generate_packed(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype: Any = "float64"):

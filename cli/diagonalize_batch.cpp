@@ -1,13 +1,17 @@
 #include "cli/diagonalize_batch.hpp"
 
 #include <algorithm>
+#include <complex>
 #include <cstdio>
 #include <string>
 #include <variant>
 
 #include "cli/atomic_output.hpp"
+#include "cli/diagonalize_complex.hpp"
+#include "runtime/io/npy.hpp"
 #include "runtime/io/npy_batch.hpp"
 #include "runtime/algorithm/report.hpp"
+#include "runtime/core/scalar.hpp"
 
 namespace tensordiag::cli {
 
@@ -32,6 +36,22 @@ std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runti
   return stage_batch_report(output, runs, options, input);
 }
 
+// A complex batch (a complex file, or a real one with --dtype complex64|complex128) in complex C.
+template <class C>
+std::vector<runtime::HostTensor<C>> complex_batch(const DiagonalizeArguments& arguments, runtime::Dtype file_dtype) {
+  using runtime::HostTensor;
+  if (runtime::is_complex(file_dtype))
+    return converted_batch<HostTensor<C>, runtime::AnyComplexTensor>(runtime::read_complex_tensor_batch(arguments.input));
+  std::vector<HostTensor<C>> out;
+  std::visit(
+      [&out](const auto& tensors) {
+        for (const auto& t : tensors)
+          out.push_back(std::get<HostTensor<C>>(runtime::convert_to_complex(runtime::AnyTensor(t), runtime::dtype_of<C>())));
+      },
+      runtime::read_tensor_batch(arguments.input));
+  return out;
+}
+
 }  // namespace
 
 template <class T>
@@ -54,8 +74,8 @@ std::string stage_batch_report(AtomicOutput& output, const std::vector<const run
                 runs.front()->device.c_str(), converged);
   if (!options.verify) return std::string(line) + "verification skipped";
   char errors[120];
-  std::snprintf(errors, sizeof errors, "largest reconstruction error %.3e, orthogonality error %.3e",
-                worst_reconstruction, worst_orthogonality);
+  std::snprintf(errors, sizeof errors, "largest reconstruction error %.3e, %s error %.3e", worst_reconstruction,
+                runtime::is_complex_v<T> ? "unitarity" : "orthogonality", worst_orthogonality);
   return std::string(line) + errors;
 }
 
@@ -63,21 +83,39 @@ template std::string stage_batch_report(AtomicOutput&, const std::vector<const r
                                         const runtime::Options&, const runtime::ReportInput&);
 template std::string stage_batch_report(AtomicOutput&, const std::vector<const runtime::Result<double>*>&,
                                         const runtime::Options&, const runtime::ReportInput&);
+template std::string stage_batch_report(AtomicOutput&, const std::vector<const runtime::Result<std::complex<float>>*>&,
+                                        const runtime::Options&, const runtime::ReportInput&);
+template std::string stage_batch_report(AtomicOutput&, const std::vector<const runtime::Result<std::complex<double>>*>&,
+                                        const runtime::Options&, const runtime::ReportInput&);
 
 int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
-  runtime::AnyTensorBatch batch =
-      runtime::read_tensor_batch(arguments.input, runtime::parse_structure(arguments.structure));
-  const runtime::Dtype file_dtype = batch.index() == 0 ? runtime::Dtype::float32 : runtime::Dtype::float64;
-  const runtime::Dtype dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
+  const runtime::Dtype file_dtype = runtime::NpyReader(arguments.input).dtype();  // the header alone
   const runtime::ReportInput input{arguments.input, file_dtype};
-  AtomicOutput output(arguments.out);
   const runtime::Options options = run_options(arguments);
   using runtime::AnyTensor, runtime::HostTensor;
-  const std::string summary =
-      dtype == runtime::Dtype::float32
-          ? diagonalize_batch_into(output, converted_batch<HostTensor<float>, AnyTensor>(std::move(batch)), options, input)
-          : diagonalize_batch_into(output, converted_batch<HostTensor<double>, AnyTensor>(std::move(batch)), options, input);
-  output.commit();
+  std::string summary;
+  if (runs_complex(arguments, file_dtype)) {
+    // Complex tensors (unitary factors), each as diagonalize_complex runs it alone.
+    const auto run = [&]<class C>(std::vector<HostTensor<C>> tensors) {
+      AtomicOutput output(arguments.out);
+      summary = diagonalize_batch_into(output, tensors, options, input);
+      output.commit();
+    };
+    if (complex_run_dtype(arguments, file_dtype) == runtime::Dtype::complex64)
+      run(complex_batch<std::complex<float>>(arguments, file_dtype));
+    else
+      run(complex_batch<std::complex<double>>(arguments, file_dtype));
+  } else {
+    runtime::AnyTensorBatch batch =
+        runtime::read_tensor_batch(arguments.input, runtime::parse_structure(arguments.structure));
+    const runtime::Dtype dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
+    AtomicOutput output(arguments.out);
+    summary =
+        dtype == runtime::Dtype::float32
+            ? diagonalize_batch_into(output, converted_batch<HostTensor<float>, AnyTensor>(std::move(batch)), options, input)
+            : diagonalize_batch_into(output, converted_batch<HostTensor<double>, AnyTensor>(std::move(batch)), options, input);
+    output.commit();
+  }
   if (!arguments.quiet) std::printf("%s\nwrote core.npy, factor_n.npy and report.json in %s\n", summary.c_str(), arguments.out.c_str());
   return 0;
 }

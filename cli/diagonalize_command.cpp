@@ -203,8 +203,7 @@ int run_diagonalize(const DiagonalizeArguments& arguments) {
   const runtime::Structure structure = runtime::parse_structure(arguments.structure);
   const runtime::TensorShape shape = runtime::read_tensor_shape(arguments.input, structure);
   const runtime::Dtype run_dtype = arguments.dtype.empty() ? shape.dtype : runtime::parse_dtype(arguments.dtype);
-  if (runtime::is_complex(shape.dtype) || runtime::is_complex(run_dtype))
-    return run_diagonalize_complex(arguments, shape);
+  if (runs_complex(arguments, shape.dtype)) return run_diagonalize_complex(arguments, shape);
   runtime::check_device_room(shape.order, shape.size, run_dtype, run_options(arguments));
   runtime::AnyTensor tensor = runtime::read_tensor(arguments.input, structure);
   const runtime::ReportInput input{arguments.input, runtime::dtype_of(tensor)};

@@ -11,14 +11,21 @@
 
 namespace tensordiag::cli {
 
+bool runs_complex(const DiagonalizeArguments& arguments, runtime::Dtype file_dtype) {
+  return runtime::is_complex(file_dtype) || (!arguments.dtype.empty() && runtime::is_complex(runtime::parse_dtype(arguments.dtype)));
+}
+
+runtime::Dtype complex_run_dtype(const DiagonalizeArguments& arguments, runtime::Dtype file_dtype) {
+  if (arguments.dtype.empty()) return file_dtype;
+  const runtime::Dtype dtype = runtime::parse_dtype(arguments.dtype);
+  if (!runtime::is_complex(dtype))
+    throw user_error(arguments.input + " holds " + std::string(runtime::to_string(file_dtype)) + " data; --dtype " +
+                     arguments.dtype + " would drop the imaginary parts: use complex64 or complex128");
+  return dtype;
+}
+
 int run_diagonalize_complex(const DiagonalizeArguments& arguments, const runtime::TensorShape& shape) {
-  runtime::Dtype dtype = shape.dtype;
-  if (!arguments.dtype.empty()) {
-    dtype = runtime::parse_dtype(arguments.dtype);
-    if (!runtime::is_complex(dtype))
-      throw user_error(arguments.input + " holds " + std::string(runtime::to_string(shape.dtype)) + " data; --dtype " +
-                       arguments.dtype + " would drop the imaginary parts: use complex64 or complex128");
-  }
+  const runtime::Dtype dtype = complex_run_dtype(arguments, shape.dtype);
   runtime::Options options = run_options(arguments);
   options.on_sweep = sweep_progress(arguments.quiet, options.max_sweeps);
   runtime::AnyComplexTensor tensor =

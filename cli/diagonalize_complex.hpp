@@ -11,4 +11,11 @@ namespace tensordiag::cli {
 // (the imaginary parts would be dropped).
 int run_diagonalize_complex(const DiagonalizeArguments& arguments, const runtime::TensorShape& shape);
 
+// Whether a file of `file_dtype` runs complex: a complex file, or --dtype complex64|complex128.
+bool runs_complex(const DiagonalizeArguments& arguments, runtime::Dtype file_dtype);
+
+// A complex run's dtype: --dtype where given (a real one on a complex file is the user_error above),
+// else the file's.
+runtime::Dtype complex_run_dtype(const DiagonalizeArguments& arguments, runtime::Dtype file_dtype);
+
 }  // namespace tensordiag::cli

@@ -141,6 +141,10 @@ template Result<std::complex<float>> diagonalize(const HostTensor<std::complex<f
 template Result<std::complex<double>> diagonalize(const HostTensor<std::complex<double>>&, const Options&);
 template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);
 template std::vector<Result<double>> diagonalize_batch(const std::vector<HostTensor<double>>&, const Options&);
+template std::vector<Result<std::complex<float>>> diagonalize_batch(const std::vector<HostTensor<std::complex<float>>>&,
+                                                                    const Options&);
+template std::vector<Result<std::complex<double>>> diagonalize_batch(const std::vector<HostTensor<std::complex<double>>>&,
+                                                                     const Options&);
 template DeviceResult<float> diagonalize_on_device(const TensorView<float>&, const Options&);
 template DeviceResult<double> diagonalize_on_device(const TensorView<double>&, const Options&);
 

@@ -17,7 +17,7 @@ Result<T> diagonalize(const HostTensor<T>& tensor, const Options& options = {});
 
 // Many tensors of one shape and layout. On the GPU, without the pivot check and a callback, tensors
 // that fit one block's shared memory run together in one launch, one block each; otherwise one
-// after the other.
+// after the other. Complex tensors run as diagonalize_complex runs each (diagonalize_complex.hpp).
 template <class T>
 std::vector<Result<T>> diagonalize_batch(const std::vector<HostTensor<T>>& tensors, const Options& options = {});
 
@@ -43,6 +43,10 @@ extern template Result<std::complex<float>> diagonalize(const HostTensor<std::co
 extern template Result<std::complex<double>> diagonalize(const HostTensor<std::complex<double>>&, const Options&);
 extern template std::vector<Result<float>> diagonalize_batch(const std::vector<HostTensor<float>>&, const Options&);
 extern template std::vector<Result<double>> diagonalize_batch(const std::vector<HostTensor<double>>&, const Options&);
+extern template std::vector<Result<std::complex<float>>> diagonalize_batch(
+    const std::vector<HostTensor<std::complex<float>>>&, const Options&);
+extern template std::vector<Result<std::complex<double>>> diagonalize_batch(
+    const std::vector<HostTensor<std::complex<double>>>&, const Options&);
 extern template DeviceResult<float> diagonalize_on_device(const TensorView<float>&, const Options&);
 extern template DeviceResult<double> diagonalize_on_device(const TensorView<double>&, const Options&);
 

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 
 #include "random_tensor.hpp"
@@ -56,5 +57,41 @@ TEST_CASE("a bad batch is refused with a message naming the file") {
   CHECK_THROWS_WITH_AS(read_tensor_batch(dir.path() / "b.npy"), doctest::Contains("SVD"), tensordiag::user_error);
   write({2, 3, 3, 3}, std::nan(""));
   CHECK_THROWS_WITH_AS(read_tensor_batch(dir.path() / "b.npy"), doctest::Contains("tensor 1 of the batch contains NaN"),
+                       tensordiag::user_error);
+}
+
+TEST_CASE("a complex batch round-trips in both orders; a NaN in an imaginary part and a real file are refused") {
+  const tensordiag::testing::ScratchDir dir("npy_batch");
+  using C = std::complex<double>;
+  for (auto layout : {Layout::c_order, Layout::fortran_order}) {
+    std::vector<HostTensor<C>> tensors;
+    for (unsigned b = 0; b < 3; ++b) {
+      const HostTensor<double> re = tensordiag::testing::random_tensor<double>(3, 4, 20 + b, layout);
+      const HostTensor<double> im = tensordiag::testing::random_tensor<double>(3, 4, 30 + b, layout);
+      std::vector<C> values(re.count());
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = {re.values()[i], im.values()[i]};
+      tensors.emplace_back(3, 4, layout, std::move(values));
+    }
+    write_tensor_batch(dir.path() / "z.npy", tensors);
+    const NpyArray raw = read_npy_array(dir.path() / "z.npy");
+    CHECK(raw.dtype == Dtype::complex128);
+    CHECK(raw.fortran_order == (layout == Layout::fortran_order));
+    const auto back = std::get<std::vector<HostTensor<C>>>(read_complex_tensor_batch(dir.path() / "z.npy"));
+    REQUIRE(back.size() == 3);
+    for (std::size_t b = 0; b < 3; ++b) {
+      CHECK(back[b].layout() == layout);
+      CHECK(back[b].values() == tensors[b].values());
+      CHECK(back[b].at({3, 0, 2}) == tensors[b].at({3, 0, 2}));
+    }
+    CHECK_THROWS_WITH_AS(read_tensor_batch(dir.path() / "z.npy"), doctest::Contains("read_complex_tensor_batch"),
+                         tensordiag::user_error);
+    tensors[2].values()[5] = {0.5, std::nan("")};
+    write_tensor_batch(dir.path() / "z.npy", tensors);
+    CHECK_THROWS_WITH_AS(read_complex_tensor_batch(dir.path() / "z.npy"),
+                         doctest::Contains("tensor 2 of the batch contains NaN or Inf"), tensordiag::user_error);
+  }
+  write_tensor_batch(dir.path() / "r.npy",
+                     std::vector<HostTensor<float>>{tensordiag::testing::random_tensor<float>(3, 4, 1, Layout::c_order)});
+  CHECK_THROWS_WITH_AS(read_complex_tensor_batch(dir.path() / "r.npy"), doctest::Contains("float32 data, not complex64"),
                        tensordiag::user_error);
 }

@@ -302,7 +302,8 @@ py::dict diagonalize_packed(const py::array& values, int order, int max_sweeps, 
 }
 
 // Batches: `arrays` (`values`) a non-empty list of arrays of one dtype, as diagonalize (diagonalize_packed)
-// takes one; no per-sweep callback (a batch's sweeps are not one run's).
+// takes one (complex tensors run as diagonalize_complex runs each); no per-sweep callback (a batch's
+// sweeps are not one run's).
 py::list diagonalize_batch(const py::list& arrays, int max_sweeps, std::optional<double> tol, double eta,
                            const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
                            int threads, bool verify, const std::string& schedule, const std::string& structure,
@@ -313,7 +314,9 @@ py::list diagonalize_batch(const py::list& arrays, int max_sweeps, std::optional
   const py::handle first = arrays[0];
   if (py::isinstance<py::array_t<float>>(first)) return run_batch<float>(arrays, options);
   if (py::isinstance<py::array_t<double>>(first)) return run_batch<double>(arrays, options);
-  throw internal_error("_tensordiag.diagonalize_batch: the arrays are not float32 or float64");
+  if (py::isinstance<py::array_t<std::complex<float>>>(first)) return run_batch<std::complex<float>>(arrays, options);
+  if (py::isinstance<py::array_t<std::complex<double>>>(first)) return run_batch<std::complex<double>>(arrays, options);
+  throw internal_error("_tensordiag.diagonalize_batch: the arrays are not float32, float64, complex64 or complex128");
 }
 
 py::list diagonalize_packed_batch(const py::list& values, int order, int max_sweeps, std::optional<double> tol,

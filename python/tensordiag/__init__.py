@@ -499,9 +499,6 @@ def _batch_items(tensors: Any, convert: Callable[[Any], np.ndarray], what: str, 
     for b, array in enumerate(arrays):
         if array.dtype != arrays[0].dtype:
             raise TypeError(f"a batch holds {what} of one dtype: item 0 is {arrays[0].dtype}, item {b} {array.dtype}")
-    if arrays[0].dtype.kind == "c":
-        raise TypeError(f"a batch takes float32 or float64 {what}, not {arrays[0].dtype}: run complex tensors one at "
-                        "a time with diagonalize()")
     return arrays
 
 
@@ -514,12 +511,13 @@ def diagonalize_batch(tensors: Any, *, max_sweeps: int = 100, tol: Optional[floa
 
     ``tensors`` is an array whose axis 0 counts the tensors (shape ``(B, N, .., N)``; each
     ``tensors[b]`` is read in place where it is C-contiguous, as a C-ordered array is) or a sequence
-    of arrays, float32 or float64, of one dtype, shape and memory order (else TypeError or
+    of arrays of one dtype (float32, float64, complex64 or complex128: unitary factors, as
+    :func:`diagonalize` runs a complex tensor), shape and memory order (else TypeError or
     ValueError). The command's ``--batch``: on the GPU, without the pivot check, tensors that fit one
     block's shared memory run together in one launch, one block each (``Result.engine`` is
     ``"cuda_one_block"``); the others one after the other. The arguments are
     :func:`diagonalize_full`'s; there is no per-sweep callback (a batch's sweeps are not one run's),
-    no ``devices`` and no CUDA arrays. Complex tensors run one at a time with :func:`diagonalize`.
+    no ``devices`` and no CUDA arrays.
     The GIL is released while the batch computes; Ctrl-C stops it with KeyboardInterrupt.
     """
     arrays = _batch_items(tensors, _tensor_array, "tensors", 2)

@@ -1,14 +1,23 @@
 #include "runtime/io/npy_batch.hpp"
 
 #include <cmath>
+#include <complex>
 #include <cstring>
+#include <utility>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/io/npy.hpp"
 
 namespace tensordiag::runtime {
 
 namespace {
+
+template <class T>
+bool finite(T x) {
+  if constexpr (is_complex_v<T>) return std::isfinite(x.real()) && std::isfinite(x.imag());
+  else return std::isfinite(x);
+}
 
 // Tensor b of the batch: entry f of it (f in the file's order) is entry b + B f of a Fortran-ordered
 // file, and entry b N^D + f of a C-ordered one.
@@ -24,7 +33,7 @@ std::vector<HostTensor<T>> split(const NpyArray& array, int order, int size, con
     for (std::size_t f = 0; f < count; ++f) {
       const std::size_t at = array.fortran_order ? b + batch * f : b * count + f;
       std::memcpy(&values[f], array.bytes.data() + at * sizeof(T), sizeof(T));
-      if (!std::isfinite(values[f]))
+      if (!finite(values[f]))
         throw user_error(path.string() + ": tensor " + std::to_string(b) + " of the batch contains NaN or Inf");
     }
     tensors.emplace_back(order, size, layout, std::move(values));
@@ -52,10 +61,8 @@ NpyArray stack(const std::vector<Item>& items, std::vector<std::size_t> item_sha
   return array;
 }
 
-AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& path, Structure structure) {
-  if (is_complex(array.dtype))
-    throw user_error(path.string() + ": holds " + std::string(to_string(array.dtype)) +
-                     " data: a batch takes real tensors (run complex tensors one at a time)");
+// The batch's order and size, checked as read_tensor checks one tensor's shape.
+std::pair<int, int> batch_tensor_shape(const NpyArray& array, const std::filesystem::path& path, Structure structure) {
   if (array.shape.size() < 2 || array.shape[0] == 0)
     throw user_error(path.string() + ": a batch needs shape (B, N, .., N) with B >= 1; this one has shape " +
                      shape_text(array.shape));
@@ -65,16 +72,35 @@ AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& p
   } catch (const user_error& error) {
     throw user_error(path.string() + ": each tensor of the batch: " + error.what());
   }
-  const int order = static_cast<int>(tensor_shape.size());
-  const int size = static_cast<int>(tensor_shape[0]);
+  return {static_cast<int>(tensor_shape.size()), static_cast<int>(tensor_shape[0])};
+}
+
+AnyTensorBatch split_batch(const NpyArray& array, const std::filesystem::path& path, Structure structure) {
+  if (is_complex(array.dtype))
+    throw user_error(path.string() + ": holds " + std::string(to_string(array.dtype)) +
+                     " data: read it with read_complex_tensor_batch");
+  const auto [order, size] = batch_tensor_shape(array, path, structure);
   if (array.dtype == Dtype::float32) return split<float>(array, order, size, path);
   return split<double>(array, order, size, path);
+}
+
+AnyComplexTensorBatch split_complex_batch(const NpyArray& array, const std::filesystem::path& path) {
+  if (!is_complex(array.dtype))
+    throw user_error(path.string() + ": holds " + std::string(to_string(array.dtype)) +
+                     " data, not complex64 or complex128");
+  const auto [order, size] = batch_tensor_shape(array, path, Structure::general);
+  if (array.dtype == Dtype::complex64) return split<std::complex<float>>(array, order, size, path);
+  return split<std::complex<double>>(array, order, size, path);
 }
 
 }  // namespace
 
 AnyTensorBatch read_tensor_batch(const std::filesystem::path& path, Structure structure) {
   return split_batch(read_npy_array(path), path, structure);
+}
+
+AnyComplexTensorBatch read_complex_tensor_batch(const std::filesystem::path& path) {
+  return split_complex_batch(read_npy_array(path), path);
 }
 
 AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name) {
@@ -102,5 +128,9 @@ template void write_tensor_batch(const std::filesystem::path&, const std::vector
 template void write_tensor_batch(const std::filesystem::path&, const std::vector<HostTensor<double>>&);
 template void write_matrix_batch(const std::filesystem::path&, const std::vector<Matrix<float>>&);
 template void write_matrix_batch(const std::filesystem::path&, const std::vector<Matrix<double>>&);
+template void write_tensor_batch(const std::filesystem::path&, const std::vector<HostTensor<std::complex<float>>>&);
+template void write_tensor_batch(const std::filesystem::path&, const std::vector<HostTensor<std::complex<double>>>&);
+template void write_matrix_batch(const std::filesystem::path&, const std::vector<Matrix<std::complex<float>>>&);
+template void write_matrix_batch(const std::filesystem::path&, const std::vector<Matrix<std::complex<double>>>&);
 
 }  // namespace tensordiag::runtime

@@ -2,6 +2,7 @@
 // A batch of tensors of one shape in one .npy file: shape (B, N, .., N), the batch index first.
 // Each tensor keeps the file's order: in a C-ordered file tensor b is one contiguous C-ordered
 // block; in a Fortran-ordered one its entries are B apart and it is Fortran-ordered.
+#include <complex>
 #include <filesystem>
 #include <span>
 #include <variant>
@@ -12,10 +13,15 @@
 namespace tensordiag::runtime {
 
 using AnyTensorBatch = std::variant<std::vector<HostTensor<float>>, std::vector<HostTensor<double>>>;
+using AnyComplexTensorBatch =
+    std::variant<std::vector<HostTensor<std::complex<float>>>, std::vector<HostTensor<std::complex<double>>>>;
 
 // user_error, naming the file, for anything read_tensor refuses in one tensor of the batch, or a
 // file with fewer than 2 axes or an empty batch.
 AnyTensorBatch read_tensor_batch(const std::filesystem::path& path, Structure structure = Structure::general);
+// The same for a complex64 or complex128 file (read_tensor_batch refuses them, this one real files):
+// both parts of every value finite.
+AnyComplexTensorBatch read_complex_tensor_batch(const std::filesystem::path& path);
 // The same over a whole .npy file in memory, `name` standing for the file in messages (the fuzzer's
 // entry point).
 AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name);

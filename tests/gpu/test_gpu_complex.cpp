@@ -130,6 +130,31 @@ TEST_SUITE("gpu") {
     CHECK(engines == std::set<std::string>{"cuda", "cuda_one_block"});
   }
 
+  TEST_CASE_TEMPLATE("a complex batch runs in one launch on the GPU: each tensor as alone, bit for bit, and the CPU's to rounding",
+                     R, float, double) {
+    // Noisy planted tensors of a shape the one-block engine takes, 6 sweeps each.
+    std::vector<HostTensor<std::complex<R>>> tensors;
+    for (std::uint64_t b = 0; b < 5; ++b) tensors.push_back(planted<R>(3, 6, 1300 + b, Layout::c_order, 0.05).tensor);
+    const Options options = fixed_sweeps(6);
+    const auto batch = diagonalize_batch(tensors, options);
+    REQUIRE(batch.size() == tensors.size());
+    Options cpu_options = options;
+    cpu_options.backend = Backend::cpu;
+    const double bound = std::is_same_v<R, double> ? 1e-10 : 1e-4;
+    for (std::size_t b = 0; b < tensors.size(); ++b) {
+      CAPTURE(b);
+      const auto alone = diagonalize_complex(tensors[b], options);
+      CHECK(batch[b].engine == "cuda_one_block");
+      CHECK(alone.engine == "cuda_one_block");
+      CHECK(batch[b].sweeps() == 6);
+      CHECK(batch[b].core.values() == alone.core.values());
+      for (std::size_t n = 0; n < 3; ++n) CHECK(batch[b].factors[n].data == alone.factors[n].data);
+      const auto cpu = diagonalize_complex(tensors[b], cpu_options);
+      CHECK(relative_difference(batch[b].core.values(), cpu.core.values()) <= bound);
+    }
+    CHECK(batch[0].core.values() != batch[1].core.values());
+  }
+
   TEST_CASE("complex128 random and noisy tensors, 6 sweeps: the GPU follows the CPU complex engine") {
     const Shape shapes[] = {{3, 9}, {4, 6, Layout::fortran_order}, {5, 5}, {6, 4}};
     std::uint64_t seed = 1200;

@@ -39,6 +39,17 @@ def test_each_tensor_of_a_batch_is_its_run_alone(order, size, dtype, structure):
     assert not np.array_equal(results[0].core, results[1].core)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_tensors_of_a_batch_are_their_runs_alone(dtype):
+    many = tensors(3, 4, 3, dtype)
+    results = tensordiag.diagonalize_batch(np.stack(many), **KWARGS)
+    assert [r.engine for r in results] == ["cpu_complex"] * 3 and results[0].core.dtype == np.dtype(dtype)
+    for result, tensor in zip(results, many):
+        assert_same_run(result, tensordiag.diagonalize_full(tensor, **KWARGS))
+        diagonal = tensordiag.diagonal(result.core)
+        assert np.all(diagonal.imag == 0) and np.all(diagonal.real >= 0)  # the phases fixed as alone
+
+
 def test_a_fortran_ordered_stack_and_fortran_tensors_keep_their_values():
     many = tensors(3, 4, 3)
     fortran_stack = np.asfortranarray(np.stack(many))  # tensors[b] strided: copied to C order
@@ -81,8 +92,8 @@ def test_refused_batches_raise_with_the_reason():
         tensordiag.diagonalize_batch(np.ones((4, 4)))
     with pytest.raises(TypeError, match="one dtype: item 0 is float64, item 1 float32"):
         tensordiag.diagonalize_batch([many[0], many[1].astype(np.float32)])
-    with pytest.raises(TypeError, match="not complex128: run complex tensors one at a time"):
-        tensordiag.diagonalize_batch([m.astype(np.complex128) for m in many])
+    with pytest.raises(ValueError, match="real-only"):
+        tensordiag.diagonalize_batch([m.astype(np.complex128) for m in many], rule="max_trace")
     with pytest.raises(ValueError, match="one shape and layout"):
         tensordiag.diagonalize_batch([many[0], tensors(3, 5, 1)[0]])
     with pytest.raises(TypeError, match="unsupported dtype 'int64'"):
@@ -100,8 +111,9 @@ def test_refused_batches_raise_with_the_reason():
         tensordiag.diagonalize_packed_batch([rows[0], tensordiag.generate_packed(3, 5, seed=1)[0]], 3)
 
 
-def test_a_batch_on_the_gpu_runs_in_one_launch_and_equals_its_tensors_alone():
-    many = tensors(3, 6, 8)
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_a_batch_on_the_gpu_runs_in_one_launch_and_equals_its_tensors_alone(dtype):
+    many = tensors(3, 6, 8, dtype)
     probe = tensordiag.diagonalize_full(many[0], max_sweeps=1)
     if probe.backend != "cuda":
         pytest.skip("no GPU: backend auto ran on the CPU")
@@ -111,7 +123,7 @@ def test_a_batch_on_the_gpu_runs_in_one_launch_and_equals_its_tensors_alone():
     for result, tensor in zip(results, many):
         alone = tensordiag.diagonalize_full(tensor, **kwargs)
         assert result.sweeps == alone.sweeps
-        # The one-block engine, alone or in a batch: the same arithmetic, bit for bit (float64, no eta).
+        # The one-block engine, alone or in a batch: the same arithmetic, bit for bit (no eta).
         assert np.array_equal(result.core, alone.core)
         assert all(np.array_equal(a, b) for a, b in zip(result.factors, alone.factors))
         cpu = tensordiag.diagonalize_full(tensor, **dict(kwargs, backend="cpu"))

@@ -132,7 +132,7 @@ TEST_SUITE("gpu") {
 
   TEST_CASE_TEMPLATE("a complex batch runs in one launch on the GPU: each tensor as alone, bit for bit, and the CPU's to rounding",
                      R, float, double) {
-    // Noisy planted tensors of a shape the one-block engine takes, 6 sweeps each.
+    // Noisy planted tensors of a shape the one-block engine takes, up to 6 sweeps each.
     std::vector<HostTensor<std::complex<R>>> tensors;
     for (std::uint64_t b = 0; b < 5; ++b) tensors.push_back(planted<R>(3, 6, 1300 + b, Layout::c_order, 0.05).tensor);
     const Options options = fixed_sweeps(6);
@@ -146,7 +146,11 @@ TEST_SUITE("gpu") {
       const auto alone = diagonalize_complex(tensors[b], options);
       CHECK(batch[b].engine == "cuda_one_block");
       CHECK(alone.engine == "cuda_one_block");
-      CHECK(batch[b].sweeps() == 6);
+      // At most 6: float32 may stop earlier where rounding lowers ||diag C||^2 (the stall test runs
+      // even at stall_tol 0), and then alone as in the batch.
+      CHECK(batch[b].sweeps() <= 6);
+      CHECK(batch[b].sweeps() == alone.sweeps());
+      CHECK(batch[b].stop_reason == alone.stop_reason);
       CHECK(batch[b].core.values() == alone.core.values());
       for (std::size_t n = 0; n < 3; ++n) CHECK(batch[b].factors[n].data == alone.factors[n].data);
       const auto cpu = diagonalize_complex(tensors[b], cpu_options);

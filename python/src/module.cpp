@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "codegen/kernel_source.hpp"
 #include "codegen/builtin_rules.hpp"
@@ -133,20 +135,30 @@ py::dict run(const py::array& array, const runtime::Options& options, const std:
   return host_result_dict(std::move(result));
 }
 
+// A batch's run: each array of `arrays` made a runtime tensor by to_tensor, all run by run_all
+// without the GIL, each result made the caller's dict by to_dict.
+template <class ToTensor, class RunAll, class ToDict>
+py::list run_many(const py::list& arrays, ToTensor to_tensor, RunAll run_all, ToDict to_dict) {
+  std::vector<decltype(to_tensor(std::declval<py::array>()))> tensors;
+  for (const py::handle array : arrays) tensors.push_back(to_tensor(py::reinterpret_borrow<py::array>(array)));
+  decltype(run_all(tensors)) results;
+  {
+    const py::gil_scoped_release release;
+    results = run_all(tensors);
+  }
+  py::list out;
+  for (auto& result : results) out.append(to_dict(std::move(result)));
+  return out;
+}
+
 // Tensors of one shape, layout and dtype (tensordiag/__init__.py sees to that), each read in place;
 // runtime::diagonalize_batch runs them (on the GPU, those that fit a block together, in one launch).
 template <class T>
 py::list run_batch(const py::list& arrays, const runtime::Options& options) {
-  std::vector<runtime::HostTensor<T>> tensors;
-  for (const py::handle array : arrays) tensors.push_back(to_host_tensor<T>(py::reinterpret_borrow<py::array>(array), options.structure));
-  std::vector<runtime::Result<T>> results;
-  {
-    const py::gil_scoped_release release;
-    results = runtime::diagonalize_batch(tensors, options);
-  }
-  py::list out;
-  for (auto& result : results) out.append(host_result_dict(std::move(result)));
-  return out;
+  return run_many(
+      arrays, [&](const py::array& array) { return to_host_tensor<T>(array, options.structure); },
+      [&](const auto& tensors) { return runtime::diagonalize_batch(tensors, options); },
+      [](runtime::Result<T>&& result) { return host_result_dict(std::move(result)); });
 }
 
 // A CUDA array's run: the results stay on its device, as DeviceArrays.
@@ -278,16 +290,10 @@ py::dict run_packed(const py::array& values, int order, const runtime::Options& 
 // Packed tensors of one order, size and dtype, one after the other (runtime::diagonalize_packed_batch).
 template <class T>
 py::list run_packed_batch(const py::list& values, int order, const runtime::Options& options) {
-  std::vector<runtime::PackedSymmetricTensor<T>> tensors;
-  for (const py::handle each : values) tensors.push_back(to_packed_tensor<T>(py::reinterpret_borrow<py::array>(each), order));
-  std::vector<runtime::PackedResult<T>> results;
-  {
-    const py::gil_scoped_release release;
-    results = runtime::diagonalize_packed_batch(tensors, options);
-  }
-  py::list out;
-  for (auto& result : results) out.append(packed_result_dict(std::move(result)));
-  return out;
+  return run_many(
+      values, [&](const py::array& each) { return to_packed_tensor<T>(each, order); },
+      [&](const auto& tensors) { return runtime::diagonalize_packed_batch(tensors, options); },
+      [](runtime::PackedResult<T>&& result) { return packed_result_dict(std::move(result)); });
 }
 
 py::dict diagonalize_packed(const py::array& values, int order, int max_sweeps, std::optional<double> tol,

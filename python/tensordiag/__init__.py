@@ -46,7 +46,8 @@ KERNEL_KINDS: tuple = _tensordiag.kernel_kinds
 DeviceArray = _tensordiag.DeviceArray
 
 __all__ = ["KERNEL_KINDS", "RULES", "DeviceArray", "Result", "diagonal", "diagonalize", "diagonalize_batch",
-           "diagonalize_full", "diagonalize_packed", "diagonalize_packed_batch", "generate", "generate_packed", "kernel_source", "pack_symmetric", "reconstruct",
+           "diagonalize_full", "diagonalize_packed", "diagonalize_packed_batch", "generate", "generate_packed",
+           "kernel_source", "pack_symmetric", "reconstruct",
            "skew_blocks", "unpack_symmetric"]
 
 
@@ -486,13 +487,10 @@ def _batch_items(tensors: Any, convert: Callable[[Any], np.ndarray], what: str, 
                                                   hasattr(tensors, "__dlpack_device__")):
         raise TypeError(f"a batch takes host (NumPy) {what}: run a CUDA array alone with diagonalize(), or copy "
                         "the batch to the host")
-    if isinstance(tensors, np.ndarray):
-        if tensors.ndim <= item_ndim:
-            raise ValueError(f"a batch is an array whose axis 0 counts the {what} (at least {item_ndim + 1} axes), "
-                             f"or a sequence of them; got an array of shape {tensors.shape}")
-        items = list(tensors)
-    else:
-        items = list(tensors)
+    if isinstance(tensors, np.ndarray) and tensors.ndim <= item_ndim:
+        raise ValueError(f"a batch is an array whose axis 0 counts the {what} (at least {item_ndim + 1} axes), "
+                         f"or a sequence of them; got an array of shape {tensors.shape}")
+    items = list(tensors)
     if not items:
         raise ValueError(f"a batch holds at least one of the {what}")
     arrays = [convert(item) for item in items]

@@ -1,8 +1,9 @@
 #pragma once
 // The scalar types a tensor holds: float and double, and their complex counterparts (issue 11,
 // item 3). What the code that serves both needs to know of a type: whether it is complex, its real
-// part's type, the type its checks are computed in (double, or complex<double>), |x|^2 and the
-// conjugate (the identity on real values).
+// part's type, the type its checks are computed in (double, or complex<double>), |x|^2, the
+// conjugate (the identity on real values) and finiteness.
+#include <cmath>
 #include <complex>
 #include <type_traits>
 
@@ -43,6 +44,13 @@ template <class T>
 constexpr T conjugate(const T& x) {
   if constexpr (is_complex_v<T>) return std::conj(x);
   else return x;
+}
+
+// Whether x is finite: both parts of a complex value.
+template <class T>
+bool is_finite(const T& x) {
+  if constexpr (is_complex_v<T>) return std::isfinite(x.real()) && std::isfinite(x.imag());
+  else return std::isfinite(x);
 }
 
 // The real part, the value itself on real values.

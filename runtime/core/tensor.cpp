@@ -179,11 +179,7 @@ void check_shape_and_values(const HostTensor<T>& tensor, Structure structure) {
                                               static_cast<std::size_t>(tensor.size())),
                      structure);
   for (std::size_t i = 0; i < tensor.count(); ++i) {
-    const T x = tensor.data()[i];
-    bool finite;
-    if constexpr (is_complex_v<T>) finite = std::isfinite(x.real()) && std::isfinite(x.imag());
-    else finite = std::isfinite(x);
-    if (!finite) throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
+    if (!is_finite(tensor.data()[i])) throw user_error("the tensor contains NaN or Inf at flat index " + std::to_string(i));
   }
 }
 

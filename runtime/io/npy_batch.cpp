@@ -1,6 +1,5 @@
 #include "runtime/io/npy_batch.hpp"
 
-#include <cmath>
 #include <complex>
 #include <cstring>
 #include <utility>
@@ -12,12 +11,6 @@
 namespace tensordiag::runtime {
 
 namespace {
-
-template <class T>
-bool finite(T x) {
-  if constexpr (is_complex_v<T>) return std::isfinite(x.real()) && std::isfinite(x.imag());
-  else return std::isfinite(x);
-}
 
 // Tensor b of the batch: entry f of it (f in the file's order) is entry b + B f of a Fortran-ordered
 // file, and entry b N^D + f of a C-ordered one.
@@ -33,7 +26,7 @@ std::vector<HostTensor<T>> split(const NpyArray& array, int order, int size, con
     for (std::size_t f = 0; f < count; ++f) {
       const std::size_t at = array.fortran_order ? b + batch * f : b * count + f;
       std::memcpy(&values[f], array.bytes.data() + at * sizeof(T), sizeof(T));
-      if (!finite(values[f]))
+      if (!is_finite(values[f]))
         throw user_error(path.string() + ": tensor " + std::to_string(b) + " of the batch contains NaN or Inf");
     }
     tensors.emplace_back(order, size, layout, std::move(values));

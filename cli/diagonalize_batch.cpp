@@ -93,14 +93,15 @@ int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
   const runtime::ReportInput input{arguments.input, file_dtype};
   const runtime::Options options = run_options(arguments);
   using runtime::AnyTensor, runtime::HostTensor;
+  // The tensors, read and in the run's dtype, written all or nothing.
   std::string summary;
+  const auto run = [&](const auto& tensors) {
+    AtomicOutput output(arguments.out);
+    summary = diagonalize_batch_into(output, tensors, options, input);
+    output.commit();
+  };
   if (runs_complex(arguments, file_dtype)) {
     // Complex tensors (unitary factors), each as diagonalize_complex runs it alone.
-    const auto run = [&]<class C>(std::vector<HostTensor<C>> tensors) {
-      AtomicOutput output(arguments.out);
-      summary = diagonalize_batch_into(output, tensors, options, input);
-      output.commit();
-    };
     if (complex_run_dtype(arguments, file_dtype) == runtime::Dtype::complex64)
       run(complex_batch<std::complex<float>>(arguments, file_dtype));
     else
@@ -109,12 +110,10 @@ int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
     runtime::AnyTensorBatch batch =
         runtime::read_tensor_batch(arguments.input, runtime::parse_structure(arguments.structure));
     const runtime::Dtype dtype = arguments.dtype.empty() ? file_dtype : runtime::parse_dtype(arguments.dtype);
-    AtomicOutput output(arguments.out);
-    summary =
-        dtype == runtime::Dtype::float32
-            ? diagonalize_batch_into(output, converted_batch<HostTensor<float>, AnyTensor>(std::move(batch)), options, input)
-            : diagonalize_batch_into(output, converted_batch<HostTensor<double>, AnyTensor>(std::move(batch)), options, input);
-    output.commit();
+    if (dtype == runtime::Dtype::float32)
+      run(converted_batch<HostTensor<float>, AnyTensor>(std::move(batch)));
+    else
+      run(converted_batch<HostTensor<double>, AnyTensor>(std::move(batch)));
   }
   if (!arguments.quiet) std::printf("%s\nwrote core.npy, factor_n.npy and report.json in %s\n", summary.c_str(), arguments.out.c_str());
   return 0;

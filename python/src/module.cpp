@@ -217,19 +217,29 @@ runtime::Options make_options(int max_sweeps, std::optional<double> tol, double 
   return options;
 }
 
-// `array` is C- or Fortran-contiguous float32 or float64.
+// run.template operator()<T>() for the scalar type T of `array`: float or double, and with `complex`
+// also std::complex of them; internal_error naming `what` otherwise (tensordiag/__init__.py checks
+// dtypes before the call).
+template <bool complex, class Run>
+auto by_scalar_type(const py::handle& array, const std::string& what, Run&& run) {
+  if (py::isinstance<py::array_t<float>>(array)) return run.template operator()<float>();
+  if (py::isinstance<py::array_t<double>>(array)) return run.template operator()<double>();
+  if constexpr (complex) {
+    if (py::isinstance<py::array_t<std::complex<float>>>(array)) return run.template operator()<std::complex<float>>();
+    if (py::isinstance<py::array_t<std::complex<double>>>(array)) return run.template operator()<std::complex<double>>();
+  }
+  throw internal_error("_tensordiag." + what + ": the dtype is not float32, float64" +
+                       (complex ? ", complex64 or complex128" : " (packed storage is real)"));
+}
+
+// `array` is C- or Fortran-contiguous float32, float64, complex64 or complex128.
 py::dict diagonalize(const py::array& array, int max_sweeps, std::optional<double> tol, double eta,
                      const std::string& rule, const std::string& backend, std::optional<double> stall_tol,
                      int threads, bool verify, const std::string& schedule, const std::string& structure,
                      const py::object& on_sweep, const std::vector<int>& devices, const std::string& init) {
   const runtime::Options options = make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify,
                                                 schedule, structure, on_sweep, init);
-  if (py::isinstance<py::array_t<float>>(array)) return run<float>(array, options, devices);
-  if (py::isinstance<py::array_t<double>>(array)) return run<double>(array, options, devices);
-  if (py::isinstance<py::array_t<std::complex<float>>>(array)) return run<std::complex<float>>(array, options, devices);
-  if (py::isinstance<py::array_t<std::complex<double>>>(array))
-    return run<std::complex<double>>(array, options, devices);
-  throw internal_error("_tensordiag.diagonalize: the array is not float32, float64, complex64 or complex128");
+  return by_scalar_type<true>(array, "diagonalize", [&]<class T>() { return run<T>(array, options, devices); });
 }
 
 // `source`: a DLPack capsule from the array's __dlpack__, or the fields of its
@@ -302,9 +312,8 @@ py::dict diagonalize_packed(const py::array& values, int order, int max_sweeps, 
                             const std::string& init) {
   const runtime::Options options = make_options(max_sweeps, tol, 0.0, rule, backend, stall_tol, threads, verify,
                                                 schedule, "symmetric", on_sweep, init);
-  if (py::isinstance<py::array_t<float>>(values)) return run_packed<float>(values, order, options);
-  if (py::isinstance<py::array_t<double>>(values)) return run_packed<double>(values, order, options);
-  throw internal_error("_tensordiag.diagonalize_packed: the values are not float32 or float64");
+  return by_scalar_type<false>(values, "diagonalize_packed",
+                                [&]<class T>() { return run_packed<T>(values, order, options); });
 }
 
 // Batches: `arrays` (`values`) a non-empty list of arrays of one dtype, as diagonalize (diagonalize_packed)
@@ -317,12 +326,7 @@ py::list diagonalize_batch(const py::list& arrays, int max_sweeps, std::optional
   const runtime::Options options = make_options(max_sweeps, tol, eta, rule, backend, stall_tol, threads, verify,
                                                 schedule, structure, py::none(), init);
   if (arrays.empty()) throw internal_error("_tensordiag.diagonalize_batch: an empty batch");
-  const py::handle first = arrays[0];
-  if (py::isinstance<py::array_t<float>>(first)) return run_batch<float>(arrays, options);
-  if (py::isinstance<py::array_t<double>>(first)) return run_batch<double>(arrays, options);
-  if (py::isinstance<py::array_t<std::complex<float>>>(first)) return run_batch<std::complex<float>>(arrays, options);
-  if (py::isinstance<py::array_t<std::complex<double>>>(first)) return run_batch<std::complex<double>>(arrays, options);
-  throw internal_error("_tensordiag.diagonalize_batch: the arrays are not float32, float64, complex64 or complex128");
+  return by_scalar_type<true>(arrays[0], "diagonalize_batch", [&]<class T>() { return run_batch<T>(arrays, options); });
 }
 
 py::list diagonalize_packed_batch(const py::list& values, int order, int max_sweeps, std::optional<double> tol,
@@ -331,10 +335,8 @@ py::list diagonalize_packed_batch(const py::list& values, int order, int max_swe
   const runtime::Options options = make_options(max_sweeps, tol, 0.0, "max_diag", backend, stall_tol, threads, verify,
                                                 schedule, "symmetric", py::none(), init);
   if (values.empty()) throw internal_error("_tensordiag.diagonalize_packed_batch: an empty batch");
-  const py::handle first = values[0];
-  if (py::isinstance<py::array_t<float>>(first)) return run_packed_batch<float>(values, order, options);
-  if (py::isinstance<py::array_t<double>>(first)) return run_packed_batch<double>(values, order, options);
-  throw internal_error("_tensordiag.diagonalize_packed_batch: the values are not float32 or float64");
+  return by_scalar_type<false>(values[0], "diagonalize_packed_batch",
+                                [&]<class T>() { return run_packed_batch<T>(values, order, options); });
 }
 
 // (values, diagonal, Q) of a planted packed symmetric tensor in T (runtime/algorithm/packed_generator.hpp).

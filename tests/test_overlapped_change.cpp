@@ -1,0 +1,152 @@
+// The plan of a change of layout overlapped with the pass before it
+// (runtime/distributed/overlapped_change.hpp), over every change that swaps in place in the
+// distributed schedules (XOR and round robin, even and odd N, 2 and 4 ranks) and 1 to 64 pieces:
+// the launches cover each row and representative of the second memory mode once, in whole pairs of
+// the group, the leaving rows first, a piece a launch; each piece sent leaves after the launch that
+// wrote it; the two sides of every trade name the same piece; and the slots, each piece receiving
+// what was traded for it, end holding the next layout's rows whole.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <vector>
+
+#include "runtime/distributed/distributed_schedule.hpp"
+#include "runtime/distributed/overlapped_change.hpp"
+#include "runtime/distributed/row_exchange.hpp"
+
+using namespace tensordiag::runtime;
+
+namespace {
+
+std::size_t at(int index) { return static_cast<std::size_t>(index); }
+
+void check_change(const PivotGroup& group, const SlabLayout& now, const SlabLayout& next, int pieces) {
+  const int ranks = now.ranks();
+  int size = 0;
+  for (const auto& rows : now.rows) size += static_cast<int>(rows.size());
+  const int representatives = (size + 1) / 2;
+  std::vector<OverlappedChange> plans;
+  for (int r = 0; r < ranks; ++r) plans.push_back(overlapped_change(group, now, next, r, pieces));
+  for (int r = 0; r < ranks; ++r) {
+    CAPTURE(r);
+    const OverlappedChange& plan = plans[at(r)];
+    const std::vector<int>& mine = now.rows[at(r)];
+    CHECK(plan.pieces == std::min(pieces, representatives));
+    // The launches cover each (row, representative of the second memory mode) once, whole pairs
+    // each; the leaving rows' launches first, one a piece.
+    const auto covers = [&](const OverlappedLaunch& launch, int row, int representative) {
+      if (!std::binary_search(launch.rows.begin(), launch.rows.end(), row)) return false;
+      if (launch.piece < 0) return true;
+      const auto [begin, end] = piece_representatives(launch.piece, plan.pieces, representatives);
+      return representative >= begin && representative < end;
+    };
+    for (const int row : mine)
+      for (int representative = 0; representative < representatives; ++representative) {
+        int covering = 0;
+        for (const OverlappedLaunch& launch : plan.launches) covering += covers(launch, row, representative) ? 1 : 0;
+        CHECK(covering == 1);
+      }
+    bool leaving_rows = false;
+    for (std::size_t l = 0; l < plan.launches.size(); ++l) {
+      const OverlappedLaunch& launch = plan.launches[l];
+      REQUIRE_FALSE(launch.rows.empty());
+      CHECK(std::is_sorted(launch.rows.begin(), launch.rows.end()));
+      bool leaves = false;
+      for (const int index : launch.rows) leaves = leaves || next.owner(index) != r;
+      if (leaves) {
+        CHECK(launch.piece == static_cast<int>(l));
+        leaving_rows = true;
+      } else {
+        CHECK(launch.piece == -1);
+        CHECK(l + 1 == plan.launches.size());
+      }
+      for (const PivotPair& pair : group)
+        CHECK(std::binary_search(launch.rows.begin(), launch.rows.end(), pair.p) ==
+              std::binary_search(launch.rows.begin(), launch.rows.end(), pair.q));
+    }
+
+    // Trades: the pieces for each partner, after their launches, matched by the partner's plan
+    // piece for piece; the slots end holding the next layout's rows.
+    std::vector<std::vector<int>> slots;  // slot t: the row each piece of it holds
+    for (const int row : mine) slots.push_back(std::vector<int>(at(plan.pieces), row));
+    REQUIRE(plan.sent.size() == static_cast<std::size_t>(ranks - 1));
+    for (int k = 1; k < ranks; ++k) {
+      const int partner = r ^ k;
+      const std::vector<RowPiece>& sent = plan.sent[at(k - 1)];
+      const std::vector<RowPiece>& received = plan.received[at(k - 1)];
+      std::set<std::pair<int, int>> expected, named;
+      for (const int index : mine)
+        if (next.owner(index) == partner)
+          for (int piece = 0; piece < plan.pieces; ++piece) expected.insert({index, piece});
+      for (const RowPiece& piece : sent) named.insert({piece.row, piece.piece});
+      CHECK(named == expected);
+      CHECK(sent.size() == expected.size());
+      if (!sent.empty()) CHECK(leaving_rows);
+      CHECK(received == plans[at(partner)].sent[at(k - 1)]);
+      REQUIRE(received.size() == sent.size());
+      REQUIRE(plan.sent_after[at(k - 1)].size() == sent.size());
+      for (std::size_t j = 0; j < sent.size(); ++j) {
+        const int launch = plan.sent_after[at(k - 1)][j];
+        REQUIRE(launch >= 0);
+        REQUIRE(launch < static_cast<int>(plan.launches.size()));
+        CHECK(plan.launches[at(launch)].piece == sent[j].piece);
+        CHECK(std::binary_search(plan.launches[at(launch)].rows.begin(), plan.launches[at(launch)].rows.end(),
+                                 sent[j].row));
+        if (j > 0) CHECK(plan.sent_after[at(k - 1)][j - 1] <= launch);
+        CHECK(received[j].piece == sent[j].piece);  // the same place in the row on both sides
+        const auto slot = std::find(mine.begin(), mine.end(), sent[j].row) - mine.begin();
+        slots[static_cast<std::size_t>(slot)][at(sent[j].piece)] = received[j].row;
+      }
+    }
+    std::vector<int> held;
+    for (const auto& pieces_of_slot : slots) {
+      CHECK(std::adjacent_find(pieces_of_slot.begin(), pieces_of_slot.end(), std::not_equal_to<>()) ==
+            pieces_of_slot.end());
+      held.push_back(pieces_of_slot.front());
+    }
+    std::sort(held.begin(), held.end());
+    CHECK(held == next.rows[at(r)]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the pieces of an overlapped change cover the representatives once, in order") {
+  for (const int representatives : {1, 2, 4, 5, 7, 64})
+    for (int pieces = 1; pieces <= representatives; ++pieces) {
+      int next = 0;
+      for (int piece = 0; piece < pieces; ++piece) {
+        const auto [begin, end] = piece_representatives(piece, pieces, representatives);
+        CHECK(begin == next);
+        CHECK(end > begin);
+        next = end;
+      }
+      CHECK(next == representatives);
+    }
+}
+
+TEST_CASE("an overlapped change of layout: launches of whole pairs, leaving rows first and in pieces, trades that "
+          "match piece for piece") {
+  int changes = 0;
+  for (const int ranks : {2, 4})
+    for (const int size : {4, 5, 7, 8, 9, 12, 13, 16, 32})
+      for (const SweepSchedule kind : {SweepSchedule::xor_subspaces, SweepSchedule::round_robin}) {
+        if (size / 2 < ranks) continue;
+        const bool power_of_two = (size & (size - 1)) == 0;
+        if (kind == SweepSchedule::xor_subspaces && (!power_of_two || size < 2 * ranks)) continue;
+        CAPTURE(ranks);
+        CAPTURE(size);
+        const DistributedSchedule schedule = distributed_schedule(size, ranks, kind);
+        for (std::size_t s = 0; s < schedule.stages.size(); ++s) {
+          const DistributedStage& stage = schedule.stages[s];
+          const SlabLayout& next = schedule.stages[(s + 1) % schedule.stages.size()].layout;
+          if (next.rows == stage.layout.rows || !swaps_in_place(stage.layout, next)) continue;
+          CAPTURE(s);
+          for (const int pieces : {1, 2, 3, 4, 64}) check_change(stage.groups.back(), stage.layout, next, pieces);
+          ++changes;
+        }
+      }
+  CHECK(changes > 20);
+}

@@ -4,13 +4,17 @@
 // (CUDA events, rank 0), rank 0's time in exchanges and the bytes it sent, the exchange bandwidth
 // that gives, the parallel efficiency against the one-GPU engine, and the model's time with and
 // without overlap: local = the P = 1 ranks' sweep time / P, exchange = bytes a rank sends at the
-// NCCL send/recv bandwidth measured in the run. `--eta E` runs every one of them with the pivot check.
+// NCCL send/recv bandwidth measured in the run; an overlapped change (TENSORDIAG_EXCHANGE_OVERLAP)
+// counts from its first row's leaving to its last row's arrival. `--eta E` runs every one of them with the pivot check.
 // `--made-on-ranks`: no one-GPU run and no whole tensor on the host; each rank makes its own rows
 // (for tensors past the host's memory twice over, N = 8, D = 12 is 275 GB), and prints its off_rel.
-//   usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] [--made-on-ranks] DxN [DxN ...]
+// `--settings "V=x,W=y;V=z"` runs each P > 1 once for each ';'-separated list of environment
+// settings (TENSORDIAG_EXCHANGE_PIECES, TENSORDIAG_EXCHANGE_RESERVE: the overlapped changes).
+//   usage: gpu_ranks_bench [--ranks P,P,..] [--settings S;S;..] [--eta E] [--made-on-ranks] DxN [DxN ...]
 //   Exits 77 with fewer GPUs than asked.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <numeric>
 #include <string>
@@ -74,16 +78,35 @@ DistributedResult<float> on_ranks_made_there(int order, int size, int ranks) {
   return std::move(results.front());
 }
 
+// Sets each VARIABLE=VALUE of the comma-separated list.
+void apply_settings(const std::string& list) {
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, end - at);
+    const std::size_t equals = item.find('=');
+    if (equals != std::string::npos) setenv(item.substr(0, equals).c_str(), item.substr(equals + 1).c_str(), 1);
+    at = end + 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line as it is measured (large shapes take minutes)
   std::vector<int> counts{1, 2};
+  std::vector<std::string> settings;  // empty: the environment as it is
   std::vector<std::string> shapes;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--ranks" && i + 1 < argc) {
       counts = tensordiag::bench::int_list(argv[++i]);
+    } else if (arg == "--settings" && i + 1 < argc) {
+      std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t end = std::min(list.find(';', at), list.size());
+        settings.push_back(list.substr(at, end - at));
+        at = end + 1;
+      }
     } else if (arg == "--made-on-ranks") {
       made_on_ranks = true;
     } else if (arg == "--eta" && i + 1 < argc) {
@@ -93,7 +116,8 @@ int main(int argc, char** argv) {
     }
   }
   if (shapes.empty()) {
-    std::fprintf(stderr, "usage: gpu_ranks_bench [--ranks P,P,..] [--eta E] [--made-on-ranks] DxN [DxN ...]\n");
+    std::fprintf(stderr,
+                 "usage: gpu_ranks_bench [--ranks P,P,..] [--settings S;S;..] [--eta E] [--made-on-ranks] DxN [DxN ...]\n");
     return 2;
   }
   int devices = 0;
@@ -139,24 +163,28 @@ int main(int argc, char** argv) {
                 t1, "-", "-", "-", "-", "1.00", "-", "-", "-", single.engine.c_str(), single.schedule.c_str());
     double local_one = 0;  // the sweeps' time of one GPU rank: the local passes, no exchange
     for (const int ranks : counts) {
-      DistributedResult<float> result;
-      try {
-        result = on_ranks(tensor, ranks);
-      } catch (const std::exception& e) {
-        std::printf("%-7s %-7.2f %-5d failed: %s\n", shape.c_str(), gb, ranks, e.what());
-        continue;
+      for (const std::string& setting : ranks > 1 && !settings.empty() ? settings : std::vector<std::string>{""}) {
+        apply_settings(setting);
+        DistributedResult<float> result;
+        try {
+          result = on_ranks(tensor, ranks);
+        } catch (const std::exception& e) {
+          std::printf("%-7s %-7.2f %-5d failed: %s\n", shape.c_str(), gb, ranks, e.what());
+          continue;
+        }
+        const double t = sweeps_seconds(result.run.history);
+        if (ranks == 1) local_one = t;
+        const auto& d = result.distribution;
+        const double sent = static_cast<double>(d.bytes_sent) / 1e9;
+        const double bandwidth = d.exchange_seconds > 0 ? sent / d.exchange_seconds : 0;
+        const double local = local_one / ranks;
+        const double exchange = d.exchange_seconds;
+        const double model = local + exchange, model_overlap = std::max(local, exchange);
+        std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10.2f %-9.3f %-9.3f %-9.2f %s (%d changes overlapped; %s)\n",
+                    shape.c_str(), gb, ranks, t, d.exchange_seconds, d.stages_per_sweep, sent, bandwidth,
+                    t1 / (ranks * t), model, model_overlap, t / model_overlap, result.run.engine.c_str(),
+                    d.overlapped_changes, setting.empty() ? "default" : setting.c_str());
       }
-      const double t = sweeps_seconds(result.run.history);
-      if (ranks == 1) local_one = t;
-      const auto& d = result.distribution;
-      const double sent = static_cast<double>(d.bytes_sent) / 1e9;
-      const double bandwidth = d.exchange_seconds > 0 ? sent / d.exchange_seconds : 0;
-      const double local = local_one / ranks;
-      const double exchange = d.exchange_seconds;
-      const double model = local + exchange, model_overlap = std::max(local, exchange);
-      std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10.2f %-9.3f %-9.3f %-9.2f %s\n",
-                  shape.c_str(), gb, ranks, t, d.exchange_seconds, d.stages_per_sweep, sent, bandwidth,
-                  t1 / (ranks * t), model, model_overlap, t / model_overlap, result.run.engine.c_str());
     }
   }
   return 0;

@@ -32,7 +32,8 @@ nlohmann::ordered_json distribution_report(const runtime::DistributionFigures& f
                                    {"stages_per_sweep", figures.stages_per_sweep},
                                    {"bytes_per_sweep", figures.bytes_per_sweep},
                                    {"rank0_bytes_sent", figures.bytes_sent},
-                                   {"rank0_exchange_seconds", figures.exchange_seconds}};
+                                   {"rank0_exchange_seconds", figures.exchange_seconds},
+                                   {"overlapped_changes", figures.overlapped_changes}};
   return report;
 }
 

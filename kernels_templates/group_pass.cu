@@ -33,8 +33,12 @@
 //   rows       null: `tensor` is the whole tensor. Else it is a slab of a distributed run
 //              (runtime/distributed/slab.hpp): index i of the outermost memory mode lives in row
 //              rows[i] (-1: another rank's), the slab holds whole pairs of the group, and only the
-//              tiles of its rows are visited; the partials are then the slab's.
-// Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS.
+//              tiles of its rows are visited; the partials are then the slab's. rows[N + r] != 0
+//              for each representative r of the second memory mode whose tiles are visited (all of
+//              them, but in the pieces of an overlapped change: runtime/distributed/overlapped_change.hpp).
+// Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS; or, for a slab's piece beside an
+// exchange (runtime/distributed/overlapped_change.hpp), fewer than PASS_BLOCKS blocks and no factors:
+// the tiles are then strided over the grid, and blocks past it write no partials.
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int R = ${register_bits};
@@ -119,6 +123,8 @@ group_pass(${group_pass_parameters}) {
   __shared__ int pair_of[N];
   __shared__ int held_representatives[REPRESENTATIVES];  // outermost memory mode: those the slab holds
   __shared__ int held_count;
+  __shared__ int second_representatives[REPRESENTATIVES];  // second memory mode: those visited, in a slab
+  __shared__ int second_count;
 
   for (int i = threadIdx.x; i < N; i += THREADS) partner_of[i] = -1;
   __syncthreads();
@@ -140,14 +146,20 @@ group_pass(${group_pass_parameters}) {
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    int count = 0;
-    for (int r = 0; r < REPRESENTATIVES; ++r)
+    int count = 0, seconds = 0;
+    for (int r = 0; r < REPRESENTATIVES; ++r) {
       if (rows == nullptr || rows[group[2 * r]] >= 0) held_representatives[count++] = r;
+      if (rows == nullptr || rows[N + r] != 0) second_representatives[seconds++] = r;
+    }
     held_count = count;
+    second_count = OUTER >= 2 ? seconds : 1;
   }
   __syncthreads();
-  // The tiles of the held representatives of the outermost memory mode (all of them for a whole tensor).
-  const long long tiles = held_count * (TILES / REPRESENTATIVES);
+  // The tiles of the held representatives of the outermost memory mode (all of them for a whole
+  // tensor), and in a slab of the visited ones of the second.
+  const long long tiles = rows == nullptr || OUTER < 2
+                              ? held_count * (TILES / REPRESENTATIVES)
+                              : held_count * second_count * (TILES / REPRESENTATIVES / REPRESENTATIVES);
   const long long tile_groups = (tiles + TILES_PER_BLOCK - 1) / TILES_PER_BLOCK;
 
   // Threads past TILES_PER_BLOCK * TILE_THREADS (the block is a whole number of warps) hold no tile.
@@ -159,7 +171,8 @@ group_pass(${group_pass_parameters}) {
   Scalar (*const buffer)[SLOT_ENTRIES] = exchange[has_tile ? tile_in_block : 0];
   double off = 0.0, diag = 0.0;
 
-  for (Offset tile_group = blockIdx.x; tile_group < tile_groups; tile_group += PASS_BLOCKS) {
+  const Offset stride = gridDim.x < PASS_BLOCKS ? static_cast<Offset>(gridDim.x) : static_cast<Offset>(PASS_BLOCKS);
+  for (Offset tile_group = blockIdx.x; tile_group < tile_groups; tile_group += stride) {
     const Offset tile = tile_group * TILES_PER_BLOCK + tile_in_block;
     const bool in_range = has_tile && tile < tiles;
     __syncthreads();  // group is filled; the previous tile's last exchange is read
@@ -169,9 +182,14 @@ group_pass(${group_pass_parameters}) {
     Offset rest = in_range ? tile : 0;
 #pragma unroll
     for (int k = OUTER - 1; k >= 0; --k) {
-      rep[k] = static_cast<int>(rest % REPRESENTATIVES);
-      if (k == 0) rep[k] = held_representatives[rep[k]];
-      rest /= REPRESENTATIVES;
+      if (k == 1 && rows != nullptr) {
+        rep[k] = second_representatives[rest % second_count];
+        rest /= second_count;
+      } else {
+        rep[k] = static_cast<int>(rest % REPRESENTATIVES);
+        if (k == 0) rep[k] = held_representatives[rep[k]];
+        rest /= REPRESENTATIVES;
+      }
       lo[k] = group[2 * rep[k]];
       hi[k] = group[2 * rep[k] + 1];
     }

@@ -13,6 +13,14 @@ namespace tensordiag::runtime {
 class CudaStream {
 public:
   CudaStream() { check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  // A stream whose blocks the scheduler takes before those of streams of lower priority.
+  struct HighestPriority {};
+  static constexpr HighestPriority highest_priority{};
+  explicit CudaStream(HighestPriority) {
+    int least = 0, greatest = 0;
+    check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+    check_cuda(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
+  }
   ~CudaStream() { cudaStreamDestroy(stream_); }
   CudaStream(const CudaStream&) = delete;
   CudaStream& operator=(const CudaStream&) = delete;

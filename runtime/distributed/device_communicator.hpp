@@ -22,6 +22,11 @@ public:
   virtual void sum_on_device(double* values, std::size_t count) = 0;
   // Communicator::swap_rows for rows in device memory, enqueued on stream().
   virtual void swap_device_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) = 0;
+  // The same swap overlapped with the kernels before it (overlapped_change.hpp): row j leaves once
+  // ready[j], an event recorded on stream(), has happened. The trades run on a stream of their own
+  // beside stream()'s kernels; what is enqueued on stream() after the call waits for them.
+  virtual void swap_device_rows(const std::vector<void*>& rows, const std::vector<cudaEvent_t>& ready,
+                                std::size_t row_bytes, int partner) = 0;
   // One step of row_moves.hpp, enqueued on stream(): the row at `send` goes to rank `to` (-1: none)
   // while a row from rank `from` (-1: none) arrives at `receive`, which may be `send` (the row
   // arrives after the one it replaces has left). Ranks call it with matching steps.

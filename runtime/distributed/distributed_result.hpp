@@ -18,7 +18,8 @@ struct DistributionFigures {
   int stages_per_sweep = 1;         // layouts a sweep goes through
   std::size_t bytes_per_sweep = 0;  // sent by all ranks together in a sweep (rows_moved x row bytes)
   std::size_t bytes_sent = 0;       // this rank, over the whole run
-  double exchange_seconds = 0.0;    // this rank's time in the exchanges
+  double exchange_seconds = 0.0;    // this rank's time in the exchanges (an overlapped one's from its first row's leaving)
+  int overlapped_changes = 0;       // GPU ranks: changes started during the pass before them (overlapped_change.hpp)
   // Options::verify: max_n ||M_n^T M_n - I||_F. A distributed run does not compute the
   // reconstruction error, which needs the whole tensor in one process.
   std::optional<double> orthogonality_error;

@@ -16,16 +16,27 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/distributed/gpu_slab_pivot_check.hpp"
+#include "runtime/distributed/overlapped_change.hpp"
 #include "runtime/distributed/rank_agreement.hpp"
 #include "runtime/distributed/row_exchange.hpp"
 #include "runtime/distributed/row_moves.hpp"
 #include "runtime/distributed/slab_figures.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::runtime {
 
 namespace {
+
+// The indices a representative of the group names: its pair's two, or an odd N's unpaired index.
+std::vector<int> representative_indices(const PivotGroup& group, int representative) {
+  if (representative < static_cast<int>(group.size()))
+    return {group[static_cast<std::size_t>(representative)].p, group[static_cast<std::size_t>(representative)].q};
+  std::vector<bool> paired(2 * group.size() + 1, false);
+  for (const PivotPair& pair : group) paired[static_cast<std::size_t>(pair.p)] = paired[static_cast<std::size_t>(pair.q)] = true;
+  return {static_cast<int>(std::find(paired.begin(), paired.end(), false) - paired.begin())};
+}
 
 template <class T>
 void check_kernels_serve_slabs(const GpuKernels<T>& kernels, const codegen::KernelSpec& base) {
@@ -41,12 +52,12 @@ template <class T>
 class DeviceSlab {
 public:
   DeviceSlab(const Slab<T>& host, std::size_t capacity, cudaStream_t stream)
-      : length_(host.row_length()), values_(capacity * length_), rows_(static_cast<std::size_t>(host.size)),
-        holds_(capacity, -1) {
+      : size_(static_cast<std::size_t>(host.size)), length_(host.row_length()), block_(length_ / size_),
+        values_(capacity * length_), rows_(2 * size_), launch_rows_(0), holds_(capacity, -1) {
     const std::vector<int>& mine = host.rows();
     values_.upload(host.values.data(), mine.size() * length_, stream);
     std::copy(mine.begin(), mine.end(), holds_.begin());
-    upload_table(host.size, stream);
+    upload_table(stream);
   }
 
   T* values() { return values_.data(); }
@@ -87,8 +98,58 @@ public:
       for (std::size_t j = 0; j < outgoing.size(); ++j) holds_[outgoing[j].second] = incoming[j];
       sent += outgoing.size() * length_ * sizeof(T);
     }
-    upload_table(static_cast<int>(rows_.count()), comm.stream());
+    upload_table(comm.stream());
     return sent;
+  }
+
+  // swap_to by the plan of an overlapped change of `group`: the pieces for partner me ^ k in the
+  // plan's order, each leaving once its launch's event in `launched` has happened. A piece is the
+  // row's blocks of N^(D-2) entries at the second memory mode's indices of its representatives.
+  // Returns the bytes sent.
+  std::size_t swap_to(const OverlappedChange& change, const PivotGroup& group, const std::vector<CudaEvent>& launched,
+                      DeviceCommunicator& comm) {
+    const int representatives = static_cast<int>((size_ + 1) / 2);
+    std::size_t sent = 0;
+    for (std::size_t k = 0; k < change.sent.size(); ++k) {
+      const std::vector<RowPiece>& leaving = change.sent[k];
+      if (leaving.empty()) continue;
+      std::vector<void*> blocks;
+      std::vector<cudaEvent_t> ready;
+      for (std::size_t j = 0; j < leaving.size(); ++j) {
+        T* row = slot(slot_of(leaving[j].row));
+        const auto [begin, end] = piece_representatives(leaving[j].piece, change.pieces, representatives);
+        for (int r = begin; r < end; ++r)
+          for (const int index : representative_indices(group, r)) {
+            blocks.push_back(row + static_cast<std::size_t>(index) * block_);
+            ready.push_back(launched[static_cast<std::size_t>(change.sent_after[k][j])].get());
+          }
+      }
+      comm.swap_device_rows(blocks, ready, block_ * sizeof(T), comm.rank() ^ static_cast<int>(k + 1));
+      for (std::size_t j = 0; j < leaving.size(); ++j)
+        if (leaving[j].piece == 0) holds_[static_cast<std::size_t>(slot_of(leaving[j].row))] = change.received[k][j].row;
+      sent += blocks.size() * block_ * sizeof(T);
+    }
+    upload_table(comm.stream());
+    return sent;
+  }
+
+  // A rows table for each launch of an overlapped change (group_pass's `rows`): its rows mapped,
+  // the others -1, then its piece's representatives of the second memory mode; table l at
+  // launch_tables() + 2 l N.
+  const int* launch_tables(const std::vector<OverlappedLaunch>& launches, int pieces, cudaStream_t stream) {
+    std::vector<int> tables(launches.size() * 2 * size_, 0);
+    for (std::size_t l = 0; l < launches.size(); ++l) {
+      int* table = tables.data() + l * 2 * size_;
+      std::fill(table, table + size_, -1);
+      for (const int index : launches[l].rows) table[index] = slot_of(index);
+      const int representatives = static_cast<int>((size_ + 1) / 2);
+      const auto [begin, end] = launches[l].piece < 0 ? std::pair{0, representatives}
+                                                      : piece_representatives(launches[l].piece, pieces, representatives);
+      std::fill(table + size_ + begin, table + size_ + end, 1);
+    }
+    if (launch_rows_.count() < tables.size()) launch_rows_ = DeviceBuffer<int>(tables.size());
+    launch_rows_.upload(tables, stream);
+    return launch_rows_.data();
   }
 
   // Makes this rank hold `next`'s rows by the single-row moves of row_moves.hpp (any change: odd N,
@@ -113,7 +174,7 @@ public:
       }
       if (received_slot >= 0) holds_[static_cast<std::size_t>(received_slot)] = in->index;
     }
-    upload_table(static_cast<int>(rows_.count()), comm.stream());
+    upload_table(comm.stream());
     return sent;
   }
 
@@ -130,20 +191,42 @@ public:
 private:
   T* slot(int t) { return values_.data() + static_cast<std::size_t>(t) * length_; }
 
-  void upload_table(int size, cudaStream_t stream) {
-    table_.assign(static_cast<std::size_t>(size), -1);
+  // The rows table of the whole slab: each held index's slot, then every representative of the
+  // second memory mode (group_pass's `rows`).
+  void upload_table(cudaStream_t stream) {
+    table_.assign(2 * size_, 1);
+    std::fill(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(size_), -1);
     for (std::size_t t = 0; t < holds_.size(); ++t)
       if (holds_[t] >= 0) table_[static_cast<std::size_t>(holds_[t])] = static_cast<int>(t);
     // From pageable memory: the copy is staged before the call returns, so table_ may change after.
     rows_.upload(table_, stream);
   }
 
-  std::size_t length_;
+  std::size_t size_;    // N
+  std::size_t length_;  // a row's entries, N^(D-1)
+  std::size_t block_;   // N^(D-2): one index of the second memory mode within a row
   DeviceBuffer<T> values_;
   DeviceBuffer<int> rows_;
+  DeviceBuffer<int> launch_rows_;
   std::vector<int> holds_;
   std::vector<int> table_;
 };
+
+// The grid of group_pass's launches beside an overlapped change: all its blocks, or with
+// TENSORDIAG_EXCHANGE_RESERVE = m those that the device's other multiprocessors hold at once, so
+// that m stay free for NCCL's kernels (a grid-stride pass would otherwise take every multiprocessor
+// a block frees, before NCCL's blocks fit).
+template <class Launcher>
+long long blocks_beside_exchange(const Launcher& pass, long long pass_blocks, const CudaDeviceInfo& device) {
+  const int reserve = exchange_reserve_from_environment();
+  if (reserve <= 0) return pass_blocks;
+  int per_multiprocessor = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, reinterpret_cast<const void*>(pass.function),
+                                                            static_cast<int>(pass.block.x), pass.dynamic_shared_bytes),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  const long long others = std::max(1, device.multiprocessors - reserve);
+  return std::clamp(others * std::max(1, per_multiprocessor), 1LL, pass_blocks);
+}
 
 // Entry (i, .., i) of row i is at i times the sum of the other modes' strides within the row.
 std::size_t diagonal_stride_within_row(int order, int size) {
@@ -215,7 +298,12 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
     factors.upload(identities, stream);
     comm.wait();
   }
-  DeviceBuffer<double> partials(static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles));
+  // Overlapped changes (overlapped_change.hpp): the leaving rows in `pieces` pieces, a launch each,
+  // then one launch of the rows that stay.
+  const int pieces = exchange_pieces_from_environment() < 0 ? 4 : exchange_pieces_from_environment();
+  const std::size_t most_launches = static_cast<std::size_t>(std::min(pieces, (slab.size + 1) / 2)) + 1;
+  // The sweep's last pass writes the figures' partials, a set a launch where it is cut.
+  DeviceBuffer<double> partials(most_launches * static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles));
   DeviceBuffer<double> figures(2);
   std::optional<SlabPivotCheck<T>> check;
   if (checked) check.emplace(kernels, slab.order, slab.size, slab.sliced_mode(), settings.eta, stream);
@@ -231,12 +319,27 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   // Pinned, so that the copies are asynchronous and the only wait is comm.wait(), with its time-out.
   PinnedBuffer<double> sums(2);
   PinnedBuffer<T> diagonal(capacity);
+  // An event after each launch of the pass before an overlapped change, and each change's time
+  // from its first launch's end to its last piece's arrival.
+  std::vector<CudaEvent> launched(most_launches);
+  std::vector<CudaEvent> change_begun(schedule.stages.size()), change_done(schedule.stages.size());
+  const long long pass_blocks = kernels.group_pass_plan.pass_blocks;
+  const long long beside_exchange_blocks = blocks_beside_exchange(kernels.group_pass, pass_blocks, *device);
+  const auto pass_launch = [&](long long blocks, const int* group_pairs, dsl::Givens<T>* group_rotations,
+                               double* figure_sums, const int* rows) {
+    kernels.group_pass(dim3(static_cast<unsigned>(blocks)), stream, device_slab.values(), group_pairs,
+                       group_rotations, factors.data(), figure_sums, rows);
+  };
+
   const Stopwatch sweeps;
   CudaEvent before, after;
   result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
     before.record(stream);
     std::size_t g = 0;
-    for (const DistributedStage& stage : schedule.stages) {
+    long long figure_blocks = pass_blocks;  // the partials the sweep's last pass wrote
+    std::vector<std::size_t> overlapped_stages;
+    for (std::size_t s = 0; s < schedule.stages.size(); ++s) {
+      const DistributedStage& stage = schedule.stages[s];
       if (slab.held.rows != stage.layout.rows) {
         comm.wait();  // the stage before is done: the exchange's time is its own
         const Stopwatch exchange;
@@ -248,6 +351,13 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
         slab.held = stage.layout;
       }
       stop_if_cancelled(settings.cancelled);
+      // The layout after this stage (the first stage's for the next sweep, if one may follow): a
+      // change to it that swaps in place overlaps this stage's last pass.
+      const SlabLayout* next = s + 1 < schedule.stages.size() ? &schedule.stages[s + 1].layout
+                               : sweep < settings.stop.max_sweeps ? &schedule.stages.front().layout
+                                                                   : nullptr;
+      const bool overlapped =
+          pieces > 0 && next && next->rows != stage.layout.rows && swaps_in_place(stage.layout, *next);
       for (std::size_t k = 0; k < stage.groups.size(); ++k, ++g) {
         const int* group_pairs = pairs.data() + g * 2 * pairs_per_group;
         dsl::Givens<T>* group_rotations = rotations.data() + g * rotations_per_group;
@@ -258,12 +368,37 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
           comm.sum_on_device(reinterpret_cast<T*>(group_rotations), 2 * rotations_per_group);
         }
         double* figure_sums = g + 1 < groups.size() ? nullptr : partials.data();  // the sweep's last pass sums the figures
-        kernels.group_pass(stream, device_slab.values(), group_pairs, group_rotations, factors.data(), figure_sums,
-                           device_slab.rows());
+        if (!overlapped || k + 1 < stage.groups.size()) {
+          pass_launch(pass_blocks + kernels.group_pass_plan.factor_blocks, group_pairs, group_rotations, figure_sums,
+                      device_slab.rows());
+          continue;
+        }
+        // The stage's last pass in launches, the factors with the first; the rows leave as they are done.
+        const OverlappedChange change = overlapped_change(stage.groups[k], stage.layout, *next, comm.rank(), pieces);
+        const int* tables = device_slab.launch_tables(change.launches, change.pieces, stream);
+        // A piece's partials beyond a smaller grid's blocks stay zero.
+        if (figure_sums && beside_exchange_blocks < pass_blocks)
+          check_cuda(cudaMemsetAsync(figure_sums, 0, most_launches * 2 * static_cast<std::size_t>(pass_blocks) * sizeof(double),
+                                     stream),
+                     "cudaMemsetAsync");
+        for (std::size_t l = 0; l < change.launches.size(); ++l) {
+          // The first launch runs alone; the later ones beside the exchange.
+          const long long blocks = l == 0 ? pass_blocks + kernels.group_pass_plan.factor_blocks : beside_exchange_blocks;
+          pass_launch(blocks, group_pairs, group_rotations,
+                      figure_sums ? figure_sums + 2 * static_cast<long long>(l) * pass_blocks : nullptr,
+                      tables + 2 * l * static_cast<std::size_t>(slab.size));
+          launched[l].record(stream);
+          if (l == 0) change_begun[s].record(stream);
+        }
+        if (figure_sums) figure_blocks = static_cast<long long>(change.launches.size()) * pass_blocks;
+        distribution.bytes_sent += device_slab.swap_to(change, stage.groups[k], launched, comm);
+        change_done[s].record(stream);
+        overlapped_stages.push_back(s);
+        ++distribution.overlapped_changes;
+        slab.held = *next;
       }
     }
-    kernels.off_norm_final(stream, partials.data(), static_cast<int>(kernels.group_pass_plan.pass_blocks),
-                           figures.data());
+    kernels.off_norm_final(stream, partials.data(), static_cast<int>(figure_blocks), figures.data());
     comm.sum_on_device(figures.data(), 2);
     after.record(stream);
     check_cuda(cudaMemcpyAsync(sums.data(), figures.data(), 2 * sizeof(double), cudaMemcpyDeviceToHost, stream),
@@ -275,6 +410,7 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
                  "cudaMemcpyAsync");
     }
     comm.wait();
+    for (const std::size_t s : overlapped_stages) distribution.exchange_seconds += change_done[s].seconds_since(change_begun[s]);
     double trace_part = 0;
     for (std::size_t t = 0; t < slab.rows().size(); ++t) trace_part += static_cast<double>(diagonal[t]);
     const double trace = sum_over_ranks(comm, trace_part);

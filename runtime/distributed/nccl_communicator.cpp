@@ -126,6 +126,13 @@ public:
     for (void* row : rows) trades.push_back({row, partner, row, partner});
     trade_rows(trades, row_bytes);
   }
+  void swap_device_rows(const std::vector<void*>& rows, const std::vector<cudaEvent_t>& ready, std::size_t row_bytes,
+                        int partner) override {
+    if (ready.size() != rows.size()) throw internal_error("swap_device_rows: an event a row");
+    std::vector<RowTrade> trades;
+    for (std::size_t j = 0; j < rows.size(); ++j) trades.push_back({rows[j], partner, rows[j], partner, ready[j]});
+    trade_rows(trades, row_bytes, exchanges_.get());
+  }
 
   void move_device_row(const void* send, int to, void* receive, int from, std::size_t row_bytes) override {
     trade_rows({{send, to, receive, from}}, row_bytes);
@@ -161,13 +168,16 @@ private:
     int to;
     void* receive;
     int from;
+    cudaEvent_t ready = nullptr;  // the send waits for it (null: stream()'s order is enough)
   };
 
   // The trades one after the other, chunk by chunk: chunk k is sent from its row and received into
   // staging k % 2 (one NCCL group), then copied to its place on the copy stream while chunk k + 1
-  // moves, so a row received into the slot it was sent from lands after it has left.
-  void trade_rows(const std::vector<RowTrade>& trades, std::size_t row_bytes) {
+  // moves, so a row received into the slot it was sent from lands after it has left. The NCCL calls
+  // go to `on`: stream(), or the exchange stream, which then waits for each trade's `ready`.
+  void trade_rows(const std::vector<RowTrade>& trades, std::size_t row_bytes, cudaStream_t on = nullptr) {
     make_current();
+    if (on == nullptr) on = stream();
     const std::size_t chunk = std::min(row_bytes, staging_bytes);
     for (auto& buffer : staging_)
       if (buffer.count() < chunk) buffer = DeviceBuffer<unsigned char>(chunk);
@@ -176,17 +186,16 @@ private:
       for (std::size_t at = 0; at < row_bytes; at += chunk, ++k) {
         const std::size_t bytes = std::min(chunk, row_bytes - at);
         unsigned char* staging = staging_[k % 2].data();
+        if (at == 0 && trade.ready) check_cuda(cudaStreamWaitEvent(on, trade.ready, 0), "cudaStreamWaitEvent");
         // Staging k % 2 is free once the copy of chunk k - 2 out of it is done.
-        if (k >= 2) check_cuda(cudaStreamWaitEvent(stream(), copied_[k % 2].get(), 0), "cudaStreamWaitEvent");
+        if (k >= 2) check_cuda(cudaStreamWaitEvent(on, copied_[k % 2].get(), 0), "cudaStreamWaitEvent");
         check_nccl(nccl().group_start(), "ncclGroupStart");
         if (trade.to >= 0)
-          check_nccl(nccl().send(static_cast<const unsigned char*>(trade.send) + at, bytes, ncclUint8, trade.to, comm_,
-                                 stream()),
+          check_nccl(nccl().send(static_cast<const unsigned char*>(trade.send) + at, bytes, ncclUint8, trade.to, comm_, on),
                      "ncclSend");
-        if (trade.from >= 0)
-          check_nccl(nccl().recv(staging, bytes, ncclUint8, trade.from, comm_, stream()), "ncclRecv");
+        if (trade.from >= 0) check_nccl(nccl().recv(staging, bytes, ncclUint8, trade.from, comm_, on), "ncclRecv");
         check_nccl(nccl().group_end(), "ncclGroupEnd");
-        received_[k % 2].record(stream());
+        received_[k % 2].record(on);
         check_cuda(cudaStreamWaitEvent(copies_.get(), received_[k % 2].get(), 0), "cudaStreamWaitEvent");
         if (trade.from >= 0)
           check_cuda(cudaMemcpyAsync(static_cast<unsigned char*>(trade.receive) + at, staging, bytes,
@@ -236,7 +245,11 @@ private:
   int rank_, ranks_;
   std::unique_ptr<Communicator> launcher_;
   std::chrono::seconds timeout_;
-  CudaStream stream_, copies_;
+  CudaStream stream_;
+  // The staging copies, and the overlapped swaps' NCCL calls, at the device's highest priority:
+  // beside a pass their few blocks take the first multiprocessors its blocks free.
+  CudaStream copies_{CudaStream::highest_priority};
+  CudaStream exchanges_{CudaStream::highest_priority};
   DeviceBuffer<unsigned char> scratch_;
   std::unique_ptr<PinnedBuffer<unsigned char>> pinned_;
   DeviceBuffer<unsigned char> staging_[2];

@@ -19,6 +19,13 @@
 //                                   where its largest orbit holds at most n entries, else a launch a
 //                                   pair (0: always a pair; at most 4096; codegen
 //                                   Tuning::packed_max_orbit)
+//   TENSORDIAG_EXCHANGE_PIECES=k    GPU ranks: a change of layout that swaps rows in place starts
+//                                   during the pass before it, the leaving rows sent in k pieces
+//                                   as the pass writes them (0: the change after the pass; at most
+//                                   64; unset: 4; runtime/distributed/overlapped_change.hpp)
+//   TENSORDIAG_EXCHANGE_RESERVE=m   GPU ranks: the pass's pieces that run beside an overlapped
+//                                   change leave m multiprocessors free for NCCL's kernels (their
+//                                   grid: the blocks the others hold at once; 0: every one; at most 128)
 namespace tensordiag::runtime {
 
 int subspace_bits_from_environment();    // 0 when unset
@@ -27,5 +34,7 @@ int pivot_gram_size_from_environment();  // -1 when unset
 int pass_warp_shuffles_from_environment();  // -1 when unset
 int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
+int exchange_pieces_from_environment();  // -1 when unset
+int exchange_reserve_from_environment();  // -1 when unset
 
 }  // namespace tensordiag::runtime

@@ -15,6 +15,7 @@
 #include "gpu_rank_threads.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
+#include "scoped_environment.hpp"
 #include "codegen/builtin_rules.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -185,6 +186,66 @@ TEST_SUITE("gpu") {
                           Case{5, 4, Layout::c_order, "max_diag"}, Case{3, 16, Layout::fortran_order, "max_diag"},
                           Case{7, 4, Layout::c_order, "max_trace"}, Case{4, 6, Layout::c_order, "max_diag"}})
       check_ranks_equal_one_rank<T>(2, c, 0.0, 5200u + static_cast<unsigned>(c.order * 37 + c.size));
+  }
+
+  TEST_CASE_TEMPLATE("two GPU ranks overlap each change that swaps in place with the pass before it: the core and "
+                     "factors bit for bit those without overlap and one GPU rank's, the same bytes sent", T, float,
+                     double) {
+    if (device_count() < 2) {
+      MESSAGE("skipped: fewer than two CUDA devices");
+      return;
+    }
+    struct OverlapCase {
+      Case c;
+      SweepSchedule kind;
+      double eta;
+    };
+    for (const OverlapCase& o : {OverlapCase{Case{3, 8, Layout::c_order, "max_diag"}, SweepSchedule::automatic, 0.0},
+                                 OverlapCase{Case{4, 16, Layout::fortran_order, "max_trace"}, SweepSchedule::automatic, 0.0},
+                                 OverlapCase{Case{3, 16, Layout::c_order, "max_diag"}, SweepSchedule::automatic, 0.05},
+                                 OverlapCase{Case{3, 7, Layout::c_order, "max_diag"}, SweepSchedule::round_robin, 0.0},
+                                 OverlapCase{Case{4, 9, Layout::fortran_order, "max_diag"}, SweepSchedule::round_robin, 0.05}}) {
+      const Case& c = o.c;
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      CAPTURE(o.eta);
+      const auto tensor = random_tensor<T>(c.order, c.size, 6400u + static_cast<unsigned>(c.order * 31 + c.size), c.layout);
+      const DistributedSchedule schedule = distributed_schedule(c.size, 2, o.kind);
+      REQUIRE(schedule.stages.size() > 1);
+      // Three sweeps: the changes within each, and the one back to the first stage after the first two.
+      int changes = 0;
+      for (std::size_t t = 0; t < schedule.stages.size(); ++t) {
+        const SlabLayout& now = schedule.stages[t].layout;
+        const SlabLayout& next = schedule.stages[(t + 1) % schedule.stages.size()].layout;
+        if (now.rows != next.rows && swaps_in_place(now, next)) changes += t + 1 < schedule.stages.size() ? 3 : 2;
+      }
+      REQUIRE(changes > 0);
+      const auto run = [&](const char* pieces) {
+        test::ScopedEnvironment environment;
+        environment.set("TENSORDIAG_EXCHANGE_PIECES", pieces);
+        return on_gpu_ranks_with(tensor, schedule, c.rule, o.eta);
+      };
+      const auto plain = run("0");
+      REQUIRE(plain.size() == 2);
+      for (const char* pieces : {"1", "3", "4"}) {
+        CAPTURE(pieces);
+        const auto overlapped = run(pieces);
+        REQUIRE(overlapped.size() == 2);
+        for (std::size_t r = 0; r < 2; ++r) {
+          CAPTURE(r);
+          CHECK(plain[r].distribution.overlapped_changes == 0);
+          CHECK(overlapped[r].distribution.overlapped_changes == changes);
+          CHECK(overlapped[r].distribution.bytes_sent == plain[r].distribution.bytes_sent);
+          CHECK(overlapped[r].distribution.bytes_sent > 0);
+          REQUIRE(overlapped[r].run.history.size() == plain[r].run.history.size());
+          for (std::size_t h = 0; h < plain[r].run.history.size(); ++h)  // the figures' sums in another order
+            CHECK(std::abs(overlapped[r].run.history[h].off_rel - plain[r].run.history[h].off_rel) <=
+                  1e-12 * plain[r].run.history[h].off_rel);
+        }
+        check_parts_equal_one_rank(overlapped, plain, tensor, o.eta);
+      }
+      check_parts_equal_one_rank(plain, on_one_gpu_rank(tensor, schedule, c.rule, o.eta), tensor, o.eta);
+    }
   }
 
   TEST_CASE_TEMPLATE("two GPU ranks with odd N, or the round robin, equal one GPU rank, bit for bit, with and "

@@ -9,7 +9,7 @@
 // `--made-on-ranks`: no one-GPU run and no whole tensor on the host; each rank makes its own rows
 // (for tensors past the host's memory twice over, N = 8, D = 12 is 275 GB), and prints its off_rel.
 // `--settings "V=x,W=y;V=z"` runs each P > 1 once for each ';'-separated list of environment
-// settings (TENSORDIAG_EXCHANGE_PIECES, TENSORDIAG_EXCHANGE_RESERVE: the overlapped changes).
+// settings (TENSORDIAG_EXCHANGE_PIECES: the overlapped changes).
 //   usage: gpu_ranks_bench [--ranks P,P,..] [--settings S;S;..] [--eta E] [--made-on-ranks] DxN [DxN ...]
 //   Exits 77 with fewer GPUs than asked.
 #include <algorithm>

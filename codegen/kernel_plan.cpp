@@ -150,8 +150,9 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
   long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;
-  // group, held_representatives, partner_of, pair_of, held_count and figures.cuh's warp_sums
-  const long long tables = 3 * representatives * 4 + 2LL * z.n * 4 + 16 + 32 * 16;
+  // group, held_representatives, second_representatives, partner_of, pair_of, held_count,
+  // second_count and figures.cuh's warp_sums
+  const long long tables = 4 * representatives * 4 + 2LL * z.n * 4 + 16 + 32 * 16;
   const auto shared = [&] { return tiles_per_block * chunk * (static_cast<long long>(z.n) << t) * z.scalar + tables; };
   while (shared() > spec.tuning.shared_bytes && tiles_per_block > 1) tiles_per_block /= 2;
   while (shared() > spec.tuning.shared_bytes && chunk > 1) chunk /= 2;

@@ -36,9 +36,8 @@
 //              tiles of its rows are visited; the partials are then the slab's. rows[N + r] != 0
 //              for each representative r of the second memory mode whose tiles are visited (all of
 //              them, but in the pieces of an overlapped change: runtime/distributed/overlapped_change.hpp).
-// Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS; or, for a slab's piece beside an
-// exchange (runtime/distributed/overlapped_change.hpp), fewer than PASS_BLOCKS blocks and no factors:
-// the tiles are then strided over the grid, and blocks past it write no partials.
+// Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS; or PASS_BLOCKS alone (the factors
+// left to another launch: a slab's pieces, runtime/distributed/overlapped_change.hpp).
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int R = ${register_bits};
@@ -171,8 +170,7 @@ group_pass(${group_pass_parameters}) {
   Scalar (*const buffer)[SLOT_ENTRIES] = exchange[has_tile ? tile_in_block : 0];
   double off = 0.0, diag = 0.0;
 
-  const Offset stride = gridDim.x < PASS_BLOCKS ? static_cast<Offset>(gridDim.x) : static_cast<Offset>(PASS_BLOCKS);
-  for (Offset tile_group = blockIdx.x; tile_group < tile_groups; tile_group += stride) {
+  for (Offset tile_group = blockIdx.x; tile_group < tile_groups; tile_group += PASS_BLOCKS) {
     const Offset tile = tile_group * TILES_PER_BLOCK + tile_in_block;
     const bool in_range = has_tile && tile < tiles;
     __syncthreads();  // group is filled; the previous tile's last exchange is read

@@ -212,22 +212,6 @@ private:
   std::vector<int> table_;
 };
 
-// The grid of group_pass's launches beside an overlapped change: all its blocks, or with
-// TENSORDIAG_EXCHANGE_RESERVE = m those that the device's other multiprocessors hold at once, so
-// that m stay free for NCCL's kernels (a grid-stride pass would otherwise take every multiprocessor
-// a block frees, before NCCL's blocks fit).
-template <class Launcher>
-long long blocks_beside_exchange(const Launcher& pass, long long pass_blocks, const CudaDeviceInfo& device) {
-  const int reserve = exchange_reserve_from_environment();
-  if (reserve <= 0) return pass_blocks;
-  int per_multiprocessor = 0;
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, reinterpret_cast<const void*>(pass.function),
-                                                            static_cast<int>(pass.block.x), pass.dynamic_shared_bytes),
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const long long others = std::max(1, device.multiprocessors - reserve);
-  return std::clamp(others * std::max(1, per_multiprocessor), 1LL, pass_blocks);
-}
-
 // Entry (i, .., i) of row i is at i times the sum of the other modes' strides within the row.
 std::size_t diagonal_stride_within_row(int order, int size) {
   std::size_t stride = 0, power = 1;
@@ -324,7 +308,6 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   std::vector<CudaEvent> launched(most_launches);
   std::vector<CudaEvent> change_begun(schedule.stages.size()), change_done(schedule.stages.size());
   const long long pass_blocks = kernels.group_pass_plan.pass_blocks;
-  const long long beside_exchange_blocks = blocks_beside_exchange(kernels.group_pass, pass_blocks, *device);
   const auto pass_launch = [&](long long blocks, const int* group_pairs, dsl::Givens<T>* group_rotations,
                                double* figure_sums, const int* rows) {
     kernels.group_pass(dim3(static_cast<unsigned>(blocks)), stream, device_slab.values(), group_pairs,
@@ -376,14 +359,8 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
         // The stage's last pass in launches, the factors with the first; the rows leave as they are done.
         const OverlappedChange change = overlapped_change(stage.groups[k], stage.layout, *next, comm.rank(), pieces);
         const int* tables = device_slab.launch_tables(change.launches, change.pieces, stream);
-        // A piece's partials beyond a smaller grid's blocks stay zero.
-        if (figure_sums && beside_exchange_blocks < pass_blocks)
-          check_cuda(cudaMemsetAsync(figure_sums, 0, most_launches * 2 * static_cast<std::size_t>(pass_blocks) * sizeof(double),
-                                     stream),
-                     "cudaMemsetAsync");
         for (std::size_t l = 0; l < change.launches.size(); ++l) {
-          // The first launch runs alone; the later ones beside the exchange.
-          const long long blocks = l == 0 ? pass_blocks + kernels.group_pass_plan.factor_blocks : beside_exchange_blocks;
+          const long long blocks = pass_blocks + (l == 0 ? kernels.group_pass_plan.factor_blocks : 0);
           pass_launch(blocks, group_pairs, group_rotations,
                       figure_sums ? figure_sums + 2 * static_cast<long long>(l) * pass_blocks : nullptr,
                       tables + 2 * l * static_cast<std::size_t>(slab.size));

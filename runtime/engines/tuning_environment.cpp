@@ -53,11 +53,6 @@ int packed_max_orbit_from_environment() {
                          "0..4096");
 }
 
-int exchange_reserve_from_environment() {
-  return integer_setting("TENSORDIAG_EXCHANGE_RESERVE", -1, [](long sms) { return sms >= 0 && sms <= 128; },
-                         "0..128");
-}
-
 int exchange_pieces_from_environment() {
   return integer_setting("TENSORDIAG_EXCHANGE_PIECES", -1, [](long pieces) { return pieces >= 0 && pieces <= 64; },
                          "0..64");

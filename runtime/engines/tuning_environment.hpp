@@ -23,9 +23,6 @@
 //                                   during the pass before it, the leaving rows sent in k pieces
 //                                   as the pass writes them (0: the change after the pass; at most
 //                                   64; unset: 4; runtime/distributed/overlapped_change.hpp)
-//   TENSORDIAG_EXCHANGE_RESERVE=m   GPU ranks: the pass's pieces that run beside an overlapped
-//                                   change leave m multiprocessors free for NCCL's kernels (their
-//                                   grid: the blocks the others hold at once; 0: every one; at most 128)
 namespace tensordiag::runtime {
 
 int subspace_bits_from_environment();    // 0 when unset
@@ -35,6 +32,5 @@ int pass_warp_shuffles_from_environment();  // -1 when unset
 int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 int exchange_pieces_from_environment();  // -1 when unset
-int exchange_reserve_from_environment();  // -1 when unset
 
 }  // namespace tensordiag::runtime

@@ -51,9 +51,10 @@ void check_kernels_serve_slabs(const GpuKernels<T>& kernels, const codegen::Kern
 template <class T>
 class DeviceSlab {
 public:
-  DeviceSlab(const Slab<T>& host, std::size_t capacity, cudaStream_t stream)
+  // `launches`: the most launches an overlapped change cuts a pass into (launch_tables()).
+  DeviceSlab(const Slab<T>& host, std::size_t capacity, std::size_t launches, cudaStream_t stream)
       : size_(static_cast<std::size_t>(host.size)), length_(host.row_length()), block_(length_ / size_),
-        values_(capacity * length_), rows_(2 * size_), launch_rows_(0), holds_(capacity, -1) {
+        values_(capacity * length_), rows_(2 * size_), launch_rows_(launches * 2 * size_), holds_(capacity, -1) {
     const std::vector<int>& mine = host.rows();
     values_.upload(host.values.data(), mine.size() * length_, stream);
     std::copy(mine.begin(), mine.end(), holds_.begin());
@@ -147,7 +148,7 @@ public:
                                                       : piece_representatives(launches[l].piece, pieces, representatives);
       std::fill(table + size_ + begin, table + size_ + end, 1);
     }
-    if (launch_rows_.count() < tables.size()) launch_rows_ = DeviceBuffer<int>(tables.size());
+    if (launch_rows_.count() < tables.size()) throw internal_error("DeviceSlab::launch_tables: more launches than planned");
     launch_rows_.upload(tables, stream);
     return launch_rows_.data();
   }
@@ -258,7 +259,11 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   const SlabFigures input = slab_figures(slab, comm);
   const double off_input = std::sqrt(input.off_norm2);
   result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, input.diag_norm2, input.trace, 0.0});
-  DeviceSlab<T> device_slab(slab, capacity, stream);
+  // Overlapped changes (overlapped_change.hpp): the leaving rows in `pieces` pieces, a launch each,
+  // then one launch of the rows that stay.
+  const int pieces = exchange_pieces_from_environment() < 0 ? 4 : exchange_pieces_from_environment();
+  const std::size_t most_launches = static_cast<std::size_t>(std::min(pieces, (slab.size + 1) / 2)) + 1;
+  DeviceSlab<T> device_slab(slab, capacity, most_launches, stream);
   comm.wait();
   std::vector<T>().swap(slab.values);
 
@@ -282,10 +287,6 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
     factors.upload(identities, stream);
     comm.wait();
   }
-  // Overlapped changes (overlapped_change.hpp): the leaving rows in `pieces` pieces, a launch each,
-  // then one launch of the rows that stay.
-  const int pieces = exchange_pieces_from_environment() < 0 ? 4 : exchange_pieces_from_environment();
-  const std::size_t most_launches = static_cast<std::size_t>(std::min(pieces, (slab.size + 1) / 2)) + 1;
   // The sweep's last pass writes the figures' partials, a set a launch where it is cut.
   DeviceBuffer<double> partials(most_launches * static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles));
   DeviceBuffer<double> figures(2);

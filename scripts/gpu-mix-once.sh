@@ -25,13 +25,8 @@ bash scripts/gpu-ncu-pass.sh "$out" head ./build/head/tensordiag
 bash scripts/gpu-ncu-pass.sh "$out" new ./build/tensordiag
 
 echo "== 3. gpu_bench --complex, base and new"
-for build in head new; do
-  bench=./build/bench/gpu_bench
-  [ $build = head ] && bench=./build/head/gpu_bench
-  echo "== $build: $bench" | tee -a "$out/bench.txt"
-  TENSORDIAG_CACHE_DIR=$(mktemp -d) timeout 150 $bench "$out/complex_$build.json" --complex --only "$shapes" --repeats 3 2>&1 |
-    tee -a "$out/bench.txt" | grep -E "^ *[0-9]+ +[0-9]+ "
-done
+bash scripts/gpu-complex-table.sh "$out" head ./build/head/gpu_bench "$shapes" 150
+bash scripts/gpu-complex-table.sh "$out" new ./build/bench/gpu_bench "$shapes" 150
 for bound in 0 80; do
   echo "== new, TENSORDIAG_PASS_MAX_REGISTERS=$bound (complex64's bound; others too)" | tee -a "$out/bench.txt"
   TENSORDIAG_PASS_MAX_REGISTERS=$bound TENSORDIAG_CACHE_DIR=$(mktemp -d) timeout 60 ./build/bench/gpu_bench \

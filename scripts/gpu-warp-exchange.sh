@@ -14,11 +14,6 @@ export NCCL_NVLS_ENABLE=0
 shapes=${1:-9x8,8x8,7x8,10x4,6x16}
 timeout 330 ./build/tests/tensordiag_gpu_tests -ts=gpu > "$out/gpu_suite.log" 2>&1 || status=1
 tail -3 "$out/gpu_suite.log"
-for build in base new; do
-  bench=./build/bench/gpu_bench
-  [ $build = base ] && bench=./build/base/gpu_bench
-  echo "== $build: $bench" | tee -a "$out/bench.txt"
-  TENSORDIAG_CACHE_DIR=$(mktemp -d) timeout 130 $bench "$out/complex_$build.json" --complex --only "$shapes" --repeats 3 2>&1 |
-    tee -a "$out/bench.txt" | grep -E "^ *[0-9]+ +[0-9]+ "
-done
+bash scripts/gpu-complex-table.sh "$out" base ./build/base/gpu_bench "$shapes" 130
+bash scripts/gpu-complex-table.sh "$out" new ./build/bench/gpu_bench "$shapes" 130
 exit $status

@@ -1,12 +1,16 @@
 // The model of a distributed sweep (issue 14; docs/DESIGN.md, "Between ranks"): for a shape and a
 // number of ranks P, the layouts a sweep goes through (against the lower bound for layouts of whole
 // index pairs), the bytes each rank sends, and the time a sweep takes from a local pass bandwidth
-// and a link bandwidth, without overlap (what the CPU-rank engine does: a blocking all-to-all) and
-// with it (the bound a GPU engine on separate streams could reach).
-//   usage: distributed_model [--local GBS] [--link GBS] [--hosts-link GBS] [--ranks-per-host R] NxD:P,P,.. ...
+// and a link bandwidth: without overlap (the CPU-rank engine: a blocking all-to-all), with the
+// overlap GPU ranks make (each change beside the pass before it, less that pass's first of K pieces:
+// runtime/distributed/overlapped_change.hpp), and with a whole overlap, max(local, exchange), the
+// bound no schedule of whole-pair layouts reaches (docs/DESIGN.md, "Overlap").
+//   usage: distributed_model [--local GBS] [--link GBS] [--hosts-link GBS] [--ranks-per-host R]
+//                            [--pieces K] NxD:P,P,.. ...
 // Defaults: local 3000 GB/s (an H100's device copy, read + write), link 369 GB/s (NVLink between two
 // H200s, NCCL send/recv one way, measured 2026-11-23), between hosts 50 GB/s (400 Gb/s InfiniBand),
-// 8 ranks a host.
+// 8 ranks a host, 4 pieces (TENSORDIAG_EXCHANGE_PIECES's default).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,7 +44,7 @@ Shape parse_shape(const char* text) {
 
 int main(int argc, char** argv) {
   double local = 3000, link = 369, hosts_link = 50;
-  int ranks_per_host = 8;
+  int ranks_per_host = 8, pieces = 4;
   std::vector<Shape> shapes;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -49,6 +53,7 @@ int main(int argc, char** argv) {
       else if (arg == "--link" && i + 1 < argc) link = std::atof(argv[++i]);
       else if (arg == "--hosts-link" && i + 1 < argc) hosts_link = std::atof(argv[++i]);
       else if (arg == "--ranks-per-host" && i + 1 < argc) ranks_per_host = std::atoi(argv[++i]);
+      else if (arg == "--pieces" && i + 1 < argc) pieces = std::max(1, std::atoi(argv[++i]));
       else shapes.push_back(parse_shape(argv[i]));
     }
   } catch (const std::exception& error) {
@@ -57,14 +62,16 @@ int main(int argc, char** argv) {
   }
   if (shapes.empty()) {
     std::fprintf(stderr, "usage: distributed_model [--local GBS] [--link GBS] [--hosts-link GBS] "
-                         "[--ranks-per-host R] NxD:P,P,.. ...\n");
+                         "[--ranks-per-host R] [--pieces K] NxD:P,P,.. ...\n");
     return 2;
   }
-  std::printf("float32; local %.0f GB/s (read + write), link %.0f GB/s a rank within %d ranks, %.0f GB/s between hosts\n\n",
-              local, link, ranks_per_host, hosts_link);
+  std::printf("float32; local %.0f GB/s (read + write), link %.0f GB/s a rank within %d ranks, %.0f GB/s between hosts; "
+              "%d pieces\n\n",
+              local, link, ranks_per_host, hosts_link, pieces);
   std::printf("| N | D | GB | P | schedule | layouts a sweep | lower bound | moved a change | GB sent a rank a sweep | "
-              "local ms a sweep | exchange ms | sweep ms, no overlap | with overlap | speed-up vs P = 1 |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "local ms a sweep | exchange ms | sweep ms, no overlap | overlap of the pass before a change | "
+              "whole overlap (bound) | speed-up vs P = 1 (pass before) |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Shape& shape : shapes) {
     const double bytes = std::pow(static_cast<double>(shape.size), shape.order) * 4;
     const int groups = shape.size % 2 == 0 ? shape.size - 1 : shape.size;
@@ -82,12 +89,16 @@ int main(int argc, char** argv) {
         const double local_ms = groups * 2 * (bytes / ranks) / (local * 1e9) * 1e3;
         const double exchange_ms = sent_per_rank / (bandwidth * 1e9) * 1e3;
         const double fraction = stages > 1 ? static_cast<double>(schedule.rows_moved_per_sweep()) / stages / shape.size : 0;
-        std::printf("| %d | %d | %.1f | %d | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", shape.size,
-                    shape.order, bytes / 1e9, ranks, std::string(to_string(schedule.kind)).c_str(), stages, bound,
-                    fraction, sent_per_rank / 1e9, local_ms, exchange_ms, local_ms + exchange_ms,
-                    std::max(local_ms, exchange_ms), one_rank_ms / std::max(local_ms, exchange_ms));
+        // Each change (as many as layouts) hides behind the pass before it, less its first piece.
+        const double pass_ms = 2 * (bytes / ranks) / (local * 1e9) * 1e3;
+        const double hidden_ms = stages > 1 ? stages * std::min(exchange_ms / stages, pass_ms * (pieces - 1) / pieces) : 0;
+        const double overlapped_ms = local_ms + exchange_ms - hidden_ms;
+        std::printf("| %d | %d | %.1f | %d | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                    shape.size, shape.order, bytes / 1e9, ranks, std::string(to_string(schedule.kind)).c_str(), stages,
+                    bound, fraction, sent_per_rank / 1e9, local_ms, exchange_ms, local_ms + exchange_ms, overlapped_ms,
+                    std::max(local_ms, exchange_ms), one_rank_ms / overlapped_ms);
       } catch (const std::exception& error) {
-        std::printf("| %d | %d | %.1f | %d | - | - | - | - | - | - | - | - | - | %s |\n", shape.size, shape.order,
+        std::printf("| %d | %d | %.1f | %d | - | - | - | - | - | - | - | - | - | - | %s |\n", shape.size, shape.order,
                     bytes / 1e9, ranks, error.what());
       }
     }

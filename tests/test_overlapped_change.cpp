@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <set>
 #include <vector>
 
@@ -86,15 +87,14 @@ void check_change(const PivotGroup& group, const SlabLayout& now, const SlabLayo
       if (!sent.empty()) CHECK(leaving_rows);
       CHECK(received == plans[at(partner)].sent[at(k - 1)]);
       REQUIRE(received.size() == sent.size());
-      REQUIRE(plan.sent_after[at(k - 1)].size() == sent.size());
       for (std::size_t j = 0; j < sent.size(); ++j) {
-        const int launch = plan.sent_after[at(k - 1)][j];
+        const int launch = sent[j].piece;  // the launch whose event a piece waits for
         REQUIRE(launch >= 0);
         REQUIRE(launch < static_cast<int>(plan.launches.size()));
         CHECK(plan.launches[at(launch)].piece == sent[j].piece);
         CHECK(std::binary_search(plan.launches[at(launch)].rows.begin(), plan.launches[at(launch)].rows.end(),
                                  sent[j].row));
-        if (j > 0) CHECK(plan.sent_after[at(k - 1)][j - 1] <= launch);
+        if (j > 0) CHECK(sent[j - 1].piece <= launch);
         CHECK(received[j].piece == sent[j].piece);  // the same place in the row on both sides
         const auto slot = std::find(mine.begin(), mine.end(), sent[j].row) - mine.begin();
         slots[static_cast<std::size_t>(slot)][at(sent[j].piece)] = received[j].row;
@@ -125,6 +125,32 @@ TEST_CASE("the pieces of an overlapped change cover the representatives once, in
       }
       CHECK(next == representatives);
     }
+}
+
+TEST_CASE("the indices of a piece: its representatives' pairs and the unpaired index, all pieces N indices once") {
+  for (const int size : {4, 5, 7, 8, 9, 16})
+    for (const PivotGroup& group : round_robin_schedule(size))
+      for (int pieces = 1; pieces <= (size + 1) / 2; ++pieces) {
+        CAPTURE(size);
+        CAPTURE(pieces);
+        std::vector<int> all;
+        for (int piece = 0; piece < pieces; ++piece) {
+          const std::vector<int> indices = piece_indices(group, piece, pieces, size);
+          const auto [begin, end] = piece_representatives(piece, pieces, (size + 1) / 2);
+          std::size_t expected = 0;
+          for (int r = begin; r < end; ++r) expected += r < static_cast<int>(group.size()) ? 2 : 1;
+          CHECK(indices.size() == expected);
+          for (int r = begin; r < end && r < static_cast<int>(group.size()); ++r) {
+            CHECK(std::find(indices.begin(), indices.end(), group[at(r)].p) != indices.end());
+            CHECK(std::find(indices.begin(), indices.end(), group[at(r)].q) != indices.end());
+          }
+          all.insert(all.end(), indices.begin(), indices.end());
+        }
+        std::sort(all.begin(), all.end());
+        std::vector<int> every(static_cast<std::size_t>(size));
+        std::iota(every.begin(), every.end(), 0);
+        CHECK(all == every);
+      }
 }
 
 TEST_CASE("an overlapped change of layout: launches of whole pairs, leaving rows first and in pieces, trades that "

@@ -29,15 +29,6 @@ namespace tensordiag::runtime {
 
 namespace {
 
-// The indices a representative of the group names: its pair's two, or an odd N's unpaired index.
-std::vector<int> representative_indices(const PivotGroup& group, int representative) {
-  if (representative < static_cast<int>(group.size()))
-    return {group[static_cast<std::size_t>(representative)].p, group[static_cast<std::size_t>(representative)].q};
-  std::vector<bool> paired(2 * group.size() + 1, false);
-  for (const PivotPair& pair : group) paired[static_cast<std::size_t>(pair.p)] = paired[static_cast<std::size_t>(pair.q)] = true;
-  return {static_cast<int>(std::find(paired.begin(), paired.end(), false) - paired.begin())};
-}
-
 template <class T>
 void check_kernels_serve_slabs(const GpuKernels<T>& kernels, const codegen::KernelSpec& base) {
   if (kernels.split_plan || kernels.chunk_plan)
@@ -105,25 +96,25 @@ public:
 
   // swap_to by the plan of an overlapped change of `group`: the pieces for partner me ^ k in the
   // plan's order, each leaving once its launch's event in `launched` has happened. A piece is the
-  // row's blocks of N^(D-2) entries at the second memory mode's indices of its representatives.
+  // row's blocks of N^(D-2) entries at its indices of the second memory mode (piece_indices).
   // Returns the bytes sent.
   std::size_t swap_to(const OverlappedChange& change, const PivotGroup& group, const std::vector<CudaEvent>& launched,
                       DeviceCommunicator& comm) {
-    const int representatives = static_cast<int>((size_ + 1) / 2);
+    std::vector<std::vector<int>> indices;  // of each piece
+    for (int piece = 0; piece < change.pieces; ++piece)
+      indices.push_back(piece_indices(group, piece, change.pieces, static_cast<int>(size_)));
     std::size_t sent = 0;
     for (std::size_t k = 0; k < change.sent.size(); ++k) {
       const std::vector<RowPiece>& leaving = change.sent[k];
       if (leaving.empty()) continue;
       std::vector<void*> blocks;
       std::vector<cudaEvent_t> ready;
-      for (std::size_t j = 0; j < leaving.size(); ++j) {
-        T* row = slot(slot_of(leaving[j].row));
-        const auto [begin, end] = piece_representatives(leaving[j].piece, change.pieces, representatives);
-        for (int r = begin; r < end; ++r)
-          for (const int index : representative_indices(group, r)) {
-            blocks.push_back(row + static_cast<std::size_t>(index) * block_);
-            ready.push_back(launched[static_cast<std::size_t>(change.sent_after[k][j])].get());
-          }
+      for (const RowPiece& piece : leaving) {
+        T* row = slot(slot_of(piece.row));
+        for (const int index : indices[static_cast<std::size_t>(piece.piece)]) {
+          blocks.push_back(row + static_cast<std::size_t>(index) * block_);
+          ready.push_back(launched[static_cast<std::size_t>(piece.piece)].get());  // launch i writes piece i
+        }
       }
       comm.swap_device_rows(blocks, ready, block_ * sizeof(T), comm.rank() ^ static_cast<int>(k + 1));
       for (std::size_t j = 0; j < leaving.size(); ++j)
@@ -138,12 +129,12 @@ public:
   // the others -1, then its piece's representatives of the second memory mode; table l at
   // launch_tables() + 2 l N.
   const int* launch_tables(const std::vector<OverlappedLaunch>& launches, int pieces, cudaStream_t stream) {
+    const int representatives = static_cast<int>((size_ + 1) / 2);
     std::vector<int> tables(launches.size() * 2 * size_, 0);
     for (std::size_t l = 0; l < launches.size(); ++l) {
       int* table = tables.data() + l * 2 * size_;
       std::fill(table, table + size_, -1);
       for (const int index : launches[l].rows) table[index] = slot_of(index);
-      const int representatives = static_cast<int>((size_ + 1) / 2);
       const auto [begin, end] = launches[l].piece < 0 ? std::pair{0, representatives}
                                                       : piece_representatives(launches[l].piece, pieces, representatives);
       std::fill(table + size_ + begin, table + size_ + end, 1);
@@ -261,7 +252,8 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, input.diag_norm2, input.trace, 0.0});
   // Overlapped changes (overlapped_change.hpp): the leaving rows in `pieces` pieces, a launch each,
   // then one launch of the rows that stay.
-  const int pieces = exchange_pieces_from_environment() < 0 ? 4 : exchange_pieces_from_environment();
+  const int pieces_asked = exchange_pieces_from_environment();
+  const int pieces = pieces_asked < 0 ? 4 : pieces_asked;
   const std::size_t most_launches = static_cast<std::size_t>(std::min(pieces, (slab.size + 1) / 2)) + 1;
   DeviceSlab<T> device_slab(slab, capacity, most_launches, stream);
   comm.wait();

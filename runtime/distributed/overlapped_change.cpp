@@ -47,6 +47,21 @@ std::pair<int, int> piece_representatives(int piece, int pieces, int representat
   return {piece * representatives / pieces, (piece + 1) * representatives / pieces};
 }
 
+std::vector<int> piece_indices(const PivotGroup& group, int piece, int pieces, int size) {
+  const auto [begin, end] = piece_representatives(piece, pieces, (size + 1) / 2);
+  std::vector<int> indices;
+  for (int r = begin; r < end; ++r) {
+    if (r < static_cast<int>(group.size())) {
+      indices.insert(indices.end(), {group[static_cast<std::size_t>(r)].p, group[static_cast<std::size_t>(r)].q});
+      continue;
+    }
+    std::vector<bool> paired(static_cast<std::size_t>(size), false);  // r is the unpaired index's
+    for (const PivotPair& pair : group) paired[static_cast<std::size_t>(pair.p)] = paired[static_cast<std::size_t>(pair.q)] = true;
+    indices.push_back(static_cast<int>(std::find(paired.begin(), paired.end(), false) - paired.begin()));
+  }
+  return indices;
+}
+
 OverlappedChange overlapped_change(const PivotGroup& group, const SlabLayout& now, const SlabLayout& next, int me,
                                    int pieces) {
   OverlappedChange change;
@@ -63,11 +78,8 @@ OverlappedChange overlapped_change(const PivotGroup& group, const SlabLayout& no
     std::vector<RowPiece> received =
         pieces_sent(leaving_and_staying(group, now, next, partner).first, next, me, change.pieces);
     if (sent.size() != received.size()) throw internal_error("overlapped_change: an unbalanced change");
-    std::vector<int> after;
-    for (const RowPiece& piece : sent) after.push_back(piece.piece);  // launch i is piece i of the leaving rows
     change.sent.push_back(std::move(sent));
     change.received.push_back(std::move(received));
-    change.sent_after.push_back(std::move(after));
   }
   return change;
 }

@@ -35,16 +35,20 @@ struct RowPiece {
 
 struct OverlappedChange {
   int pieces = 1;  // K: the pieces of a leaving row
+  // The leaving rows' launches first, launch i their piece i (so a piece sent may leave after the
+  // launch of its number), then the staying rows' launch.
   std::vector<OverlappedLaunch> launches;
   // For k = 1 .. P-1 (entry k - 1), the partner me XOR k: the pieces sent to it and received from
-  // it in the order of the trades (the j-th received lands where the j-th sent was), and the
-  // launch after which each sent piece may leave.
+  // it in the order of the trades (the j-th received lands where the j-th sent was).
   std::vector<std::vector<RowPiece>> sent, received;
-  std::vector<std::vector<int>> sent_after;
 };
 
 // The representatives [begin, end) of piece `piece` of `pieces` among `representatives`.
 std::pair<int, int> piece_representatives(int piece, int pieces, int representatives);
+
+// The indices of the second memory mode that piece `piece` of `pieces` covers, for `group` of an
+// index set of `size` (N): its representatives' pairs, each p then q, and an odd N's unpaired index.
+std::vector<int> piece_indices(const PivotGroup& group, int piece, int pieces, int size);
 
 // The plan for rank `me` whose slab holds `now` and runs `group` last before the change to `next`,
 // the leaving rows in `pieces` pieces (at most ceil(N / 2)).

@@ -17,18 +17,21 @@ namespace tensordiag::cli {
 
 namespace {
 
+// The batch's runs, written stacked from the results (the inputs are let go first: the outputs
+// are the only batch held while they are written).
 template <class T>
-std::string diagonalize_batch_into(AtomicOutput& output, const std::vector<runtime::HostTensor<T>>& tensors,
+std::string diagonalize_batch_into(AtomicOutput& output, std::vector<runtime::HostTensor<T>> tensors,
                                    const runtime::Options& options, const runtime::ReportInput& input) {
   const auto results = runtime::diagonalize_batch(tensors, options);
+  std::vector<runtime::HostTensor<T>>().swap(tensors);
   print_notes(results.front().notes);
-  std::vector<runtime::HostTensor<T>> cores;
-  std::vector<std::vector<runtime::Matrix<T>>> factors(static_cast<std::size_t>(tensors.front().order()));
+  std::vector<const runtime::HostTensor<T>*> cores;
+  std::vector<std::vector<const runtime::Matrix<T>*>> factors(results.front().factors.size());
   std::vector<const runtime::Result<T>*> runs;
   for (const auto& result : results) {
     runs.push_back(&result);
-    cores.push_back(result.core);
-    for (std::size_t n = 0; n < factors.size(); ++n) factors[n].push_back(result.factors[n]);
+    cores.push_back(&result.core);
+    for (std::size_t n = 0; n < factors.size(); ++n) factors[n].push_back(&result.factors[n]);
   }
   runtime::write_tensor_batch(output.stage("core.npy"), cores);
   for (std::size_t n = 0; n < factors.size(); ++n)
@@ -42,14 +45,9 @@ std::vector<runtime::HostTensor<C>> complex_batch(const DiagonalizeArguments& ar
   using runtime::HostTensor;
   if (runtime::is_complex(file_dtype))
     return converted_batch<HostTensor<C>, runtime::AnyComplexTensor>(runtime::read_complex_tensor_batch(arguments.input));
-  std::vector<HostTensor<C>> out;
-  std::visit(
-      [&out](const auto& tensors) {
-        for (const auto& t : tensors)
-          out.push_back(std::get<HostTensor<C>>(runtime::convert_to_complex(runtime::AnyTensor(t), runtime::dtype_of<C>())));
-      },
-      runtime::read_tensor_batch(arguments.input));
-  return out;
+  return converted_batch<HostTensor<C>>(runtime::read_tensor_batch(arguments.input), [](const auto& t) {
+    return std::get<HostTensor<C>>(runtime::convert_to_complex(runtime::AnyTensor(t), runtime::dtype_of<C>()));
+  });
 }
 
 }  // namespace
@@ -95,9 +93,9 @@ int run_diagonalize_batch(const DiagonalizeArguments& arguments) {
   using runtime::AnyTensor, runtime::HostTensor;
   // The tensors, read and in the run's dtype, written all or nothing.
   std::string summary;
-  const auto run = [&](const auto& tensors) {
+  const auto run = [&](auto&& tensors) {
     AtomicOutput output(arguments.out);
-    summary = diagonalize_batch_into(output, tensors, options, input);
+    summary = diagonalize_batch_into(output, std::move(tensors), options, input);
     output.commit();
   };
   if (runs_complex(arguments, file_dtype)) {

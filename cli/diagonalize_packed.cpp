@@ -30,20 +30,22 @@ runtime::ReportInput packed_report_input(const DiagonalizeArguments& arguments, 
 // batch is: DIR/core.npy (B, binom(N + D - 1, D)), DIR/factor_n.npy (B, N, N) for n = 1..D (the
 // same Q in every mode), DIR/report.json with one report per tensor.
 template <class T>
-std::string diagonalize_packed_batch_into(AtomicOutput& output, const std::vector<runtime::PackedSymmetricTensor<T>>& tensors,
+std::string diagonalize_packed_batch_into(AtomicOutput& output, std::vector<runtime::PackedSymmetricTensor<T>> tensors,
                                           const runtime::Options& options, const runtime::ReportInput& input) {
+  const int order = tensors.front().order();
   const auto results = runtime::diagonalize_packed_batch(tensors, options);
+  std::vector<runtime::PackedSymmetricTensor<T>>().swap(tensors);  // the outputs alone while they are written
   print_notes(results.front().run.notes);
-  std::vector<runtime::PackedSymmetricTensor<T>> cores;
-  std::vector<runtime::Matrix<T>> factors;
+  std::vector<const runtime::PackedSymmetricTensor<T>*> cores;
+  std::vector<const runtime::Matrix<T>*> factors;
   std::vector<const runtime::Result<T>*> runs;
   for (const auto& result : results) {
-    cores.push_back(result.core);
-    factors.push_back(result.run.factors.front());
+    cores.push_back(&result.core);
+    factors.push_back(&result.run.factors.front());
     runs.push_back(&result.run);
   }
   runtime::write_packed_batch(output.stage("core.npy"), cores);
-  for (int n = 0; n < tensors.front().order(); ++n)
+  for (int n = 0; n < order; ++n)
     runtime::write_matrix_batch(output.stage("factor_" + std::to_string(n + 1) + ".npy"), factors);
   return stage_batch_report(output, runs, options, input);
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <new>
@@ -453,6 +454,30 @@ std::string npy_prefix(Dtype dtype, bool fortran_order, const std::vector<std::s
                        " bytes does not fit a version 2.0 length");
 }
 
+void write_npy_in_parts(const fs::path& file, Dtype dtype, bool fortran_order, const std::vector<std::size_t>& shape,
+                        const std::function<std::span<const unsigned char>()>& next_part) {
+  const auto expected = byte_count(shape, dtype);
+  if (!expected) throw internal_error("write_npy: no byte count for shape " + shape_text(shape));
+  const std::string prefix = npy_prefix(dtype, fortran_order, shape);
+
+  errno = 0;
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) fail(file, "cannot open for writing: " + system_reason());
+  out.write(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+  for (std::size_t written = 0; written < *expected;) {
+    const std::span<const unsigned char> part = next_part();
+    if (part.empty() || part.size() > *expected - written)
+      throw internal_error("write_npy: parts of " + std::to_string(written) + " + " + std::to_string(part.size()) +
+                           " bytes for shape " + shape_text(shape) + " of " + std::string(to_string(dtype)));
+    out.write(reinterpret_cast<const char*>(part.data()), static_cast<std::streamsize>(part.size()));
+    written += part.size();
+    if (!out) break;  // reported below, with the reason
+  }
+  // The last buffered bytes reach the file only at close, so a full disk may show only there.
+  out.close();
+  if (!out) fail(file, "write failed: " + system_reason());
+}
+
 namespace {
 
 void write_npy(const fs::path& file, Dtype dtype, bool fortran_order,
@@ -461,16 +486,8 @@ void write_npy(const fs::path& file, Dtype dtype, bool fortran_order,
   if (!expected || *expected != data_bytes)
     throw internal_error("write_npy: " + std::to_string(data_bytes) + " bytes of data for shape " +
                          shape_text(shape) + " of " + std::string(to_string(dtype)));
-  const std::string prefix = npy_prefix(dtype, fortran_order, shape);
-
-  errno = 0;
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) fail(file, "cannot open for writing: " + system_reason());
-  out.write(prefix.data(), static_cast<std::streamsize>(prefix.size()));
-  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(data_bytes));
-  // The last buffered bytes reach the file only at close, so a full disk may show only there.
-  out.close();
-  if (!out) fail(file, "write failed: " + system_reason());
+  write_npy_in_parts(file, dtype, fortran_order, shape,
+                     [&] { return std::span<const unsigned char>(static_cast<const unsigned char*>(data), data_bytes); });
 }
 
 NpyArray read_npy_array(NpySource& source, const fs::path& file) {
@@ -577,6 +594,21 @@ std::vector<T> NpyReader::values() {
   std::vector<T> values = allocate<T>(state_->header.data_bytes / sizeof(T), state_->file);
   read_data(state_->source, values, state_->file);
   return values;
+}
+
+void NpyReader::read_chunks(std::size_t chunk_bytes, const std::function<void(std::span<const unsigned char>)>& take) {
+  if (state_->read) throw internal_error("NpyReader::read_chunks: the data was read already");
+  state_->read = true;
+  const std::size_t value_bytes = byte_count({1}, state_->header.dtype).value_or(1);
+  const std::size_t chunk = std::max(value_bytes, chunk_bytes / value_bytes * value_bytes);
+  std::vector<unsigned char> buffer =
+      allocate<unsigned char>(std::min(chunk, state_->header.data_bytes), state_->file);
+  for (std::size_t left = state_->header.data_bytes; left > 0;) {
+    buffer.resize(std::min(chunk, left));
+    read_data(state_->source, buffer, state_->file);
+    take(buffer);
+    left -= buffer.size();
+  }
 }
 
 template <class T>

@@ -4,6 +4,7 @@
 // user_error with a one-line message that names the file. Files are written in version 1.0 (2.0
 // when the header needs more than 65535 bytes), the header padded to a multiple of 64 bytes.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <cstdint>
 #include <span>
@@ -31,6 +32,13 @@ NpyArray read_npy_array(const std::filesystem::path& path);
 NpyArray read_npy_array(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 // Throws internal_error when array.bytes does not hold exactly shape product x element size.
 void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
+// A .npy file whose data comes in parts, each call of `next_part` giving the next bytes in file
+// order (valid until the next call), until the shape's bytes are written: a stacked batch is
+// written from its items without a buffer of its own size. internal_error when a part is empty
+// or runs past the shape's bytes; user_error naming the file when it cannot be written.
+void write_npy_in_parts(const std::filesystem::path& path, Dtype dtype, bool fortran_order,
+                        const std::vector<std::size_t>& shape,
+                        const std::function<std::span<const unsigned char>()>& next_part);
 
 // A .npy file whose header is read and checked on opening (as read_npy_array checks it) and whose
 // data is read later, once, straight into values of the caller's type: one copy of the data in
@@ -52,6 +60,10 @@ public:
   // memory or a short read is a user_error naming the file.
   template <class T>
   std::vector<T> values();
+  // The data in file order instead, at most `chunk_bytes` at a time (whole values), each chunk
+  // handed to `take`: the file passes through one buffer of that size, for a caller that places the
+  // values itself (a batch's tensors). Once, and not with values(); a short read as values().
+  void read_chunks(std::size_t chunk_bytes, const std::function<void(std::span<const unsigned char>)>& take);
 
 private:
   struct State;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/io/batch_rows.hpp"
 #include "runtime/io/npy.hpp"
 
 namespace tensordiag::runtime {
@@ -38,22 +39,6 @@ PackedShape checked_header(const NpyReader& reader, const std::filesystem::path&
   return packed_shape_of(reader, file, order, reader.shape().front());
 }
 
-// Row b of a (B, M) array's values in file order: values[b * M + e] in C order, values[e * B + b]
-// in Fortran order.
-template <class T>
-std::vector<PackedSymmetricTensor<T>> rows_of(std::vector<T> values, std::size_t rows, bool fortran_order, int order,
-                                              int size) {
-  const std::size_t length = values.size() / rows;
-  std::vector<PackedSymmetricTensor<T>> tensors;
-  tensors.reserve(rows);
-  for (std::size_t b = 0; b < rows; ++b) {
-    std::vector<T> row(length);
-    for (std::size_t e = 0; e < length; ++e) row[e] = values[fortran_order ? e * rows + b : b * length + e];
-    tensors.emplace_back(order, size, std::move(row));
-  }
-  return tensors;
-}
-
 }  // namespace
 
 PackedSymmetricFile::PackedSymmetricFile(const std::filesystem::path& path, int order)
@@ -74,7 +59,7 @@ void write_packed_symmetric(const std::filesystem::path& path, const PackedSymme
   write_vector(path, std::span<const T>(tensor.values()));
 }
 
-PackedBatchFile::PackedBatchFile(const std::filesystem::path& path, int order) : reader_(path) {
+PackedBatchFile::PackedBatchFile(const std::filesystem::path& path, int order) : path_(path), reader_(path) {
   const std::string file = path.string();
   require_real(reader_, file);
   const std::vector<std::size_t>& shape = reader_.shape();
@@ -87,9 +72,16 @@ PackedBatchFile::PackedBatchFile(const std::filesystem::path& path, int order) :
 }
 
 AnyPackedBatch PackedBatchFile::read() {
-  if (shape_.dtype == Dtype::float32)
-    return rows_of(reader_.values<float>(), count_, reader_.fortran_order(), shape_.order, shape_.size);
-  return rows_of(reader_.values<double>(), count_, reader_.fortran_order(), shape_.order, shape_.size);
+  // The file's data a chunk at a time straight into the rows: the batch is held once.
+  const auto tensors = [&]<class T>() {
+    std::vector<PackedSymmetricTensor<T>> out;
+    for (std::vector<T>& row : read_batch_rows<T>(count_, reader_.shape()[1], reader_.fortran_order(),
+                                                  file_feed(reader_), path_))
+      out.emplace_back(shape_.order, shape_.size, std::move(row));
+    return out;
+  };
+  if (shape_.dtype == Dtype::float32) return tensors.template operator()<float>();
+  return tensors.template operator()<double>();
 }
 
 AnyPackedBatch read_packed_batch(const std::filesystem::path& path, int order) {
@@ -97,19 +89,15 @@ AnyPackedBatch read_packed_batch(const std::filesystem::path& path, int order) {
 }
 
 template <class T>
-void write_packed_batch(const std::filesystem::path& path, const std::vector<PackedSymmetricTensor<T>>& tensors) {
+void write_packed_batch(const std::filesystem::path& path, const std::vector<const PackedSymmetricTensor<T>*>& tensors) {
   if (tensors.empty()) throw internal_error("write_packed_batch: no tensor");
-  NpyArray array;
-  array.dtype = dtype_of<T>();
-  array.shape = {tensors.size(), tensors.front().count()};
-  array.bytes.resize(tensors.size() * tensors.front().count() * sizeof(T));
-  for (std::size_t b = 0; b < tensors.size(); ++b) {
-    if (tensors[b].count() != tensors.front().count())
-      throw internal_error("write_packed_batch: tensors of different sizes");
-    std::memcpy(array.bytes.data() + b * tensors.front().count() * sizeof(T), tensors[b].values().data(),
-                tensors[b].count() * sizeof(T));
+  const std::size_t count = tensors.front()->count();
+  std::vector<const T*> rows;
+  for (const auto* tensor : tensors) {
+    if (tensor->count() != count) throw internal_error("write_packed_batch: tensors of different sizes");
+    rows.push_back(tensor->values().data());
   }
-  write_npy_array(path, array);
+  write_batch_rows(path, std::move(rows), count, {count}, false);
 }
 
 void require_packed_dtype(Dtype dtype) {
@@ -135,7 +123,7 @@ AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype) {
 
 template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<float>&);
 template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<double>&);
-template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<float>>&);
-template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<double>>&);
+template void write_packed_batch(const std::filesystem::path&, const std::vector<const PackedSymmetricTensor<float>*>&);
+template void write_packed_batch(const std::filesystem::path&, const std::vector<const PackedSymmetricTensor<double>*>&);
 
 }  // namespace tensordiag::runtime

@@ -52,16 +52,18 @@ public:
   PackedBatchFile(const std::filesystem::path& path, int order);
   const PackedShape& shape() const { return shape_; }  // of every tensor of the batch
   std::size_t count() const { return count_; }         // B
-  AnyPackedBatch read();
+  AnyPackedBatch read();  // through a 16 MiB buffer: the batch is held once
 
 private:
+  std::filesystem::path path_;
   NpyReader reader_;
   std::size_t count_ = 0;
   PackedShape shape_;
 };
 // Tensors of one order and size, written as (B, binom(N + D - 1, D)) in C order.
+// Straight from their values, a tensor at a time.
 template <class T>
-void write_packed_batch(const std::filesystem::path& path, const std::vector<PackedSymmetricTensor<T>>& tensors);
+void write_packed_batch(const std::filesystem::path& path, const std::vector<const PackedSymmetricTensor<T>*>& tensors);
 
 // user_error for a dtype packed storage does not hold (complex), naming it as --dtype.
 void require_packed_dtype(Dtype dtype);
@@ -71,7 +73,9 @@ AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype);
 
 extern template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<float>&);
 extern template void write_packed_symmetric(const std::filesystem::path&, const PackedSymmetricTensor<double>&);
-extern template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<float>>&);
-extern template void write_packed_batch(const std::filesystem::path&, const std::vector<PackedSymmetricTensor<double>>&);
+extern template void write_packed_batch(const std::filesystem::path&,
+                                       const std::vector<const PackedSymmetricTensor<float>*>&);
+extern template void write_packed_batch(const std::filesystem::path&,
+                                       const std::vector<const PackedSymmetricTensor<double>*>&);
 
 }  // namespace tensordiag::runtime

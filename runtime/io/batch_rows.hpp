@@ -109,7 +109,8 @@ std::vector<std::vector<T>> read_batch_rows(std::size_t rows, std::size_t length
   try {
     filler.emplace(rows, length, fortran_order);
   } catch (const std::bad_alloc&) {
-    throw user_error(path.string() + ": a batch of " + std::to_string(rows) + " does not fit this machine's memory");
+    throw user_error(path.string() + ": a batch of " + std::to_string(rows) + " rows of " + std::to_string(length) +
+                     " values does not fit this machine's memory");
   }
   feed([&](std::span<const unsigned char> bytes) { filler->take(bytes); });
   return std::move(*filler).rows();

@@ -76,6 +76,24 @@ __device__ __forceinline__ void mix_fiber(float (&x)[4][4], const float* qa, con
   }
 }
 
+// Modes 0 and 1 of one position across the cluster: the 16 entries at shared index `at` of blocks
+// 4 t0 + t1, mixed, then stored at global `g` + the two modes' offsets.
+template <class Cluster>
+__device__ __forceinline__ void mix_across_cluster(Cluster& cluster, float* c, int at, const float* qa, const float* qb,
+                                                   float* data, const long long (&offset0)[4],
+                                                   const long long (&offset1)[4], long long g) {
+  float x[4][4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) x[i][j] = *cluster.map_shared_rank(c + at, i * 4 + j);
+  mix_fiber(x, qa, qb);
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) data[offset0[i] + offset1[j] + g] = x[i][j];
+}
+
 // Modes (first, first + 1) of every fiber of a block's portion, in place: `items` fibers, the
 // item's base index from `base_of`, the two modes' strides in shared memory.
 // A block's 16 entries in registers (loaded once: the mixing's operands then come from registers,
@@ -194,19 +212,9 @@ __global__ void __launch_bounds__(Threads, 1) subspace_apply_cluster(float* data
   for (int k = tid; k < 2048; k += Threads) {
     const int logical = ((k >> 5) * 16 + rank) * 32 + (k & 31);
     const int row = logical >> 3, i8 = logical & 7;
-    const int at = (row >> 4) * group_pad + (row & 15) * 8 + i8;
-    float x[4][4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int j = 0; j < 4; ++j) x[i][j] = *cluster.map_shared_rank(c + at, i * 4 + j);
-    mix_fiber(x, qa, qb);
     const long long g = offset[2][(row >> 10) & 3] + offset[3][(row >> 8) & 3] + offset[4][(row >> 6) & 3] +
                         offset[5][(row >> 4) & 3] + offset[6][(row >> 2) & 3] + offset[7][row & 3] + i8;
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int j = 0; j < 4; ++j) data[offset[0][i] + offset[1][j] + g] = x[i][j];
+    mix_across_cluster(cluster, c, (row >> 4) * group_pad + (row & 15) * 8 + i8, qa, qb, data, offset[0], offset[1], g);
   }
   cluster.sync();  // no block leaves while another reads its shared memory
 }
@@ -287,18 +295,8 @@ __device__ __forceinline__ void cell_pass(float* data, const float* qs, const Su
   for (int k = tid; k < 1024; k += Threads) {
     const int logical = ((k >> 5) * 16 + rank) * 32 + (k & 31);
     const int row = logical >> 2, t8 = logical & 3;
-    const int at = (row >> 4) * cell_pad + (row & 15) * 4 + t8;
-    float x[4][4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int j = 0; j < 4; ++j) x[i][j] = *cluster.map_shared_rank(c + at, i * 4 + j);
-    mix_fiber(x, qa, qb);
-    const long long g = row_offset(row) + offset[8][t8];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int j = 0; j < 4; ++j) data[offset[0][i] + offset[1][j] + g] = x[i][j];
+    mix_across_cluster(cluster, c, (row >> 4) * cell_pad + (row & 15) * 4 + t8, qa, qb, data, offset[0], offset[1],
+                       row_offset(row) + offset[8][t8]);
   }
   cluster.sync();
 }

@@ -51,12 +51,12 @@ std::string gigabytes(std::size_t bytes) {
 template <class T>
 void check_finite_entries(const PackedSymmetricTensor<T>& tensor) {
   for (std::size_t e = 0; e < tensor.count(); ++e)
-    if (!std::isfinite(tensor.values()[e])) {
+    if (!std::isfinite(tensor.data()[e])) {
       std::vector<int> index(static_cast<std::size_t>(tensor.order()));
       tensor.index().unrank(e, index);
       std::string text;
       for (const int i : index) text += (text.empty() ? "" : ", ") + std::to_string(i);
-      throw user_error("the packed tensor holds " + std::string(std::isnan(tensor.values()[e]) ? "NaN" : "Inf") +
+      throw user_error("the packed tensor holds " + std::string(std::isnan(tensor.data()[e]) ? "NaN" : "Inf") +
                        " at entry " + std::to_string(e) + " (index (" + text + "))");
     }
 }

@@ -480,3 +480,34 @@ TEST_CASE("packed: a batch runs each tensor as it runs alone; an empty batch or 
   batch.back().values()[3] = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_AS(diagonalize_packed_batch(batch, options), user_error);
 }
+
+TEST_CASE("packed: a borrowed tensor (read in place, as from Python) runs as the owned one, bit for bit, and is not written") {
+  for (const auto& [order, size, init] : {std::tuple{3, 6, Init::identity}, {4, 5, Init::hosvd}, {2, 7, Init::identity}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    const auto truth = planted<double>(order, size, 70 + static_cast<std::uint64_t>(size), 0.05);
+    const PackedSymmetricTensor<double> owned = pack_symmetric(truth.tensor);
+    const std::vector<double> before = owned.values();
+    const auto borrowed = PackedSymmetricTensor<double>::borrow(order, size, owned.values().data());
+    CHECK(borrowed.borrowed());
+    CHECK(borrowed.count() == owned.count());
+    CHECK(borrowed.data() == owned.values().data());
+    Options options = cpu_options(5);
+    options.init = init;
+    const PackedResult<double> from_owned = diagonalize_packed(owned, options);
+    const PackedResult<double> from_borrowed = diagonalize_packed(borrowed, options);
+    CHECK(from_borrowed.core.values() == from_owned.core.values());
+    CHECK(from_borrowed.run.factors.front().data == from_owned.run.factors.front().data);
+    REQUIRE(from_borrowed.run.verification);
+    CHECK(from_borrowed.run.verification->reconstruction_error == from_owned.run.verification->reconstruction_error);
+    CHECK(owned.values() == before);  // the borrowed values were only read
+    // A copy owns its values; writing through the borrowed one, or asking it for a vector, is refused.
+    PackedSymmetricTensor<double> copy = borrowed;
+    CHECK_FALSE(copy.borrowed());
+    CHECK(copy.values() == before);
+    PackedSymmetricTensor<double> writable_view = borrowed;
+    writable_view = PackedSymmetricTensor<double>::borrow(order, size, owned.values().data());
+    CHECK_THROWS_AS(writable_view.values(), tensordiag::internal_error);
+    CHECK_THROWS_AS(borrowed.values(), tensordiag::internal_error);
+  }
+}

@@ -265,13 +265,13 @@ py::dict diagonalize_cuda(const py::object& source, int max_sweeps, std::optiona
 }
 
 // A symmetric tensor in packed storage (runtime/diagonalize_packed.hpp): `values` a contiguous float32
-// or float64 vector of its distinct entries, N read from its length.
+// or float64 vector of its distinct entries, N read from its length, read in place (the caller
+// holds the array for the call).
 template <class T>
 runtime::PackedSymmetricTensor<T> to_packed_tensor(const py::array& values, int order) {
   const auto count = static_cast<std::size_t>(values.size());
-  const T* first = static_cast<const T*>(values.data());
-  return runtime::PackedSymmetricTensor<T>(order, runtime::packed_size_of(order, count),
-                                           std::vector<T>(first, first + count));
+  return runtime::PackedSymmetricTensor<T>::borrow(order, runtime::packed_size_of(order, count),
+                                                   static_cast<const T*>(values.data()));
 }
 
 // A packed run's result as the caller gets it: the core packed (its distinct entries), the factors.

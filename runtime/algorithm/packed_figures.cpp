@@ -18,7 +18,7 @@ double weighted_squares(const PackedSymmetricTensor<T>& tensor, int threads, boo
   std::vector<double> sums(static_cast<std::size_t>(parts), 0.0);
   for_each_tuple(tensor.index(), parts, [&](int part, std::size_t position, std::span<const int> tuple) {
     if (off_diagonal_only && tuple.front() == tuple.back()) return;  // sorted: a diagonal entry
-    const double x = static_cast<double>(tensor.values()[position]);
+    const double x = static_cast<double>(tensor.data()[position]);
     sums[static_cast<std::size_t>(part)] += multiplicity(tuple) * x * x;
   });
   return std::accumulate(sums.begin(), sums.end(), 0.0);

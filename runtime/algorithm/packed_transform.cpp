@@ -86,7 +86,7 @@ PackedSymmetricTensor<double> multiply_every_mode_packed(const PackedSymmetricTe
     const int size = a.size();
     const std::vector<W> mw(m.data.begin(), m.data.end());
     Intermediate<W> b{MultisetIndex(size, 0), MultisetIndex(size, a.order()),
-                      std::vector<W>(a.values().begin(), a.values().end())};
+                      std::vector<W>(a.data(), a.data() + a.count())};
     for (int k = 0; k < a.order(); ++k) b = next_mode(b, mw, size, threads);
     return PackedSymmetricTensor<double>(a.order(), size, std::vector<double>(b.values.begin(), b.values.end()));
   };
@@ -98,7 +98,7 @@ double packed_reconstruction_error(const PackedSymmetricTensor<T>& tensor, const
                                    const Matrix<T>& q, int threads) {
   PackedSymmetricTensor<double> difference = multiply_every_mode_packed(core, q, threads);
   for (std::size_t e = 0; e < difference.count(); ++e)
-    difference.values()[e] = static_cast<double>(tensor.values()[e]) - difference.values()[e];
+    difference.values()[e] = static_cast<double>(tensor.data()[e]) - difference.values()[e];
   const double error = std::sqrt(packed_norm2(difference, threads));
   const double norm = std::sqrt(packed_norm2(tensor, threads));
   return norm > 0 ? error / norm : error;

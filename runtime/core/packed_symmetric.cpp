@@ -19,6 +19,32 @@ PackedSymmetricTensor<T>::PackedSymmetricTensor(int order, int size, std::vector
                          std::to_string(index_.count()) + " distinct entries");
 }
 
+template <class T>
+PackedSymmetricTensor<T> PackedSymmetricTensor<T>::borrow(int order, int size, const T* values) {
+  PackedSymmetricTensor<T> tensor;
+  tensor.order_ = order;
+  tensor.size_ = size;
+  tensor.index_ = MultisetIndex(size, order);
+  tensor.borrowed_ = values;
+  return tensor;
+}
+
+template <class T>
+PackedSymmetricTensor<T>::PackedSymmetricTensor(const PackedSymmetricTensor& other)
+    : order_(other.order_), size_(other.size_), index_(other.index_),
+      values_(other.data(), other.data() + other.count()) {}
+
+template <class T>
+PackedSymmetricTensor<T>& PackedSymmetricTensor<T>::operator=(const PackedSymmetricTensor& other) {
+  if (this != &other) *this = PackedSymmetricTensor(other);
+  return *this;
+}
+
+template <class T>
+void PackedSymmetricTensor<T>::throw_written_borrowed() {
+  throw internal_error("PackedSymmetricTensor: a borrowed tensor has no vector of its own (read data())");
+}
+
 void check_packed_shape(int order, int size) {
   if (order < 2 || order > max_packed_order)
     throw user_error("a packed symmetric tensor needs order >= 2 and <= " + std::to_string(max_packed_order) +

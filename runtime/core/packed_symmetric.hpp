@@ -20,23 +20,47 @@ public:
   // Zeros; order D >= 2 and size N >= 2 are the caller's to check (check_packed_shape).
   PackedSymmetricTensor(int order, int size);
   PackedSymmetricTensor(int order, int size, std::vector<T> values);  // values.size() must be the count
+  // A read-only tensor over `values` (its binom(N + D - 1, D) entries), which the caller keeps alive
+  // and unchanged while the tensor is in use (the Python module's NumPy array: no copy of the
+  // input). Writing through it is an internal_error.
+  static PackedSymmetricTensor borrow(int order, int size, const T* values);
+
+  // Copies own their values, so a borrowed tensor's copy (the engines' working core) is writable;
+  // moves keep the borrowing.
+  PackedSymmetricTensor(const PackedSymmetricTensor& other);
+  PackedSymmetricTensor& operator=(const PackedSymmetricTensor& other);
+  PackedSymmetricTensor(PackedSymmetricTensor&&) noexcept = default;
+  PackedSymmetricTensor& operator=(PackedSymmetricTensor&&) noexcept = default;
 
   int order() const { return order_; }
   int size() const { return size_; }
-  std::size_t count() const { return values_.size(); }
+  bool borrowed() const { return borrowed_ != nullptr; }
+  std::size_t count() const { return borrowed_ ? index_.count() : values_.size(); }
   const MultisetIndex& index() const { return index_; }
-  std::vector<T>& values() { return values_; }
-  const std::vector<T>& values() const { return values_; }
+  // The owned values; internal_error on a borrowed tensor (read any tensor through data()).
+  std::vector<T>& values() { return owned(); }
+  const std::vector<T>& values() const {
+    if (borrowed_) throw_written_borrowed();
+    return values_;
+  }
+  const T* data() const { return borrowed_ ? borrowed_ : values_.data(); }
 
   // Entry at a sorted index tuple (length D).
-  T& at_sorted(std::span<const int> sorted) { return values_[index_.rank(sorted)]; }
-  const T& at_sorted(std::span<const int> sorted) const { return values_[index_.rank(sorted)]; }
+  T& at_sorted(std::span<const int> sorted) { return owned()[index_.rank(sorted)]; }
+  const T& at_sorted(std::span<const int> sorted) const { return data()[index_.rank(sorted)]; }
 
 private:
+  std::vector<T>& owned() {
+    if (borrowed_) throw_written_borrowed();
+    return values_;
+  }
+  [[noreturn]] static void throw_written_borrowed();
+
   int order_ = 0;
   int size_ = 0;
   MultisetIndex index_{1, 0};
   std::vector<T> values_;
+  const T* borrowed_ = nullptr;
 };
 
 using AnyPackedTensor = std::variant<PackedSymmetricTensor<float>, PackedSymmetricTensor<double>>;

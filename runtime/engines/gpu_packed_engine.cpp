@@ -89,7 +89,7 @@ PackedResult<T> run_gpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
   const CudaStream stream;
 
   DeviceBuffer<T> core(tensor.count());
-  core.upload(tensor.values().data(), tensor.count(), stream.get());
+  core.upload(tensor.data(), tensor.count(), stream.get());
   DeviceBuffer<T> factor(static_cast<std::size_t>(size) * size);
   factor.upload(Matrix<T>::identity(size).data.data(), factor.count(), stream.get());
   const PivotSchedule schedule = cpu_group_schedule(size, settings);

@@ -56,7 +56,7 @@ AnyPackedTensor read_packed_symmetric(const std::filesystem::path& path, int ord
 
 template <class T>
 void write_packed_symmetric(const std::filesystem::path& path, const PackedSymmetricTensor<T>& tensor) {
-  write_vector(path, std::span<const T>(tensor.values()));
+  write_vector(path, std::span<const T>(tensor.data(), tensor.count()));
 }
 
 PackedBatchFile::PackedBatchFile(const std::filesystem::path& path, int order) : path_(path), reader_(path) {
@@ -95,7 +95,7 @@ void write_packed_batch(const std::filesystem::path& path, const std::vector<con
   std::vector<const T*> rows;
   for (const auto* tensor : tensors) {
     if (tensor->count() != count) throw internal_error("write_packed_batch: tensors of different sizes");
-    rows.push_back(tensor->values().data());
+    rows.push_back(tensor->data());
   }
   write_batch_rows(path, std::move(rows), count, {count}, false);
 }
@@ -113,7 +113,7 @@ AnyPackedTensor convert(const AnyPackedTensor& tensor, Dtype dtype) {
         const auto to = [&typed](auto zero) {
           using U = decltype(zero);
           return PackedSymmetricTensor<U>(typed.order(), typed.size(),
-                                          std::vector<U>(typed.values().begin(), typed.values().end()));
+                                          std::vector<U>(typed.data(), typed.data() + typed.count()));
         };
         if (dtype == Dtype::float32) return to(float{});
         return to(double{});

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Symmetric tensors in full storage on the CPU, through packed storage (engine cpu_packed, from
-# order 6) against the full-storage engine of a base build (build/base/tensordiag, copied from an
+# order 5; 6 before 2026-11-27) against the engine of a base build (build/base/tensordiag, copied from an
 # earlier build): `tensordiag diagonalize --structure symmetric --backend cpu`, 10 sweeps forced,
 # float64, planted symmetric tensors with noise 1e-2; the sweeps' seconds a sweep (report.json;
 # median of REPEATS), the whole command's wall time and peak resident memory (/usr/bin/time).

@@ -190,6 +190,52 @@ TEST_CASE("packed: a rotation of every mode equals the full tensor's, to roundin
   }
 }
 
+TEST_CASE("packed: rotations through kept class positions equal those found as they go, bit for bit") {
+  RandomStream random(9);
+  for (const auto& [order, size] : {std::pair{2, 5}, {3, 2}, {3, 7}, {4, 6}, {5, 8}, {7, 3}, {14, 3}}) {
+    CAPTURE(order);
+    CAPTURE(size);
+    const std::optional<PackedClassPositions> kept = PackedClassPositions::kept_for(order, size);
+    REQUIRE(kept);
+    CHECK(kept->order() == order);
+    CHECK(kept->size() == size);
+    PackedSymmetricTensor<double> found = pack_symmetric(random_symmetric(order, size, 200 + static_cast<std::uint64_t>(size)));
+    PackedSymmetricTensor<double> stored = found;
+    // Every pair's classes together cover each entry holding p or q once.
+    for (int q = 1; q < size; ++q) {
+      std::multiset<std::uint32_t> covered;
+      for (int m = 1; m <= order; ++m)
+        for (const std::uint32_t position : kept->of(0, q, m)) covered.insert(position);
+      CHECK(covered.size() == multiset_count(size, order) - (size > 2 ? multiset_count(size - 2, order) : 0));
+      CHECK(std::set<std::uint32_t>(covered.begin(), covered.end()).size() == covered.size());
+    }
+    // A sweep of rotations, each pair once, on one and two threads.
+    for (int p = 0; p < size; ++p)
+      for (int q = p + 1; q < size; ++q) {
+        const double phi = (random.uniform() - 0.5) * std::numbers::pi;
+        const dsl::Givens<double> g{std::cos(phi), std::sin(phi)};
+        const int threads = (p + q) % 2 + 1;
+        rotate_packed(found, p, q, g, threads);
+        rotate_packed(stored, p, q, g, threads, &*kept);
+      }
+    CHECK(stored.values() == found.values());
+  }
+  // Shapes past the kept positions' size find them as they go.
+  CHECK_FALSE(PackedClassPositions::kept_for(12, 16));
+  CHECK_FALSE(PackedClassPositions::shared_for(12, 16));
+  // The last small shape's positions are shared by the next run of that shape; a large shape's
+  // are made for each run and not kept.
+  const auto first = PackedClassPositions::shared_for(5, 8);
+  REQUIRE(first);
+  CHECK(PackedClassPositions::shared_for(5, 8) == first);
+  CHECK(first->positions() == 28 * (multiset_count(8, 5) - multiset_count(6, 5)));
+  const auto large = PackedClassPositions::shared_for(6, 16);
+  REQUIRE(large);
+  CHECK(large->positions() > PackedClassPositions::most_shared_positions);
+  CHECK(PackedClassPositions::shared_for(6, 16) != large);
+  CHECK(PackedClassPositions::shared_for(4, 6) != first);
+}
+
 TEST_CASE("packed: the figures are the full tensor's") {
   for (const auto& [order, size] : {std::pair{2, 6}, {3, 5}, {5, 3}}) {
     const HostTensor<double> full = random_symmetric(order, size, 9);

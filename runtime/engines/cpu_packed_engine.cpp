@@ -24,6 +24,10 @@ PackedResult<T> run_cpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
   result.device = cpu_device_name(threads);
   result.factors.assign(1, Matrix<T>::identity(tensor.size()));
   const PivotSchedule schedule = cpu_group_schedule(tensor.size(), settings);
+  // Every pair's class positions found once for all the sweeps (and the batch's next tensors),
+  // where they are few enough.
+  const std::shared_ptr<const PackedClassPositions> kept =
+      PackedClassPositions::shared_for(tensor.order(), tensor.size());
 
   sweep_core(
       out.core, result, settings, schedule, total,
@@ -35,7 +39,8 @@ PackedResult<T> run_cpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
           const dsl::Givens<double> g = symmetric_angle(packed_pivot_values(core, p, q));
           // The rotation in the dtype, as the factor gets it and as the full engines apply it.
           const dsl::Givens<T> rounded{static_cast<T>(g.c), static_cast<T>(g.s)};
-          rotate_packed(core, p, q, {static_cast<double>(rounded.c), static_cast<double>(rounded.s)}, threads);
+          rotate_packed(core, p, q, {static_cast<double>(rounded.c), static_cast<double>(rounded.s)}, threads,
+                        kept.get());
           factor_group.at(0, k) = rounded;
         }
         apply_group_to_factors(result.factors, factor_group);

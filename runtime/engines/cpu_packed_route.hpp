@@ -1,9 +1,10 @@
 #pragma once
 // Full-storage symmetric tensors through packed storage on the CPU: the engine table's
-// "cpu_packed" entry, before "cpu". From order 6 the packed engine's sweep is 3.8x (D = 6, N = 8)
-// to 113x (D = 8, N = 8) faster than full storage's on the CPU, at D = 3 and 4 it is 2-7x slower
-// (bench/results/packed_symmetric_cpu_2026-11-26.md and cpu_packed_route_2026-11-27.md; at D = 5
-// the two are even up to N = 16; float32 unmeasured), so it takes float64 tensors of orders >= 6.
+// "cpu_packed" entry, before "cpu". From order 5 the packed engine's sweep is faster than full
+// storage's on the CPU: 2.0-2.3x at D = 5, N = 8..16, 2.4x and more from D = 6 (since its class
+// positions are kept across sweeps: bench/results/cpu_packed_rotation_2026-11-27.md; before,
+// packed_symmetric_cpu_2026-11-26.md and cpu_packed_route_2026-11-27.md); at D = 3 and 4 it is up
+// to 10x slower (float32 unmeasured), so it takes float64 tensors of orders >= 5.
 // The tensor's distinct entries are packed, run_cpu_packed_engine runs the same rotations in the
 // same group order (to rounding: the tests hold it to the full engine at 1e-12), and the core is
 // unpacked in the input's layout (a symmetric tensor's C and Fortran arrays are the same array).
@@ -15,7 +16,7 @@
 namespace tensordiag::runtime {
 
 // The lowest order this route takes (measured, above).
-inline constexpr int cpu_packed_route_min_order = 6;
+inline constexpr int cpu_packed_route_min_order = 5;
 
 // Why the route does not take the request: another structure, float32, an order below
 // cpu_packed_route_min_order, the pivot check or a rule other than max_diag (the packed engine has

@@ -32,7 +32,7 @@ std::optional<std::string> structures_served(const HostTensor<T>& first, std::si
 
 // The one-block path first: the whole run in one launch where it serves (gpu_small_engine.hpp);
 // then N = 2 with large D, two reads of the tensor a sweep (gpu_qubit_engine.hpp). On the CPU,
-// symmetric tensors of order >= 6 through packed storage (cpu_packed_route.hpp), then the rest.
+// symmetric tensors of order >= 5 through packed storage (cpu_packed_route.hpp), then the rest.
 template <class T>
 constexpr Engine<T> engine_table[] = {
     {"cuda_one_block", Backend::cuda, structures_served<T, one_block_declines<T>, true>, run_gpu_small_batch<T>, false},

@@ -100,8 +100,8 @@ inline BatchByteFeed file_feed(NpyReader& reader) {
   return [&reader](const auto& take) { reader.read_chunks(batch_read_chunk_bytes, take); };
 }
 
-// The B rows of `length` values of the batch `feed` gives; user_error naming the file when they do
-// not fit this machine's memory.
+// The B rows of `length` values of the batch `feed` gives; the reader's user_error naming the file
+// when they do not fit this machine's memory (fail_too_large).
 template <class T>
 std::vector<std::vector<T>> read_batch_rows(std::size_t rows, std::size_t length, bool fortran_order,
                                             const BatchByteFeed& feed, const std::filesystem::path& path) {
@@ -109,8 +109,9 @@ std::vector<std::vector<T>> read_batch_rows(std::size_t rows, std::size_t length
   try {
     filler.emplace(rows, length, fortran_order);
   } catch (const std::bad_alloc&) {
-    throw user_error(path.string() + ": a batch of " + std::to_string(rows) + " rows of " + std::to_string(length) +
-                     " values does not fit this machine's memory");
+    fail_too_large(path, rows * length * sizeof(T));
+  } catch (const std::length_error&) {
+    fail_too_large(path, rows * length * sizeof(T));
   }
   feed([&](std::span<const unsigned char> bytes) { filler->take(bytes); });
   return std::move(*filler).rows();

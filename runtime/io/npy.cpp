@@ -50,6 +50,14 @@ constexpr std::string_view accepted_dtypes =
   throw user_error(file.string() + ": " + what);
 }
 
+}  // namespace
+
+void fail_too_large(const fs::path& file, std::size_t bytes) {
+  fail(file, "too large to load into memory (" + std::to_string(bytes) + " bytes)");
+}
+
+namespace {
+
 // errno's text after a failed stream operation (libstdc++ streams sit on C stdio, which sets it).
 std::string system_reason() {
   return errno != 0 ? std::string(std::strerror(errno)) : std::string("unknown reason");
@@ -391,7 +399,7 @@ std::vector<T> allocate(std::size_t count, const fs::path& file) {
   } catch (const std::bad_alloc&) {
   } catch (const std::length_error&) {
   }
-  fail(file, "too large to load into memory (" + std::to_string(count * sizeof(T)) + " bytes)");
+  fail_too_large(file, count * sizeof(T));
 }
 
 template <class T>

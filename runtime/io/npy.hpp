@@ -32,6 +32,8 @@ NpyArray read_npy_array(const std::filesystem::path& path);
 NpyArray read_npy_array(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 // Throws internal_error when array.bytes does not hold exactly shape product x element size.
 void write_npy_array(const std::filesystem::path& path, const NpyArray& array);
+// The user_error for a file whose `bytes` of data do not fit this machine's memory.
+[[noreturn]] void fail_too_large(const std::filesystem::path& file, std::size_t bytes);
 // A .npy file whose data comes in parts, each call of `next_part` giving the next bytes in file
 // order (valid until the next call), until the shape's bytes are written: a stacked batch is
 // written from its items without a buffer of its own size. internal_error when a part is empty

@@ -115,12 +115,18 @@ namespace {
 // positions of E_b = A[R, p^(m-b), q^b], b = 0..m, in `index` (the tensor's, of `size` symbols
 // and `order` slots), R running over the multisets of the D - m other symbols in `parts` parallel
 // parts (none at all when N = 2 and m < D).
+// How many classes a pair has with m of the `order` slots in {p, q}: one a multiset R of the other
+// size - 2 symbols of size order - m (none when N = 2 leaves R no symbol to take).
+std::size_t class_count(int size, int order, int m) {
+  return size > 2 || m == order ? multiset_count(std::max(size - 2, 1), order - m) : 0;
+}
+
 template <class Visit>
 void for_each_class(const MultisetIndex& index, int size, int p, int q, int m, int parts, Visit&& visit) {
   const int order = index.length();
   const int others = size - 2;  // the symbols of R: every index but p and q
   const int r = order - m;
-  if (others == 0 && r > 0) return;
+  if (class_count(size, order, m) == 0) return;
   const MultisetIndex rests(std::max(others, 1), r);
   // Per part: R's symbols as indices and the class's positions.
   std::vector<std::vector<int>> rests_of(static_cast<std::size_t>(parts), std::vector<int>(static_cast<std::size_t>(r)));
@@ -267,9 +273,7 @@ void rotate_packed(PackedSymmetricTensor<T>& tensor, int p, int q, dsl::Givens<d
 
   // m = 1 .. D slots in {p, q}: each class read, rotated by the m-th symmetric power, written back.
   for (int m = 1; m <= order; ++m) {
-    const std::size_t classes =
-        kept ? kept->of(p, q, m).size() / static_cast<std::size_t>(m + 1)
-             : (tensor.size() > 2 || m == order ? multiset_count(std::max(tensor.size() - 2, 1), order - m) : 0);
+    const std::size_t classes = class_count(tensor.size(), order, m);
     const int parts = tuple_parts(classes * static_cast<std::size_t>(m + 1), parallel_entries, threads);
     const auto rotate = [&](int, auto at) {
       RotationScratch& own = rotation_scratch();

@@ -43,9 +43,11 @@ std::string diagonalize_batch_into(AtomicOutput& output, std::vector<runtime::Ho
 template <class C>
 std::vector<runtime::HostTensor<C>> complex_batch(const DiagonalizeArguments& arguments, runtime::Dtype file_dtype) {
   using runtime::HostTensor;
+  const runtime::Structure structure = runtime::parse_structure(arguments.structure);
   if (runtime::is_complex(file_dtype))
-    return converted_batch<HostTensor<C>, runtime::AnyComplexTensor>(runtime::read_complex_tensor_batch(arguments.input));
-  return converted_batch<HostTensor<C>>(runtime::read_tensor_batch(arguments.input), [](const auto& t) {
+    return converted_batch<HostTensor<C>, runtime::AnyComplexTensor>(
+        runtime::read_complex_tensor_batch(arguments.input, structure));
+  return converted_batch<HostTensor<C>>(runtime::read_tensor_batch(arguments.input, structure), [](const auto& t) {
     return std::get<HostTensor<C>>(runtime::convert_to_complex(runtime::AnyTensor(t), runtime::dtype_of<C>()));
   });
 }

@@ -30,8 +30,8 @@ int run_diagonalize_complex(const DiagonalizeArguments& arguments, const runtime
   options.on_sweep = sweep_progress(arguments.quiet, options.max_sweeps);
   runtime::AnyComplexTensor tensor =
       runtime::is_complex(shape.dtype)
-          ? runtime::read_complex_tensor(arguments.input)
-          : runtime::convert_to_complex(runtime::read_tensor(arguments.input), dtype);
+          ? runtime::read_complex_tensor(arguments.input, options.structure)
+          : runtime::convert_to_complex(runtime::read_tensor(arguments.input, options.structure), dtype);
   if (runtime::dtype_of(tensor) != dtype) tensor = runtime::convert(tensor, dtype);
   const runtime::ReportInput input{arguments.input, shape.dtype};
   AtomicOutput output(arguments.out);

@@ -30,7 +30,7 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
   command->add_option("--structure", arguments.structure,
                       "symmetric: one Q in every mode (T = sum_l S_l q_l x .. x q_l,\n"
                       "symmetric under every index permutation; order 2 allowed) and\n"
-                      "symmetric noise. skew: T = S x_1 Q ... x_D Q with S in the block\n"
+                      "symmetric noise (complex dtypes: one unitary U). skew: T = S x_1 Q ... x_D Q with S in the block\n"
                       "form (S[pi(kD, .., kD+D-1)] = sign(pi) S_k), skew-symmetric noise;\n"
                       "order 2 allowed, size >= order")
       ->check(CLI::IsMember({"general", "symmetric", "skew"}))
@@ -121,8 +121,8 @@ int run_generate(const GenerateArguments& arguments) {
     else
       runtime::write_packed_symmetric(staged, runtime::generate_packed_symmetric<double>(options).tensor);
   } else if (runtime::is_complex(dtype)) {
-    if (options.structure != runtime::Structure::general)
-      throw user_error("--structure " + arguments.structure + " takes a real dtype; complex tensors are general");
+    if (options.structure == runtime::Structure::skew)
+      throw user_error("--structure skew takes a real dtype; complex tensors are general or symmetric");
     if (dtype == runtime::Dtype::complex64)
       runtime::write_tensor(staged, runtime::generate_complex_diagonalizable<float>(options).tensor);
     else

@@ -27,7 +27,7 @@ void add_tensor_options(CLI::App& command, int& order, int& size, std::string& d
   const std::vector<std::string> dtypes = complex_allowed
                                               ? std::vector<std::string>{"float32", "float64", "complex64", "complex128"}
                                               : std::vector<std::string>{"float32", "float64"};
-  command.add_option("--dtype", dtype, complex_allowed ? "Element type (complex: structure general only)" : "Element type")
+  command.add_option("--dtype", dtype, complex_allowed ? "Element type (complex: structure general or symmetric)" : "Element type")
       ->check(CLI::IsMember(dtypes))
       ->capture_default_str();
   command.add_option("--layout", layout, "C (last index fastest) or F (first fastest)")

@@ -18,7 +18,7 @@ set(allowed_dsl               dsl/)
 
 # dsl/ headers without Boost.Hana, which every layer may include.
 set(plain_dsl_headers dsl/layout.hpp dsl/givens.hpp dsl/symmetric_angle.hpp dsl/rotation_form.hpp dsl/format_number.hpp
-    dsl/rule_info.hpp dsl/unitary_rotation.hpp dsl/multisets.hpp)
+    dsl/rule_info.hpp dsl/unitary_rotation.hpp dsl/multisets.hpp dsl/symmetric_unitary_angle.hpp)
 # The bridges from the DSL's types to plain values, which alone may include the rest of dsl/ (and
 # so Hana) outside it: lowering to the IR, the registry's lowering of the built-in rules, and the
 # CPU engines (the general one, its group step, the skew one, the complex one, and the distributed engine's choice of rule), which evaluate a DSL rule on the host as it is written.

@@ -490,10 +490,11 @@ namespace {
 
 // The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes, the
 // pivot check (its skew-Hermitian Lambda as the real 2N x 2N embedding, whose norm the real Lanczos
-// takes), the figures, the one-block run and the XOR subspace passes. The others are real
-// arithmetic (orders, the split contraction) and refuse it.
+// takes), the figures, the one-block run, the XOR subspace passes and the symmetric angles (complex
+// symmetric tensors, orders 2 and 3: validate). The others are real arithmetic (orders, the split
+// contraction) and refuse it.
 bool takes_complex(KernelKind kind) {
-  return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_check_gather ||
+  return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_check_gather || kind == KernelKind::symmetric_angles ||
          kind == KernelKind::lambda_norm || kind == KernelKind::group_pass ||
          kind == KernelKind::chunk_pass || kind == KernelKind::off_norm || kind == KernelKind::small_tensor ||
          kind == KernelKind::subspace_angles || kind == KernelKind::subspace_apply;
@@ -505,8 +506,8 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   validate(spec);
   if (is_complex(spec.dtype) && !takes_complex(spec.kind))
     return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
-                   " runs pivot_angles, the pivot check's kinds, group_pass, chunk_pass, off_norm, small_tensor and the "
-                   "subspace kinds)");
+                   " runs pivot_angles, the pivot check's kinds, group_pass, chunk_pass, off_norm, small_tensor, the "
+                   "subspace kinds and symmetric_angles)");
   if (is_complex(spec.dtype) && (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::small_tensor) &&
       spec.rule.hermitian_terms.empty())
     return refused("rule '" + spec.rule.name + "' is real-only (its objective has no complex lift): complex tensors take "

@@ -47,9 +47,15 @@ Substitutions shape_values(const KernelSpec& spec) {
           {"layout", spec.layout == dsl::Layout::c_order ? "C (last index fastest)" : "F (first index fastest)"}};
 }
 
-// Whether the source finds symmetric rotations (dsl/symmetric_angle.hpp, symmetric_warp_angle.cuh).
+// Whether the source finds symmetric rotations of real tensors (dsl/symmetric_angle.hpp,
+// symmetric_warp_angle.cuh), or the unitary ones of complex symmetric tensors
+// (dsl/symmetric_unitary_angle.hpp: symmetric_angles and the symmetric variants of a complex dtype).
+bool uses_unitary_symmetric_angle(const KernelSpec& spec) {
+  return (spec.kind == KernelKind::symmetric_angles || spec.symmetric) && is_complex(spec.dtype);
+}
 bool uses_symmetric_angle(const KernelSpec& spec) {
-  return spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::packed_symmetric || spec.symmetric;
+  return (spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::packed_symmetric || spec.symmetric) &&
+         !uses_unitary_symmetric_angle(spec);
 }
 
 std::string section(std::string_view title) { return "\n// ---- " + std::string(title) + " ----\n"; }
@@ -84,6 +90,7 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          "//   dtype     " + std::string(to_string(spec.dtype)) + " (" + std::string(cuda_type(spec.dtype)) + ")\n"
          "//   template  kernels_templates/" + kind + ".cu, on " + join(templates, ", ") +
          ", dsl/givens.hpp" + (uses_symmetric_angle(spec) ? ", dsl/symmetric_angle.hpp" : "") +
+         (uses_unitary_symmetric_angle(spec) ? ", dsl/symmetric_unitary_angle.hpp" : "") +
          (is_complex(spec.dtype) ? ", dsl/unitary_closed_form.hpp" : "") + " and dsl/complex_number.hpp" +
          "\n"
          "//   tuning    block_size " + std::to_string(t.block_size) + ", pass_block_size " +
@@ -117,6 +124,10 @@ std::string source_of(const KernelSpec& spec, const KernelPlan& plan) {
     source += section("symmetric_angle.hpp (dsl/symmetric_angle.hpp: the root finder the host tests check)") +
               header_text("symmetric_angle.hpp") + section("symmetric_warp_angle.cuh") +
               fill_template("symmetric_warp_angle.cuh", embedded_file("symmetric_warp_angle.cuh"), {});
+  if (uses_unitary_symmetric_angle(spec))
+    source += section("symmetric_unitary_angle.hpp (dsl/symmetric_unitary_angle.hpp: the unitary step the host "
+                      "engine takes too)") +
+              header_text("symmetric_unitary_angle.hpp") + "#define TENSORDIAG_UNITARY_SYMMETRIC 1\n";
   // Structure symmetric: symmetric_pair.cuh after the pivot subtensor's fragment, and
   // shared_group_step.cuh takes its pair rotations.
   if (spec.symmetric) source += section("structure symmetric") + "#define TENSORDIAG_SYMMETRIC 1\n";

@@ -63,8 +63,9 @@ void validate(const KernelSpec& spec) {
                         " is the same for it, or skew_angles serves it)");
   if (spec.skew && (spec.symmetric || is_complex(spec.dtype) || spec.size < spec.order))
     throw codegen_error("structure skew takes one structure, a real dtype and N >= D");
-  if (spec.symmetric && is_complex(spec.dtype))
-    throw codegen_error("structure symmetric takes real dtypes (a complex symmetric tensor is not derived)");
+  if ((spec.kind == KernelKind::symmetric_angles || spec.symmetric) && is_complex(spec.dtype) && spec.order > 3)
+    throw codegen_error("structure symmetric of a complex dtype takes order 2 or 3, not " + std::to_string(spec.order) +
+                        " (dsl/symmetric_unitary_angle.hpp: the unitary step's closed form)");
   if (spec.size < 2) throw codegen_error("size " + std::to_string(spec.size) + ": every mode needs N >= 2");
   // Kernels index N x N matrices (factors, Lambda) with 32-bit integers.
   if (spec.size > 32768) throw codegen_error("size " + std::to_string(spec.size) + ": the kernels support N <= 32768");

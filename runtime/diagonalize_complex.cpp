@@ -13,9 +13,8 @@ void check_complex_options(const Options& options) {
   if (codegen::find_builtin_rule(options.rule) && !rule_has_complex_lift(options.rule))
     throw user_error("rule '" + options.rule +
                      "' is real-only (its objective has no complex lift): complex tensors take rule max_diag");
-  if (options.structure != Structure::general)
-    throw user_error("structure " + std::string(to_string(options.structure)) +
-                     " takes real tensors; complex tensors run with structure general");
+  if (options.structure == Structure::skew)
+    throw user_error("structure skew takes real tensors; complex tensors run with structure general or symmetric");
 }
 
 template <class R>

@@ -15,7 +15,7 @@
 namespace tensordiag::runtime {
 
 // The options no complex engine takes, as one-line user_errors: a rule without a complex lift
-// (max_trace), a structure, the xor schedule.
+// (max_trace), structure skew.
 void check_complex_options(const Options& options);
 
 // Throws user_error for what the complex engines do not take (check_complex_options), and for the

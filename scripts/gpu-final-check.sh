@@ -8,7 +8,7 @@ default_out=/tmp/final-check
 source "$(dirname "$0")/gpu-start.sh"
 export NCCL_NVLS_ENABLE=0
 started=$(date +%s)
-timeout 330 ./build/tests/tensordiag_gpu_tests -ts=gpu > "$out/gpu_suite.log" 2>&1 || status=1
+timeout 400 ./build/tests/tensordiag_gpu_tests -ts=gpu > "$out/gpu_suite.log" 2>&1 || status=1
 echo "GPU suite: $(( $(date +%s) - started )) s"; tail -3 "$out/gpu_suite.log"
 started=$(date +%s)
 timeout 150 bash scripts/gpu-python.sh > "$out/python.log" 2>&1 || status=1

@@ -250,8 +250,8 @@ TEST_CASE("the symmetric matrix kinds compile at D = 2") {
 
 // Structure symmetric's variants (KernelSpec::symmetric: one rotation a pair in every mode, by
 // dsl/symmetric_angle.hpp): small_tensor and subspace_angles compile at every listed D and N they
-// serve, both dtypes and layouts; every other kind, and complex dtypes, refuse the flag.
-TEST_CASE("structure symmetric's small_tensor and subspace_angles compile; other kinds and complex refuse it") {
+// serve, both dtypes and layouts; every other kind, and complex dtypes above order 3, refuse the flag.
+TEST_CASE("structure symmetric's small_tensor and subspace_angles compile; other kinds and complex order 4 refuse it") {
   std::vector<Case> cases;
   for (const char* kind : {"small_tensor", "subspace_angles"})
     for (const int order : orders)
@@ -270,7 +270,36 @@ TEST_CASE("structure symmetric's small_tensor and subspace_angles compile; other
     CHECK_THROWS_WITH_AS(validate(spec), doctest::Contains("variant of small_tensor and subspace_angles only"),
                          codegen_error);
   }
-  KernelSpec complex = make_kernel_spec("small_tensor", 3, 4, "complex128", "C", "max_diag");
+  KernelSpec complex = make_kernel_spec("small_tensor", 4, 4, "complex128", "C", "max_diag");
   complex.symmetric = true;
-  CHECK_THROWS_WITH_AS(validate(complex), doctest::Contains("real dtypes"), codegen_error);
+  CHECK_THROWS_WITH_AS(validate(complex), doctest::Contains("takes order 2 or 3, not 4"), codegen_error);
+}
+
+// Complex symmetric tensors (one unitary U) on the general engine: symmetric_angles of a complex
+// dtype (dsl/symmetric_unitary_angle.hpp's step) compiles at orders 2 and 3, both complex dtypes
+// and layouts, even and odd N, with the pass and figures an order-2 run loads, and so do the
+// symmetric variants of subspace_angles and small_tensor at order 3; order 4 refuses.
+TEST_CASE("symmetric_angles of a complex dtype compiles at orders 2 and 3 and refuses order 4") {
+  std::vector<Case> cases;
+  for (const int order : {2, 3})
+    for (const int size : {2, 7, 16, 255})
+      for (const char* dtype : {"complex64", "complex128"})
+        cases.push_back({"symmetric_angles", order, size, dtype, cases.size() % 2 ? "F" : "C", "max_diag"});
+  for (const char* kind : {"group_pass", "off_norm"}) cases.push_back({kind, 2, 9, "complex128", "C", "max_diag"});
+  // The XOR subspace passes' angles (a cell of 8 or 4 a mode: the spec's N) and the one-block kernel with the
+  // unitary step: their symmetric variants.
+  for (const auto& [kind, size] : {std::pair{"subspace_angles", 8}, {"subspace_angles", 4}, {"small_tensor", 4}})
+    for (const char* dtype : {"complex64", "complex128"}) {
+      Case c{kind, 3, size, dtype, "C", "max_diag"};
+      c.symmetric = true;
+      const PlanAttempt attempt = try_plan(c.spec());
+      CHECK_MESSAGE(attempt.plan, c.name(), ": ", attempt.refusal);
+      if (attempt.plan) cases.push_back(c);
+    }
+  check_compiles(cases);
+  const std::string source = kernel_source(cases.front().spec());
+  CHECK(source.find("symmetric_unitary_rotation") != std::string::npos);
+  CHECK(source.find("---- symmetric_warp_angle.cuh") == std::string::npos);  // the real root finder is not there
+  CHECK_THROWS_WITH_AS(validate(make_kernel_spec("symmetric_angles", 4, 3, "complex64", "C", "max_diag")),
+                       doctest::Contains("takes order 2 or 3, not 4"), codegen_error);
 }

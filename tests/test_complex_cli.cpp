@@ -74,6 +74,49 @@ TEST_CASE("cli complex: complex64, and a real file made complex by --dtype") {
   CHECK(report["init"]["method"] == "hosvd");
 }
 
+TEST_CASE("cli complex: a complex symmetric tensor with --structure symmetric: one unitary U in every file, C symmetric") {
+  const Workspace workspace;
+  REQUIRE(workspace.run("generate --order 3 --size 5 --seed 12 --dtype complex128 --structure symmetric s.npy").exit_code ==
+          0);
+  const runtime::AnyComplexTensor read = runtime::read_complex_tensor(workspace / "s.npy");
+  const auto& input = std::get<runtime::HostTensor<std::complex<double>>>(read);
+  for (const auto& [i, j, k] : {std::tuple{0, 1, 2}, std::tuple{1, 1, 4}, std::tuple{3, 0, 0}})
+    CHECK(input.at({i, j, k}) == input.at({k, i, j}));  // generated exactly symmetric
+  const CliRun run = workspace.run("diagonalize s.npy --out result --structure symmetric --backend cpu");
+  INFO("stderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_file(workspace / "result/report.json"));
+  CHECK(report["structure"] == "symmetric");
+  CHECK(report["engine"] == "cpu_complex");
+  CHECK(report["converged"] == true);
+  CHECK(report["history"].back()["off_rel"].get<double>() <= 1e-12);
+  CHECK(report["reconstruction_error"].get<double>() < 1e-13);
+  const runtime::NpyArray first = runtime::read_npy_array(workspace / "result/factor_1.npy");
+  for (const char* other : {"result/factor_2.npy", "result/factor_3.npy"})
+    CHECK(runtime::read_npy_array(workspace / other).bytes == first.bytes);
+  const runtime::AnyComplexTensor core = runtime::read_complex_tensor(workspace / "result/core.npy");
+  const auto& c = std::get<runtime::HostTensor<std::complex<double>>>(core);
+  for (int i = 0; i < 5; ++i) {
+    CHECK(c.data()[i * c.diagonal_stride()].imag() == 0.0);
+    CHECK(c.data()[i * c.diagonal_stride()].real() > 0.0);
+  }
+  CHECK(std::abs(c.at({0, 1, 2}) - c.at({2, 0, 1})) <= 1e-14 * std::abs(c.at({0, 0, 0})));
+  // Order 2 (Takagi), a single matrix and a batch of two; without --structure symmetric a matrix is refused.
+  REQUIRE(workspace.run("generate --order 2 --size 6 --seed 13 --dtype complex64 --structure symmetric m.npy").exit_code ==
+          0);
+  const CliRun matrix = workspace.run("diagonalize m.npy --out takagi --structure symmetric --backend cpu -q");
+  INFO("stderr: " << matrix.err);
+  REQUIRE(matrix.exit_code == 0);
+  CHECK(nlohmann::json::parse(read_file(workspace / "takagi/report.json"))["converged"] == true);
+  check_rejected(workspace, "diagonalize m.npy --out general", "order 2 is a matrix");
+  const runtime::AnyComplexTensor m = runtime::read_complex_tensor(workspace / "m.npy", runtime::Structure::symmetric);
+  const auto& single = std::get<runtime::HostTensor<std::complex<float>>>(m);
+  runtime::write_tensor_batch(workspace / "pair.npy", std::vector<runtime::HostTensor<std::complex<float>>>{single, single});
+  const CliRun batch = workspace.run("diagonalize pair.npy --out pair --batch --structure symmetric --backend cpu -q");
+  INFO("stderr: " << batch.err);
+  CHECK(batch.exit_code == 0);
+}
+
 namespace {
 
 std::vector<runtime::HostTensor<std::complex<double>>> complex_tensors(int count, int order, int size, unsigned seed) {
@@ -144,7 +187,7 @@ TEST_CASE("cli complex: a bad complex batch is one line and writes nothing") {
   auto tensors = complex_tensors(2, 3, 4, 80);
   runtime::write_tensor_batch(workspace / "batch.npy", tensors);
   check_rejected(workspace, "diagonalize batch.npy --out result --batch --dtype float64", "would drop the imaginary parts");
-  check_rejected(workspace, "diagonalize batch.npy --out result --batch --structure symmetric", "takes real tensors");
+  check_rejected(workspace, "diagonalize batch.npy --out result --batch --structure symmetric", "is not symmetric");
   check_rejected(workspace, "diagonalize batch.npy --out result --batch --rule max_trace", "real-only");
   tensors[1].values()[7] = {1.0, std::nan("")};
   runtime::write_tensor_batch(workspace / "nan.npy", tensors);
@@ -156,7 +199,11 @@ TEST_CASE("cli complex: refused inputs and options are one line and write nothin
   REQUIRE(workspace.run("generate --order 3 --size 4 --seed 10 --dtype complex128 z.npy").exit_code == 0);
   check_rejected(workspace, "diagonalize z.npy --out result --rule max_trace", "real-only");
   check_rejected(workspace, "diagonalize z.npy --out result --dtype float64", "would drop the imaginary parts");
-  check_rejected(workspace, "diagonalize z.npy --out result --structure symmetric", "takes real tensors");
+  check_rejected(workspace, "diagonalize z.npy --out result --structure symmetric", "the tensor is not symmetric");
+  check_rejected(workspace, "diagonalize z.npy --out result --structure skew", "structure skew takes real tensors");
+  REQUIRE(workspace.run("generate --order 4 --size 3 --seed 11 --dtype complex128 --structure symmetric s4.npy").exit_code ==
+          0);
+  check_rejected(workspace, "diagonalize s4.npy --out result --structure symmetric", "take order 2 or 3, not 4");
   check_rejected(workspace, "diagonalize z.npy --out result --distributed", "the distributed engine takes real tensors");
   check_rejected(workspace, "generate --order 3 --size 4 --seed 1 --dtype complex64 --structure skew g.npy",
                  "complex tensors are general");

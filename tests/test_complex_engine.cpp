@@ -13,6 +13,7 @@
 #include <random>
 #include <type_traits>
 
+#include "complex_recovery.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/algorithm/complex_pivot_check.hpp"
 #include "runtime/algorithm/hosvd_start.hpp"
@@ -27,6 +28,8 @@ namespace {
 
 using namespace tensordiag::runtime;
 using cd = std::complex<double>;
+using tensordiag::testing::check_columns_up_to_phase;
+using tensordiag::testing::check_diagonal_is_moduli;
 
 HostTensor<cd> random_complex_tensor(int order, int size, std::uint64_t seed, Layout layout = Layout::c_order) {
   std::mt19937_64 random(seed);
@@ -94,32 +97,10 @@ TEST_CASE("complex engine: planted S x_1 U_1 ... x_D U_D recovered to 1e-12, C_i
       const double bound = 30.0 * size * order * eps;
       CHECK(result.verification->reconstruction_error <= bound);
       CHECK(result.verification->orthogonality_error <= bound);
-      // The diagonal: real, >= 0, the |S_i| in some order.
-      std::vector<double> found, expected;
-      for (int i = 0; i < size; ++i) {
-        const cd c = result.core.data()[i * result.core.diagonal_stride()];
-        CHECK(c.imag() == 0.0);
-        CHECK(c.real() >= 0.0);
-        found.push_back(c.real());
-        expected.push_back(std::abs(planted.diagonal[static_cast<std::size_t>(i)]));
-      }
-      std::sort(found.begin(), found.end());
-      std::sort(expected.begin(), expected.end());
-      for (int i = 0; i < size; ++i) CHECK(found[i] == doctest::Approx(expected[i]).epsilon(1e-12));
-      // |U_n^H Q_n| is a permutation matrix: each column of U_n is a column of Q_n times a phase.
-      for (int n = 0; n < order; ++n) {
-        const auto& u = result.factors[static_cast<std::size_t>(n)];
-        const auto& q = planted.factors[static_cast<std::size_t>(n)];
-        for (int i = 0; i < size; ++i) {
-          double largest = 0.0;
-          for (int j = 0; j < size; ++j) {
-            cd dot = 0;
-            for (int row = 0; row < size; ++row) dot += std::conj(u(row, i)) * q(row, j);
-            largest = std::max(largest, std::abs(dot));
-          }
-          CHECK(largest == doctest::Approx(1.0).epsilon(1e-10));
-        }
-      }
+      // The diagonal: real, >= 0, the |S_i| in some order; |U_n^H Q_n| a permutation matrix.
+      check_diagonal_is_moduli(result.core, planted.diagonal, 1e-12);
+      for (int n = 0; n < order; ++n)
+        check_columns_up_to_phase(result.factors[static_cast<std::size_t>(n)], planted.factors[static_cast<std::size_t>(n)]);
     }
   }
 }
@@ -258,7 +239,9 @@ TEST_CASE("complex engine: what it refuses is a user_error") {
   refused(options, "real-only");
   options = cpu_options();
   options.structure = Structure::symmetric;
-  refused(options, "takes real tensors");
+  refused(options, "the tensor is not symmetric");  // complex symmetric tensors: test_complex_symmetric.cpp
+  options.structure = Structure::skew;
+  refused(options, "structure skew takes real tensors");
   options = cpu_options();
   options.schedule = SweepSchedule::xor_subspaces;
   CHECK_THROWS_WITH_AS(diagonalize_complex(random_complex_tensor(3, 5, 72), options),

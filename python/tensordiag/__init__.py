@@ -314,8 +314,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         Order D >= 3, the same size N >= 2 in every mode, finite. A complex NumPy array runs on
         the GPU engine's complex kernels (without eta) or the CPU's complex engine: T = C x_1 U_1 ... x_D U_D with unitary U_n (no conjugation in
         the mode products, so C = T x_1 U_1^H ... x_D U_D^H), every C[i, .., i] real and >= 0
-        (the phase of index i kept in U_1's column i); rule max_diag only, structure general, no
-        devices. C- and Fortran-ordered NumPy
+        (the phase of index i kept in U_1's column i); rule max_diag only, structure general or
+        symmetric (below), no devices. C- and Fortran-ordered NumPy
         arrays are read in place, without a copy (other strided arrays are copied to C order, other
         byte orders converted); the core comes back in the input's order and dtype. Other dtypes
         raise TypeError; other shapes, NaN or Inf raise ValueError (order 2 is a matrix: use
@@ -354,7 +354,12 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         indices (checked to 1e-10 of max|T| in float64, 1e-5 in float32: ValueError otherwise) and
         T = C x_1 Q ... x_D Q with one orthogonal Q, returned D times; order 2 is taken (the
         Jacobi eigenvalue method). max_diag and eta = 0 only, for now; the general GPU engine runs
-        it at every order, order 2 included, from NumPy arrays (not CUDA arrays).
+        it at every order, order 2 included, from NumPy arrays (not CUDA arrays). A complex
+        symmetric array (symmetric, not Hermitian: quantum states of identical subsystems) of
+        order 2 or 3 gets one unitary U, T = C x_1 U ... x_D U, C symmetric, every C[i, .., i]
+        real and >= 0 (index i's phase spread over the D modes); order 2 is the Takagi
+        factorization T = U C U^T. It runs on the GPU's general engine or the CPU; other orders
+        are a ValueError (the unitary step has no closed form there: docs/DESIGN.md).
         ``"skew"``: the tensor changes sign under every swap of two indices (checked alike; N >= D),
         one orthogonal Q as for symmetric, and C skew-symmetric and as close to the block form as
         max_diag on the blocks gets it: the entries C[kD, kD+1, .., kD+D-1] (k < N // D) and their
@@ -427,7 +432,8 @@ def generate(order: int, size: int, *, seed: int = 1, noise: float = 0.0, dtype:
     S[pi(kD, .., kD+D-1)] = sign(pi) diagonal[k] for k < N // D (``diagonal`` has N // D entries),
     one Q, skew-symmetric noise, order 2 allowed, N >= D. ``dtype="complex64"`` or
     ``"complex128"``: S with complex Gaussian entries (``diagonal`` complex128), the factors Haar
-    unitary (complex128), complex noise; structure general only.
+    unitary (complex128), complex noise; structure general, or symmetric (one unitary U in every
+    mode, symmetric complex noise).
     """
     seed = operator.index(seed)
     if seed < 0:

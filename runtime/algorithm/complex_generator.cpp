@@ -39,13 +39,14 @@ Matrix<std::complex<double>> haar_unitary(int n, RandomStream& random) {
 
 template <class R>
 GeneratedComplexTensor<R> generate_complex_diagonalizable(const GeneratorOptions& options) {
-  if (options.structure != Structure::general)
-    throw user_error("complex tensors are generated with structure general only");
+  const bool symmetric = options.structure == Structure::symmetric;
+  if (!symmetric && options.structure != Structure::general)
+    throw user_error("complex tensors are generated with structure general or symmetric");
   const int order = options.order, size = options.size;
   GeneratedComplexTensor<R> out;
   RandomStream random(options.seed);
   for (int i = 0; i < size; ++i) out.diagonal.push_back(complex_gaussian(random));
-  for (int n = 0; n < order; ++n) out.factors.push_back(haar_unitary(size, random));
+  for (int n = 0; n < order; ++n) out.factors.push_back(symmetric && n > 0 ? out.factors.front() : haar_unitary(size, random));
 
   // T = sum_i S_i u_1i (x) .. (x) u_Di, each term built as a Kronecker product over the modes from
   // the slowest in memory to the fastest.
@@ -77,11 +78,15 @@ GeneratedComplexTensor<R> generate_complex_diagonalizable(const GeneratorOptions
     for (std::size_t k = 0; k < count; ++k) {
       g[k] = complex_gaussian(random);
       clean2 += std::norm(clean[k]);
-      g2 += std::norm(g[k]);
     }
+    if (symmetric) symmetrize_by_sorted_index(g, order, size, strides);  // before its norm is taken
+    for (std::size_t k = 0; k < count; ++k) g2 += std::norm(g[k]);
     const double scale = options.noise * std::sqrt(clean2 / g2);
     for (std::size_t k = 0; k < count; ++k) clean[k] += scale * g[k];
   }
+  // Symmetric: the terms are symmetric to rounding (the products run in another order at a permuted
+  // index); each orbit takes its sorted index's value, exactly symmetric.
+  if (symmetric) symmetrize_by_sorted_index(clean, order, size, strides);
   for (std::size_t k = 0; k < count; ++k) values[k] = std::complex<R>(clean[k]);
   out.tensor = HostTensor<std::complex<R>>(order, size, options.layout, std::move(values));
   return out;

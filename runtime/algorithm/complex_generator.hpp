@@ -1,7 +1,8 @@
 #pragma once
 // Seeded complex test tensors (issue 11, item 3): T = S x_1 U_1 ... x_D U_D with S diagonal
 // (complex Gaussian entries) and U_n Haar-random unitary, plus optional complex Gaussian noise of
-// relative Frobenius size options.noise. Structure general only. The same seed gives the same
+// relative Frobenius size options.noise. Structure general, or symmetric: one U in every mode and
+// the noise symmetrized. The same seed gives the same
 // tensor on every platform (generator.hpp's random stream).
 #include <complex>
 #include <vector>
@@ -19,7 +20,7 @@ struct GeneratedComplexTensor {
   std::vector<Matrix<std::complex<double>>> factors;  // U_1 .. U_D
 };
 
-// A user_error for a structure other than general. Throws run_cancelled when options.cancelled
+// A user_error for structure skew. Throws run_cancelled when options.cancelled
 // says so.
 template <class R>
 GeneratedComplexTensor<R> generate_complex_diagonalizable(const GeneratorOptions& options);

@@ -18,7 +18,7 @@ CoreFigures core_figures(const HostTensor<T>& core, Structure structure);
 
 extern template CoreFigures core_figures(const HostTensor<float>&, Structure);
 extern template CoreFigures core_figures(const HostTensor<double>&, Structure);
-// Complex cores (structure general only): |C_ii|^2 and the squared moduli off the diagonal; the
+// Complex cores (structures general and symmetric): |C_ii|^2 and the squared moduli off the diagonal; the
 // trace's real part.
 extern template CoreFigures core_figures(const HostTensor<std::complex<float>>&, Structure);
 extern template CoreFigures core_figures(const HostTensor<std::complex<double>>&, Structure);

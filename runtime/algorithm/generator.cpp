@@ -61,36 +61,6 @@ void check_generator_options(const GeneratorOptions& options) {
   check_noise(options.noise);
 }
 
-// g[i] <- g[i sorted] (sign = +1: the same value under every permutation of the indices), or
-// sign(sort) g[i sorted] and 0 at a repeated index (sign = -1: skew-symmetric). The sorted index
-// is its own representative, so one pass in any order leaves each orbit with its sorted entry's
-// value, signed.
-void symmetrize_by_sorted_index(std::vector<double>& g, int order, int size, const std::vector<std::ptrdiff_t>& strides,
-                                int sign = 1) {
-  std::vector<int> index(static_cast<std::size_t>(order));
-  for (std::size_t flat = 0; flat < g.size(); ++flat) {
-    std::ptrdiff_t offset = 0;
-    std::size_t rest = flat;
-    for (int n = order - 1; n >= 0; --n) {  // flat in C order, any bijection would do
-      index[static_cast<std::size_t>(n)] = static_cast<int>(rest % static_cast<std::size_t>(size));
-      rest /= static_cast<std::size_t>(size);
-    }
-    for (int n = 0; n < order; ++n) offset += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
-    int inversions = 0;
-    bool repeated = false;
-    for (std::size_t n = 0; n < index.size(); ++n)
-      for (std::size_t m = n + 1; m < index.size(); ++m) {
-        inversions += index[n] > index[m];
-        repeated = repeated || index[n] == index[m];
-      }
-    std::sort(index.begin(), index.end());
-    std::ptrdiff_t sorted = 0;
-    for (int n = 0; n < order; ++n) sorted += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
-    if (sign > 0) g[static_cast<std::size_t>(offset)] = g[static_cast<std::size_t>(sorted)];
-    else g[static_cast<std::size_t>(offset)] = repeated ? 0.0 : (inversions % 2 ? -1.0 : 1.0) * g[static_cast<std::size_t>(sorted)];
-  }
-}
-
 // t <- t x_1 Q ... x_D Q, (X x_n Q)[.. j@n ..] = sum_i Q[j, i] X[.. i@n ..], a mode at a time.
 void multiply_every_mode(std::vector<double>& t, int size, const std::vector<std::ptrdiff_t>& strides, const Matrix<double>& q) {
   std::vector<double> fiber(static_cast<std::size_t>(size));
@@ -202,6 +172,39 @@ GeneratedTensor<T> generate_diagonalizable_rows(const GeneratorOptions& options,
   }
   return out;
 }
+
+// The sorted index is its own representative, so one pass in any order leaves each orbit with its
+// sorted entry's value, signed.
+template <class V>
+void symmetrize_by_sorted_index(std::vector<V>& g, int order, int size, const std::vector<std::ptrdiff_t>& strides,
+                                int sign) {
+  std::vector<int> index(static_cast<std::size_t>(order));
+  for (std::size_t flat = 0; flat < g.size(); ++flat) {
+    std::ptrdiff_t offset = 0;
+    std::size_t rest = flat;
+    for (int n = order - 1; n >= 0; --n) {  // flat in C order, any bijection would do
+      index[static_cast<std::size_t>(n)] = static_cast<int>(rest % static_cast<std::size_t>(size));
+      rest /= static_cast<std::size_t>(size);
+    }
+    for (int n = 0; n < order; ++n) offset += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
+    int inversions = 0;
+    bool repeated = false;
+    for (std::size_t n = 0; n < index.size(); ++n)
+      for (std::size_t m = n + 1; m < index.size(); ++m) {
+        inversions += index[n] > index[m];
+        repeated = repeated || index[n] == index[m];
+      }
+    std::sort(index.begin(), index.end());
+    std::ptrdiff_t sorted = 0;
+    for (int n = 0; n < order; ++n) sorted += index[static_cast<std::size_t>(n)] * strides[static_cast<std::size_t>(n)];
+    if (sign > 0) g[static_cast<std::size_t>(offset)] = g[static_cast<std::size_t>(sorted)];
+    else g[static_cast<std::size_t>(offset)] = repeated ? V(0) : (inversions % 2 ? -1.0 : 1.0) * g[static_cast<std::size_t>(sorted)];
+  }
+}
+
+template void symmetrize_by_sorted_index(std::vector<double>&, int, int, const std::vector<std::ptrdiff_t>&, int);
+template void symmetrize_by_sorted_index(std::vector<std::complex<double>>&, int, int,
+                                         const std::vector<std::ptrdiff_t>&, int);
 
 template <class T>
 GeneratedTensor<T> generate_diagonalizable(const GeneratorOptions& options) {

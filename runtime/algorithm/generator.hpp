@@ -4,6 +4,7 @@
 // Q in every mode (T = sum_l S_l q_l x .. x q_l) and symmetric noise, order 2 allowed. With structure
 // skew, T = S x_1 Q ... x_D Q with S in the block form (S[pi(B_k)] = sign(pi) S_k, B_k = (kD, ..,
 // kD+D-1), k < N / D; skew_blocks.hpp) and antisymmetrized noise, order 2 allowed, N >= D.
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -49,9 +50,20 @@ GeneratedTensor<T> generate_diagonalizable_rows(const GeneratorOptions& options,
 // The checks every generator makes: the noise finite and >= 0, and no value overflowed the dtype (a
 // huge noise, 1e300 or 1e40 in float32, gives Inf, which no run accepts): user_errors naming it.
 void check_noise(double noise);
+
+// g[i] <- g[i sorted] (sign = +1: the same value under every permutation of the indices), or
+// sign(sort) g[i sorted] and 0 at a repeated index (sign = -1: skew-symmetric), over a whole tensor
+// of `order` modes of `size` with `strides`. V: double or std::complex<double>.
+template <class V>
+void symmetrize_by_sorted_index(std::vector<V>& g, int order, int size, const std::vector<std::ptrdiff_t>& strides,
+                                int sign = 1);
 template <class T>
 void check_generated_value(T value, double noise);
 
+extern template void symmetrize_by_sorted_index(std::vector<double>&, int, int, const std::vector<std::ptrdiff_t>&,
+                                                int);
+extern template void symmetrize_by_sorted_index(std::vector<std::complex<double>>&, int, int,
+                                                const std::vector<std::ptrdiff_t>&, int);
 extern template void check_generated_value(float, double);
 extern template void check_generated_value(double, double);
 extern template GeneratedTensor<float> generate_diagonalizable_rows(const GeneratorOptions&,

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 
 namespace tensordiag::runtime {
 
@@ -17,6 +18,18 @@ std::string index_text(const std::vector<int>& index) {
   std::string out = "[";
   for (std::size_t n = 0; n < index.size(); ++n) out += (n ? ", " : "") + std::to_string(index[n]);
   return out + "]";
+}
+
+// " = x" (" = x + yi" for a complex entry), every digit.
+template <class T>
+std::string value_text(T value) {
+  char text[80];
+  if constexpr (is_complex_v<T>)
+    std::snprintf(text, sizeof text, " = %.17g %+.17gi", static_cast<double>(value.real()),
+                  static_cast<double>(value.imag()));
+  else
+    std::snprintf(text, sizeof text, " = %.17g", static_cast<double>(value));
+  return text;
 }
 
 }  // namespace
@@ -37,8 +50,7 @@ SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor, int sign) {
       if (sign > 0 ? index[i] >= index[i + 1] : index[i] > index[i + 1]) continue;
       const std::ptrdiff_t swapped =
           offset + (index[i + 1] - index[i]) * (strides[i] - strides[i + 1]);
-      const double deviation =
-          std::abs(static_cast<double>(tensor.data()[offset]) - sign * static_cast<double>(tensor.data()[swapped]));
+      const double deviation = std::abs(wide_t<T>(tensor.data()[offset]) - double(sign) * wide_t<T>(tensor.data()[swapped]));
       if (deviation > worst.largest) worst = {deviation, index, n};
     }
     for (int n = order - 1; n >= 0; --n) {
@@ -63,11 +75,11 @@ void check_structure(const HostTensor<T>& tensor, Structure structure) {
   if (worst.largest <= symmetry_tolerance<T>() * largest_entry) return;
   std::vector<int> other = worst.index;
   std::swap(other[static_cast<std::size_t>(worst.mode)], other[static_cast<std::size_t>(worst.mode) + 1]);
-  char first[40], second[160];
-  std::snprintf(first, sizeof first, " = %.17g", static_cast<double>(tensor.at(worst.index)));
-  std::snprintf(second, sizeof second, " = %.17g (%s %.3e, over %.0e of max|T| = %.3e)",
-                static_cast<double>(tensor.at(other)), skew ? "sum" : "difference", worst.largest,
-                symmetry_tolerance<T>(), largest_entry);
+  const std::string first = value_text(tensor.at(worst.index));
+  char deviation[120];
+  std::snprintf(deviation, sizeof deviation, " (%s %.3e, over %.0e of max|T| = %.3e)", skew ? "sum" : "difference",
+                worst.largest, symmetry_tolerance<T>(), largest_entry);
+  const std::string second = value_text(tensor.at(other)) + deviation;
   if (skew && worst.index == other)
     throw user_error("the tensor is not skew-symmetric: T" + index_text(worst.index) + first +
                      " has a repeated index, where a skew-symmetric tensor is 0 (over " +
@@ -83,5 +95,9 @@ template SymmetryDeviation symmetry_deviation(const HostTensor<float>&, int);
 template SymmetryDeviation symmetry_deviation(const HostTensor<double>&, int);
 template void check_structure(const HostTensor<float>&, Structure);
 template void check_structure(const HostTensor<double>&, Structure);
+template SymmetryDeviation symmetry_deviation(const HostTensor<std::complex<float>>&, int);
+template SymmetryDeviation symmetry_deviation(const HostTensor<std::complex<double>>&, int);
+template void check_structure(const HostTensor<std::complex<float>>&, Structure);
+template void check_structure(const HostTensor<std::complex<double>>&, Structure);
 
 }  // namespace tensordiag::runtime

@@ -6,6 +6,7 @@
 // the comparison at i_n = i_n+1 reads T = -T, so every entry with a repeated index must be 0.
 #include <vector>
 
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
@@ -20,10 +21,11 @@ struct SymmetryDeviation {
 template <class T>
 SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor, int sign = 1);
 
-// Relative tolerance of the check: a few hundred roundings of the dtype (1e-10 float64, 1e-5
-// float32), far above what any symmetric computation leaves and far below a real asymmetry.
+// Relative tolerance of the check: a few hundred roundings of the dtype (1e-10 float64 and
+// complex128, 1e-5 float32 and complex64), far above what any symmetric computation leaves and far
+// below a real asymmetry. A complex tensor is symmetric (T = T^(n n+1)), not Hermitian.
 template <class T>
-constexpr double symmetry_tolerance() { return sizeof(T) == 4 ? 1e-5 : 1e-10; }
+constexpr double symmetry_tolerance() { return sizeof(real_t<T>) == 4 ? 1e-5 : 1e-10; }
 
 // Throws user_error in one line, naming the two entries that differ most, when the largest
 // deviation exceeds symmetry_tolerance<T>() max|T|. Nothing for structure general.
@@ -34,5 +36,9 @@ extern template SymmetryDeviation symmetry_deviation(const HostTensor<float>&, i
 extern template SymmetryDeviation symmetry_deviation(const HostTensor<double>&, int);
 extern template void check_structure(const HostTensor<float>&, Structure);
 extern template void check_structure(const HostTensor<double>&, Structure);
+extern template SymmetryDeviation symmetry_deviation(const HostTensor<std::complex<float>>&, int);
+extern template SymmetryDeviation symmetry_deviation(const HostTensor<std::complex<double>>&, int);
+extern template void check_structure(const HostTensor<std::complex<float>>&, Structure);
+extern template void check_structure(const HostTensor<std::complex<double>>&, Structure);
 
 }  // namespace tensordiag::runtime

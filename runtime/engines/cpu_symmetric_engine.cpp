@@ -13,12 +13,12 @@
 namespace tensordiag::runtime {
 
 template <class T>
-std::vector<double> symmetric_pivot_values(const std::vector<T>& subtensor, int order) {
-  std::vector<double> t(static_cast<std::size_t>(order) + 1, 0.0);
+std::vector<wide_t<T>> symmetric_pivot_values(const std::vector<T>& subtensor, int order) {
+  std::vector<wide_t<T>> t(static_cast<std::size_t>(order) + 1, wide_t<T>(0));
   std::vector<double> count(t.size(), 0.0);
   for (std::size_t bits = 0; bits < subtensor.size(); ++bits) {
     const auto k = static_cast<std::size_t>(std::popcount(bits));
-    t[k] += subtensor[bits];
+    t[k] += wide_t<T>(subtensor[bits]);
     count[k] += 1.0;
   }
   for (std::size_t k = 0; k < t.size(); ++k) t[k] /= count[k];
@@ -65,6 +65,8 @@ Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSetting
 
 template std::vector<double> symmetric_pivot_values(const std::vector<float>&, int);
 template std::vector<double> symmetric_pivot_values(const std::vector<double>&, int);
+template std::vector<std::complex<double>> symmetric_pivot_values(const std::vector<std::complex<float>>&, int);
+template std::vector<std::complex<double>> symmetric_pivot_values(const std::vector<std::complex<double>>&, int);
 template GroupRotations<float> symmetric_group_step(HostTensor<float>&, const PivotGroup&, int);
 template GroupRotations<double> symmetric_group_step(HostTensor<double>&, const PivotGroup&, int);
 template Result<float> run_cpu_symmetric_engine(const HostTensor<float>&, const RunSettings&);

@@ -9,15 +9,16 @@
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/run_result.hpp"
 #include "runtime/algorithm/run_settings.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
 
 // The values t_0 .. t_D of a symmetric pivot subtensor (2^D entries, bit n set = index q in mode
 // n): t_k is the mean of the binom(D, k) entries with k indices q, which for a C symmetric to
-// rounding is any one of them with the rounding averaged out.
+// rounding is any one of them with the rounding averaged out. Complex entries give complex t_k.
 template <class T>
-std::vector<double> symmetric_pivot_values(const std::vector<T>& subtensor, int order);
+std::vector<wide_t<T>> symmetric_pivot_values(const std::vector<T>& subtensor, int order);
 
 // One group step on a symmetric `core`: the angles of every pair, then one pass over all modes.
 // Returns the rotations (the same in every mode) for the factor.
@@ -31,6 +32,9 @@ Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSetting
 
 extern template std::vector<double> symmetric_pivot_values(const std::vector<float>&, int);
 extern template std::vector<double> symmetric_pivot_values(const std::vector<double>&, int);
+extern template std::vector<std::complex<double>> symmetric_pivot_values(const std::vector<std::complex<float>>&, int);
+extern template std::vector<std::complex<double>> symmetric_pivot_values(const std::vector<std::complex<double>>&,
+                                                                         int);
 extern template GroupRotations<float> symmetric_group_step(HostTensor<float>&, const PivotGroup&, int);
 extern template GroupRotations<double> symmetric_group_step(HostTensor<double>&, const PivotGroup&, int);
 extern template Result<float> run_cpu_symmetric_engine(const HostTensor<float>&, const RunSettings&);

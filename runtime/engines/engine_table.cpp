@@ -2,6 +2,7 @@
 #include "runtime/core/scalar.hpp"
 #include "runtime/engines/cpu_batch.hpp"
 #include "runtime/engines/cpu_complex_engine.hpp"
+#include "runtime/engines/cpu_complex_symmetric_engine.hpp"
 #include "runtime/engines/cpu_packed_route.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
@@ -45,16 +46,26 @@ constexpr Engine<T> engine_table[] = {
 
 // Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
 // a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host.
+// Structure symmetric: the general GPU engine or the CPU's (cpu_complex_symmetric_engine.hpp).
 template <class R>
 Result<std::complex<R>> run_gpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
   Result<std::complex<R>> result = run_gpu_engine(tensor, run);
-  fix_diagonal_phases(result);
+  if (run.settings.structure == Structure::symmetric) {
+    // The D factors got the same rotations: U is any one of them, phases spread over the modes.
+    fix_symmetric_diagonal_phases(result);
+    const Matrix<std::complex<R>> u = result.factors.front();
+    result.factors.assign(result.factors.size(), u);
+  } else {
+    fix_diagonal_phases(result);
+  }
   return result;
 }
 
 template <class R>
 Result<std::complex<R>> run_cpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
-  Result<std::complex<R>> result = run_cpu_complex_engine(tensor, run.settings);
+  Result<std::complex<R>> result = run.settings.structure == Structure::symmetric
+                                       ? run_cpu_complex_symmetric_engine(tensor, run.settings)
+                                       : run_cpu_complex_engine(tensor, run.settings);
   result.device = cpu_device_name(run.settings.threads);
   return result;
 }
@@ -68,11 +79,23 @@ std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostT
   return results;
 }
 
+// Complex symmetric tensors (one U) take the general GPU engine's symmetric_angles, whose complex
+// variant is the unitary step of orders 2 and 3; the one-block engine's complex kernels rotate each
+// mode by its own unitary.
+template <class R>
+std::optional<std::string> one_block_general_complex(const HostTensor<std::complex<R>>& first, std::size_t count,
+                                                     const EngineRun& run) {
+  if (run.settings.structure != Structure::general)
+    return "complex tensors with structure " + std::string(to_string(run.settings.structure)) +
+           " run on the general GPU engine (cuda) or the CPU (cpu_complex)";
+  return one_block_declines<std::complex<R>>(first, count, run);
+}
+
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
-    {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},
-    {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>,
-     one_after_another<std::complex<R>, run_gpu_complex<R>>, false},
+    {"cuda_one_block", Backend::cuda, one_block_general_complex<R>, run_gpu_small_complex<R>, false},
+    {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>, one_after_another<std::complex<R>, run_gpu_complex<R>>,
+     false},
     {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,
      one_after_another<std::complex<R>, run_cpu_complex<R>>, false},
 };

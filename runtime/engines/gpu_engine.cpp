@@ -109,8 +109,11 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
   }
   const bool symmetric = settings.structure == Structure::symmetric;
   const bool xor_asked = settings.schedule == SweepSchedule::xor_subspaces;
+  // A matrix (structure symmetric at order 2) has no subspace passes: xor runs its XOR groups one a
+  // pass.
+  const bool has_subspace_passes = base.order >= 3;
   if ((xor_asked || (settings.schedule == SweepSchedule::automatic && auto_takes_xor(base, symmetric))) &&
-      has_xor_schedule(size) && settings.eta == 0) {
+      has_xor_schedule(size) && settings.eta == 0 && has_subspace_passes) {
     codegen::KernelSpec apply = base;
     apply.kind = codegen::KernelKind::subspace_apply;
     apply.tuning.subspace_bits = subspace_bits_from_environment();

@@ -530,8 +530,8 @@ AnyTensor read_tensor(NpySource& source, const fs::path& file, Structure structu
   return load_tensor<double>(source, header, file);
 }
 
-AnyComplexTensor read_complex_tensor(NpySource& source, const fs::path& file) {
-  const NpyHeader header = read_tensor_header(source, file, Structure::general);
+AnyComplexTensor read_complex_tensor(NpySource& source, const fs::path& file, Structure structure) {
+  const NpyHeader header = read_tensor_header(source, file, structure);
   if (!is_complex(header.dtype))
     fail(file, "holds real " + std::string(to_string(header.dtype)) + " data where a complex tensor was expected");
   if (header.dtype == Dtype::complex64) return load_tensor<std::complex<float>>(source, header, file);
@@ -572,9 +572,9 @@ AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesyste
   return read_tensor(source, name, Structure::general);
 }
 
-AnyComplexTensor read_complex_tensor(const std::filesystem::path& path) {
+AnyComplexTensor read_complex_tensor(const std::filesystem::path& path, Structure structure) {
   NpyFileSource source(path);
-  return read_complex_tensor(source, path);
+  return read_complex_tensor(source, path, structure);
 }
 
 struct NpyReader::State {

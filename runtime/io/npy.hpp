@@ -84,8 +84,9 @@ void write_vector(const std::filesystem::path& path, std::span<const T> values);
 AnyTensor read_tensor(const std::filesystem::path& path, Structure structure = Structure::general);
 AnyTensor read_tensor(std::span<const unsigned char> bytes, const std::filesystem::path& name);
 // The same for a complex64 or complex128 file (read_tensor refuses them, this one real files;
-// both are user_errors naming the file). Both parts of every value finite.
-AnyComplexTensor read_complex_tensor(const std::filesystem::path& path);
+// both are user_errors naming the file). Both parts of every value finite. Structure symmetric
+// takes order 2 too (complex symmetric matrices: the Takagi factorization).
+AnyComplexTensor read_complex_tensor(const std::filesystem::path& path, Structure structure = Structure::general);
 
 // What read_tensor would read, from the header alone (checked as read_tensor checks it; the data
 // is not read): for decisions before a large tensor is loaded.

@@ -57,10 +57,11 @@ AnyTensorBatch split_batch(Dtype dtype, bool fortran_order, const std::vector<st
 }
 
 AnyComplexTensorBatch split_complex_batch(Dtype dtype, bool fortran_order, const std::vector<std::size_t>& shape,
-                                          const BatchByteFeed& feed, const std::filesystem::path& path) {
+                                          const BatchByteFeed& feed, const std::filesystem::path& path,
+                                          Structure structure) {
   if (!is_complex(dtype))
     throw user_error(path.string() + ": holds " + std::string(to_string(dtype)) + " data, not complex64 or complex128");
-  const auto [order, size] = batch_tensor_shape(shape, path, Structure::general);
+  const auto [order, size] = batch_tensor_shape(shape, path, structure);
   if (dtype == Dtype::complex64) return split<std::complex<float>>(shape[0], fortran_order, order, size, feed, path);
   return split<std::complex<double>>(shape[0], fortran_order, order, size, feed, path);
 }
@@ -72,9 +73,9 @@ AnyTensorBatch read_tensor_batch(const std::filesystem::path& path, Structure st
   return split_batch(reader.dtype(), reader.fortran_order(), reader.shape(), file_feed(reader), path, structure);
 }
 
-AnyComplexTensorBatch read_complex_tensor_batch(const std::filesystem::path& path) {
+AnyComplexTensorBatch read_complex_tensor_batch(const std::filesystem::path& path, Structure structure) {
   NpyReader reader(path);
-  return split_complex_batch(reader.dtype(), reader.fortran_order(), reader.shape(), file_feed(reader), path);
+  return split_complex_batch(reader.dtype(), reader.fortran_order(), reader.shape(), file_feed(reader), path, structure);
 }
 
 AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name) {

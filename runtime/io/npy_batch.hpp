@@ -22,7 +22,8 @@ using AnyComplexTensorBatch =
 AnyTensorBatch read_tensor_batch(const std::filesystem::path& path, Structure structure = Structure::general);
 // The same for a complex64 or complex128 file (read_tensor_batch refuses them, this one real files):
 // both parts of every value finite.
-AnyComplexTensorBatch read_complex_tensor_batch(const std::filesystem::path& path);
+AnyComplexTensorBatch read_complex_tensor_batch(const std::filesystem::path& path,
+                                                Structure structure = Structure::general);
 // The same over a whole .npy file in memory, `name` standing for the file in messages (the fuzzer's
 // entry point).
 AnyTensorBatch read_tensor_batch(std::span<const unsigned char> bytes, const std::filesystem::path& name);

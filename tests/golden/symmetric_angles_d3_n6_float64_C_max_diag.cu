@@ -735,6 +735,9 @@ __device__ inline tensordiag::dsl::Givens<double> warp_symmetric_angle(const dou
 // out, as runtime/engines/cpu_symmetric_engine.hpp takes them). Then the maximizer of
 // C'_{p..p}^2 + C'_{q..q}^2 by symmetric_warp_angle.cuh (a chart's piece a lane from D = 4 on).
 // Lane 0 writes it to every mode's slot. The tensor is only read.
+// A complex dtype (TENSORDIAG_UNITARY_SYMMETRIC; orders 2 and 3): the means of the real and the
+// imaginary parts, and lane 0's unitary step (al, be) from dsl/symmetric_unitary_angle.hpp, the
+// dominant eigenvector of a 3 x 3 form, as runtime/engines/cpu_complex_symmetric_engine.cpp takes it.
 //
 // Arguments:
 //   tensor     N^D entries: the core before this group's rotations
@@ -755,6 +758,40 @@ symmetric_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pair
   const int k = blockIdx.x * WARPS + warp;
   if (k >= PAIRS) return;
   const long long p = pairs[2 * k], q = pairs[2 * k + 1];
+#if defined(TENSORDIAG_UNITARY_SYMMETRIC)
+  static_assert(D <= tensordiag::dsl::symmetric_unitary_max_order,
+                "the unitary symmetric step has a closed form at orders 2 and 3");
+  double t_re[D + 1], t_im[D + 1];
+#pragma unroll
+  for (int j = 0; j <= D; ++j) t_re[j] = t_im[j] = 0.0;
+  for (long long bits = lane; bits < SUBTENSOR; bits += 32) {
+    long long offset = 0;
+#pragma unroll
+    for (int n = 0; n < D; ++n) offset += ((bits >> n) & 1 ? q : p) * STRIDE[n];
+    const Scalar x = tensor[offset];
+    const int at_q = __popcll(bits);
+#pragma unroll
+    for (int j = 0; j <= D; ++j) {
+      t_re[j] += j == at_q ? static_cast<double>(x.re) : 0.0;
+      t_im[j] += j == at_q ? static_cast<double>(x.im) : 0.0;
+    }
+  }
+  double binomial = 1.0;  // binom(D, j)
+#pragma unroll
+  for (int j = 0; j <= D; ++j) {
+    for (int offset = 16; offset > 0; offset /= 2) {
+      t_re[j] += __shfl_xor_sync(FULL_WARP, t_re[j], offset);
+      t_im[j] += __shfl_xor_sync(FULL_WARP, t_im[j], offset);
+    }
+    t_re[j] /= binomial;
+    t_im[j] /= binomial;
+    binomial = binomial * (D - j) / (j + 1);
+  }
+  if (lane != 0) return;
+  double al = 1.0, be_re = 0.0, be_im = 0.0;
+  tensordiag::dsl::symmetric_unitary_rotation(D, t_re, t_im, al, be_re, be_im);
+  const Rotation rotation{Scalar(static_cast<Real>(al)), Scalar(static_cast<Real>(be_re), static_cast<Real>(be_im))};
+#else
   double t[D + 1];
 #pragma unroll
   for (int j = 0; j <= D; ++j) t[j] = 0.0;
@@ -780,5 +817,6 @@ symmetric_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pair
   const tensordiag::dsl::Givens<double> g = warp_symmetric_angle(t, lane);
   if (lane != 0) return;
   const Rotation rotation{static_cast<Scalar>(g.c), static_cast<Scalar>(g.s)};
+#endif
   for (int n = 0; n < D; ++n) rotations[n * PAIRS + k] = rotation;
 }

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 
+#include "complex_recovery.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
@@ -31,14 +32,8 @@ namespace {
 
 template <class R>
 GeneratedComplexTensor<R> planted(int order, int size, std::uint64_t seed, Layout layout = Layout::c_order,
-                                  double noise = 0.0) {
-  GeneratorOptions generator;
-  generator.order = order;
-  generator.size = size;
-  generator.seed = seed;
-  generator.layout = layout;
-  generator.noise = noise;
-  return generate_complex_diagonalizable<R>(generator);
+                                  double noise = 0.0, Structure structure = Structure::general) {
+  return planted_complex<R>(order, size, seed, layout, noise, structure);
 }
 
 Options on(Backend backend) {
@@ -118,14 +113,7 @@ TEST_SUITE("gpu") {
       REQUIRE(gpu.verification);
       CHECK(gpu.verification->reconstruction_error <= bound);
       CHECK(gpu.verification->orthogonality_error <= bound);
-      std::vector<double> found, expected;
-      for (int i = 0; i < shape.size; ++i) {
-        found.push_back(gpu.core.data()[i * gpu.core.diagonal_stride()].real());
-        expected.push_back(std::abs(truth.diagonal[static_cast<std::size_t>(i)]));
-      }
-      std::sort(found.begin(), found.end());
-      std::sort(expected.begin(), expected.end());
-      for (int i = 0; i < shape.size; ++i) CHECK(found[i] == doctest::Approx(expected[i]).epsilon(1e-12));
+      check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
     }
     CHECK(engines == std::set<std::string>{"cuda", "cuda_one_block"});
   }
@@ -208,6 +196,55 @@ TEST_SUITE("gpu") {
     CHECK(gpu.schedule == "xor");
     CHECK(gpu.converged());
     CHECK(gpu.history.back().off_rel <= 1e-5);
+  }
+
+  TEST_CASE("complex symmetric tensors, orders 2 and 3: the GPU's unitary step (symmetric_angles, subspace passes) gives the CPU's run") {
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    // Order 3 from N = 16: the XOR subspace passes (cells of 8, their angles symmetric_pair.cuh's
+    // unitary step), against the CPU's XOR groups.
+    const Shape shapes[] = {{2, 6}, {2, 9}, {2, 33, Layout::fortran_order}, {3, 4}, {3, 7, Layout::fortran_order},
+                            {3, 16}, {3, 32, Layout::fortran_order}};
+    std::uint64_t seed = 1500;
+    for (const Shape& shape : shapes) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      const GeneratedComplexTensor<double> truth =
+          planted<double>(shape.order, shape.size, seed++, shape.layout, 0.0, Structure::symmetric);
+      Options options = on(Backend::cuda);
+      options.structure = Structure::symmetric;
+      const Result<std::complex<double>> gpu = check_gpu_equals_cpu(truth.tensor, options, 1e-10);
+      CHECK(gpu.engine == "cuda");
+      CHECK(gpu.schedule == (shape.order == 3 && shape.size >= 16 ? "xor" : "round-robin"));
+      CHECK(gpu.history.back().off_rel <= 1e-12);
+      REQUIRE(gpu.verification);
+      CHECK(gpu.verification->reconstruction_error <= 30.0 * shape.size * shape.order * eps);
+      CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * eps);
+      for (std::size_t n = 1; n < gpu.factors.size(); ++n) CHECK(gpu.factors[n].data == gpu.factors[0].data);
+      check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
+    }
+    // Noisy (not diagonalizable), 6 sweeps, the round robin and xor (order 3, N = 8: the subspace
+    // passes; order 2: a matrix has none, the XOR groups one a pass).
+    for (const auto& [order, schedule] : {std::pair{3, SweepSchedule::round_robin}, {3, SweepSchedule::xor_subspaces},
+                                          {2, SweepSchedule::xor_subspaces}}) {
+      const GeneratedComplexTensor<double> noisy =
+          planted<double>(order, 8, 1600, Layout::c_order, 0.3, Structure::symmetric);
+      Options options = fixed_sweeps(6);
+      options.structure = Structure::symmetric;
+      options.schedule = schedule;
+      check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
+    }
+    // complex64 converges to its tolerance.
+    const GeneratedComplexTensor<float> single = planted<float>(3, 10, 1601, Layout::c_order, 0.0, Structure::symmetric);
+    Options options = on(Backend::cuda);
+    options.structure = Structure::symmetric;
+    const Result<std::complex<float>> gpu = diagonalize_complex(single.tensor, options);
+    CHECK(gpu.engine == "cuda");
+    CHECK(gpu.converged());
+    CHECK(gpu.history.back().off_rel <= 1e-5);
+    // Order 4 is refused before any engine.
+    const GeneratedComplexTensor<double> fourth = planted<double>(4, 3, 1602, Layout::c_order, 0.0, Structure::symmetric);
+    CHECK_THROWS_WITH_AS(diagonalize_complex(fourth.tensor, options), doctest::Contains("take order 2 or 3, not 4"),
+                         user_error);
   }
 
   TEST_CASE("complex64 planted tensors: the GPU converges to float32's tolerance, unitary and exact to 30 N D eps") {

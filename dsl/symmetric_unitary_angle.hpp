@@ -1,0 +1,144 @@
+#pragma once
+// The unitary Jacobi step of a complex symmetric tensor (issue 11, item 3: one U in every mode,
+// T = C x_1 U .. x_D U; Usevich, Li and Comon, SIOPT 2020): the rotation of the pair (p, q) that
+// maximizes |C'_{p..p}|^2 + |C'_{q..q}|^2 when every mode is rotated by the same unitary
+// G = [[al, -conj(be)], [be, al]] (al real >= 0; C <- C x_n G^H, U <- U G). Orders 2 and 3, where
+// the objective is a quadratic form on the Bloch sphere (below); plain C++ over doubles that NVRTC
+// also compiles, so the host tests check what a kernel would run.
+//
+// The pivot subtensor of a symmetric C holds D + 1 values t_k (k = the number of indices equal to q).
+// With u = (al, be) G's first column and v = (-conj(be), conj(al)) its second, b_k = binom(D, k),
+//   C'_{p..p} = P(u) = sum_k b_k t_k conj(al)^(D-k) conj(be)^k,   C'_{q..q} = P(v),
+// so f = |P(u)|^2 + |P(v)|^2. |P(u)|^2 does not change with u's phase: it is a function g(n) of the
+// Bloch vector n = (2 Re w, 2 Im w, x - y) of u, x = |al|^2, y = |be|^2, w = conj(al) be, and v's
+// Bloch vector is -n. Term by term,
+//   |P(u)|^2 = sum_k b_k^2 |t_k|^2 x^(D-k) y^k + 2 Re sum_{k>l} b_k b_l conj(t_k) t_l x^(D-k) y^l w^(k-l),
+// with x = (1 + n_3) / 2, y = (1 - n_3) / 2, w = (n_1 + i n_2) / 2 a polynomial G(n) of degree D,
+// and f(n) = G(n) + G(-n) = 2 (G's terms of even degree). For D <= 3 those are of degree 0 and 2:
+//   f / 2 = const + a n_3^2 + 2 Re(b n_3 w) + 2 Re(e w^2),
+//   a = sum_k b_k^2 |t_k|^2 [z^2] x^(D-k) y^k,   b = sum_k b_(k+1) b_k conj(t_(k+1)) t_k [z^1] x^(D-k-1) y^k,
+//   e = sum_k b_(k+2) b_k conj(t_(k+2)) t_k [z^0] x^(D-k-2) y^k         (z = n_3),
+// that is n^T A n on the unit sphere with A = [[Re e / 2, -Im e / 2, Re b / 2], [., -Re e / 2,
+// -Im b / 2], [., ., a]]. Its maximizer is A's dominant eigenvector (a cyclic Jacobi on the 3 x 3
+// A: near a diagonal pivot b and e are products like conj(t_1) t_0 and the small components of
+// the eigenvector keep their relative precision). f(n) = f(-n) (the swap of p and q): the twin with
+// n_3 >= 0 is taken, the rotation nearest the identity, so U converges with C; n = e_3 is the
+// identity. Back from n: al = sqrt((1 + n_3) / 2) >= 1 / sqrt 2, be = (n_1 + i n_2) / (2 al).
+// D = 2 is the Jacobi method of the Takagi factorization T = U C U^T. The real symmetric rule is
+// the case of real t (n_2 = 0, n = (sin 2 phi, 0, cos 2 phi)).
+// For D >= 4 the even part of G has degree 4 and more: a polynomial on the sphere with no closed-form
+// maximizer, which this step does not take (the engines refuse those orders).
+#if !defined(__CUDACC_RTC__)
+#include <cmath>
+
+#include "dsl/givens.hpp"  // TENSORDIAG_HOST_DEVICE
+#endif
+
+namespace tensordiag::dsl {
+
+// The orders the closed form serves.
+inline constexpr int symmetric_unitary_max_order = 3;
+
+namespace symmetric_unitary_detail {
+
+// [z^j] of x^m y^l = 2^-(m+l) (1 + z)^m (1 - z)^l, j <= 2.
+TENSORDIAG_HOST_DEVICE inline double bloch_coefficient(int m, int l, int j) {
+  double poly[4] = {1.0, 0.0, 0.0, 0.0};  // degree m + l <= 3
+  int degree = 0;
+  for (int factor = 0; factor < m + l; ++factor) {
+    const double sign = factor < m ? 0.5 : -0.5;  // (1 + z) / 2 or (1 - z) / 2
+    for (int i = degree + 1; i >= 1; --i) poly[i] = 0.5 * poly[i] + sign * poly[i - 1];
+    poly[0] *= 0.5;
+    ++degree;
+  }
+  return j <= degree ? poly[j] : 0.0;
+}
+
+// The rotation (c, s) of the symmetric Schur decomposition that zeroes a[p][q] of a symmetric 2 x 2
+// block (Golub and Van Loan, Algorithm 8.5.1), applied to the 3 x 3 a and its eigenvectors v.
+TENSORDIAG_HOST_DEVICE inline void jacobi_rotate(double (&a)[3][3], double (&v)[3][3], int p, int q) {
+#if !defined(__CUDACC_RTC__)
+  using std::fabs;
+  using std::sqrt;
+#endif
+  if (a[p][q] == 0.0) return;
+  const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+  // t = sign(theta) / (|theta| + sqrt(1 + theta^2)); past 1e15, theta^2 would overflow far sooner
+  // than t = 1 / (2 theta) loses a digit.
+  const double t = (theta >= 0.0 ? 1.0 : -1.0) /
+                   (fabs(theta) > 1e15 ? 2.0 * fabs(theta) : fabs(theta) + sqrt(1.0 + theta * theta));
+  const double c = 1.0 / sqrt(1.0 + t * t), s = t * c;
+  for (int k = 0; k < 3; ++k) {  // a <- a J (columns p, q)
+    const double akp = a[k][p], akq = a[k][q];
+    a[k][p] = c * akp - s * akq;
+    a[k][q] = s * akp + c * akq;
+  }
+  for (int k = 0; k < 3; ++k) {  // a <- J^T a (rows p, q)
+    const double apk = a[p][k], aqk = a[q][k];
+    a[p][k] = c * apk - s * aqk;
+    a[q][k] = s * apk + c * aqk;
+  }
+  a[p][q] = a[q][p] = 0.0;
+  for (int k = 0; k < 3; ++k) {  // v <- v J
+    const double vkp = v[k][p], vkq = v[k][q];
+    v[k][p] = c * vkp - s * vkq;
+    v[k][q] = s * vkp + c * vkq;
+  }
+}
+
+}  // namespace symmetric_unitary_detail
+
+// The quadratic form A (above) of the pivot values t_k = t_re[k] + i t_im[k], k = 0..order.
+TENSORDIAG_HOST_DEVICE inline void symmetric_unitary_form(int order, const double* t_re, const double* t_im,
+                                                          double (&form)[3][3]) {
+  using symmetric_unitary_detail::bloch_coefficient;
+  const double binomial[4] = {1.0, double(order), order == 3 ? 3.0 : 1.0, 1.0};
+  double a = 0.0, b_re = 0.0, b_im = 0.0, e_re = 0.0, e_im = 0.0;
+  for (int k = 0; k <= order; ++k) {
+    a += binomial[k] * binomial[k] * (t_re[k] * t_re[k] + t_im[k] * t_im[k]) * bloch_coefficient(order - k, k, 2);
+    for (int c = 1; c <= 2 && k + c <= order; ++c) {
+      // b_(k+c) b_k conj(t_(k+c)) t_k [z^(2-c)] x^(D-k-c) y^k
+      const double weight = binomial[k + c] * binomial[k] * bloch_coefficient(order - k - c, k, 2 - c);
+      const double re = t_re[k + c] * t_re[k] + t_im[k + c] * t_im[k];
+      const double im = t_re[k + c] * t_im[k] - t_im[k + c] * t_re[k];
+      (c == 1 ? b_re : e_re) += weight * re;
+      (c == 1 ? b_im : e_im) += weight * im;
+    }
+  }
+  form[0][0] = 0.5 * e_re;
+  form[1][1] = -0.5 * e_re;
+  form[2][2] = a;
+  form[0][1] = form[1][0] = -0.5 * e_im;
+  form[0][2] = form[2][0] = 0.5 * b_re;
+  form[1][2] = form[2][1] = -0.5 * b_im;
+}
+
+// The maximizing rotation of the pivot values t_k, order 2 or 3: al real >= 1 / sqrt 2, be = be_re + i be_im.
+TENSORDIAG_HOST_DEVICE inline void symmetric_unitary_rotation(int order, const double* t_re, const double* t_im,
+                                                              double& al, double& be_re, double& be_im) {
+#if !defined(__CUDACC_RTC__)
+  using std::sqrt;
+#endif
+  double a[3][3];
+  symmetric_unitary_form(order, t_re, t_im, a);
+  double v[3][3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
+  // Cyclic Jacobi: quadratic convergence, 3 x 3 at machine precision within a few sweeps.
+  for (int sweep = 0; sweep < 8; ++sweep) {
+    if (a[0][1] == 0.0 && a[0][2] == 0.0 && a[1][2] == 0.0) break;
+    symmetric_unitary_detail::jacobi_rotate(a, v, 0, 1);
+    symmetric_unitary_detail::jacobi_rotate(a, v, 0, 2);
+    symmetric_unitary_detail::jacobi_rotate(a, v, 1, 2);
+  }
+  // The dominant eigenvector; ties go to the later column, so an A already diagonal with a[2][2]
+  // among its largest keeps the identity.
+  int top = 2;
+  if (a[1][1] > a[top][top]) top = 1;
+  if (a[0][0] > a[top][top]) top = 0;
+  const double sign = v[2][top] < 0.0 ? -1.0 : 1.0;
+  const double n1 = sign * v[0][top], n2 = sign * v[1][top], n3 = sign * v[2][top];
+  al = sqrt(0.5 * (1.0 + n3));
+  be_re = n1 / (2.0 * al);
+  be_im = n2 / (2.0 * al);
+}
+
+}  // namespace tensordiag::dsl

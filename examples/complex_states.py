@@ -19,6 +19,9 @@ The local unitaries here are Haar-random on U(2): they carry complex phases, whi
 diagonal (share 1, both entries 1/sqrt2); W_n keeps mass off the diagonal, and its largest overlap
 stays below the known maximum ((n-1)/n)^(n-1) (Wei and Goldbart 2003). Asserts what it prints;
 exits non-zero if a claim fails.
+
+Last, states of identical subsystems (the same unitary on every qubit, so the state stays
+symmetric) with structure="symmetric": one U for every qubit (orders 2 and 3).
 """
 
 import argparse
@@ -92,13 +95,47 @@ def main() -> int:
             if name == "W":
                 check(share < 0.9, f"W_{n}: share {share} is not below 0.9")
                 check(top <= known["W"] + 1e-12, f"W_{n}: a product state overlaps more than the known maximum")
+    # Identical subsystems: the same local unitary on every qubit keeps a state symmetric, and
+    # structure="symmetric" takes one U for all of them (orders 2 and 3). Two qubits: the Takagi
+    # factorization psi = U C U^T, C's diagonal the Schmidt coefficients (the singular values).
+    print(f"\n{'n':>2} {'symmetric':<9} {'sweeps':>6} {'share':>8} {'max|C|^2':>8} {'known max':>9} "
+          f"{'reconstruction':>14} {'unitarity':>9}")
+    pair = rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2))
+    pair = (pair + pair.T) / np.linalg.norm(pair + pair.T)
+    for n, name, psi in [(2, "random", pair), (3, "GHZ", ghz_state(3)), (3, "W", w_state(3))]:
+        v = haar_unitary(rng)
+        state = tensordiag.reconstruct(psi, [v] * n)
+        result = tensordiag.diagonalize_full(state, structure="symmetric", max_sweeps=200, backend="cpu")
+        diag = np.array([result.core[(i,) * n] for i in range(2)])
+        share = float(np.sum(np.abs(diag) ** 2))
+        top = float(np.max(np.abs(diag) ** 2))
+        reconstruction = float(np.linalg.norm(tensordiag.reconstruct(result.core, result.factors) - state))
+        unitarity = result.verification["orthogonality_error"]
+        known = {"random": None, "GHZ": 0.5, "W": 4 / 9}[name]
+        exact = "" if known is None else f"{known:.6f}"
+        print(f"{n:>2} {name:<9} {result.sweeps:>6} {share:8.5f} {top:8.5f} {exact:>9} {reconstruction:14.2e} "
+              f"{unitarity:9.2e}")
+        check(all(np.array_equal(u, result.factors[0]) for u in result.factors), f"symmetric {name}_{n}: factors differ")
+        check(np.all(diag.imag == 0) and np.all(diag.real >= 0), f"symmetric {name}_{n}: diagonal not real >= 0")
+        check(reconstruction < 1e-12, f"symmetric {name}_{n}: reconstruction error {reconstruction:.1e}")
+        check(unitarity < 1e-13, f"symmetric {name}_{n}: unitarity error {unitarity:.1e}")
+        if n == 2:
+            schmidt = np.linalg.svd(state, compute_uv=False)
+            check(np.allclose(np.sort(diag.real)[::-1], schmidt, rtol=1e-12, atol=0),
+                  f"symmetric pair: diagonal {diag} != Schmidt coefficients {schmidt}")
+        if name == "GHZ":
+            check(np.allclose(diag, 1 / np.sqrt(2), atol=1e-10), f"symmetric GHZ_3: diagonal {diag} != 1/sqrt2")
+        if name == "W":
+            check(top <= known + 1e-12, "symmetric W_3: a product state overlaps more than 4/9")
     print("""
 What it says:
   GHZ: the unitary factors undo the random local unitaries, phases included: the core is diagonal
        (share 1) with both entries 1/sqrt2, real and >= 0.
   W:   no local unitary makes it diagonal (share < 1), and no diagonal entry beats the known largest
        overlap of W with a product state.
-  random: random complex states are far from both forms; their share falls as n grows.""")
+  random: random complex states are far from both forms; their share falls as n grows.
+  symmetric (one U on every qubit, identical subsystems): a symmetric two-qubit state's diagonal is
+       its Schmidt coefficients (Takagi); GHZ_3 comes back diagonal with one U; W_3 stays below 4/9.""")
     for failure in failures:
         print(f"FAILED: {failure}", file=sys.stderr)
     return 1 if failures else 0

@@ -46,18 +46,25 @@ constexpr Engine<T> engine_table[] = {
 
 // Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
 // a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host.
-// Structure symmetric: the general GPU engine or the CPU's (cpu_complex_symmetric_engine.hpp).
+// Structure symmetric (orders 2 and 3): the same engines with the unitary step (small_tensor's and
+// symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp).
+// Every complex result's phases, fixed on the host: the general fix (U_1 takes them), or under
+// structure symmetric spread over the modes, whose D factors got the same rotations (U is any one).
+template <class R>
+void fix_complex_phases(Result<std::complex<R>>& result, Structure structure) {
+  if (structure != Structure::symmetric) {
+    fix_diagonal_phases(result);
+    return;
+  }
+  fix_symmetric_diagonal_phases(result);
+  const Matrix<std::complex<R>> u = result.factors.front();
+  result.factors.assign(result.factors.size(), u);
+}
+
 template <class R>
 Result<std::complex<R>> run_gpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
   Result<std::complex<R>> result = run_gpu_engine(tensor, run);
-  if (run.settings.structure == Structure::symmetric) {
-    // The D factors got the same rotations: U is any one of them, phases spread over the modes.
-    fix_symmetric_diagonal_phases(result);
-    const Matrix<std::complex<R>> u = result.factors.front();
-    result.factors.assign(result.factors.size(), u);
-  } else {
-    fix_diagonal_phases(result);
-  }
+  fix_complex_phases(result, run.settings.structure);
   return result;
 }
 
@@ -75,25 +82,13 @@ template <class R>
 std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostTensor<std::complex<R>>> tensors,
                                                            const EngineRun& run) {
   std::vector<Result<std::complex<R>>> results = run_gpu_small_batch(tensors, run);
-  for (Result<std::complex<R>>& result : results) fix_diagonal_phases(result);
+  for (Result<std::complex<R>>& result : results) fix_complex_phases(result, run.settings.structure);
   return results;
-}
-
-// Complex symmetric tensors (one U) take the general GPU engine's symmetric_angles, whose complex
-// variant is the unitary step of orders 2 and 3; the one-block engine's complex kernels rotate each
-// mode by its own unitary.
-template <class R>
-std::optional<std::string> one_block_general_complex(const HostTensor<std::complex<R>>& first, std::size_t count,
-                                                     const EngineRun& run) {
-  if (run.settings.structure != Structure::general)
-    return "complex tensors with structure " + std::string(to_string(run.settings.structure)) +
-           " run on the general GPU engine (cuda) or the CPU (cpu_complex)";
-  return one_block_declines<std::complex<R>>(first, count, run);
 }
 
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
-    {"cuda_one_block", Backend::cuda, one_block_general_complex<R>, run_gpu_small_complex<R>, false},
+    {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},
     {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>, one_after_another<std::complex<R>, run_gpu_complex<R>>,
      false},
     {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,

@@ -198,10 +198,12 @@ TEST_SUITE("gpu") {
     CHECK(gpu.history.back().off_rel <= 1e-5);
   }
 
-  TEST_CASE("complex symmetric tensors, orders 2 and 3: the GPU's unitary step (symmetric_angles, subspace passes) gives the CPU's run") {
+  TEST_CASE("complex symmetric tensors, orders 2 and 3: the GPU's unitary step (symmetric_angles, subspace passes, one block) gives the CPU's run") {
     constexpr double eps = std::numeric_limits<double>::epsilon();
     // Order 3 from N = 16: the XOR subspace passes (cells of 8, their angles symmetric_pair.cuh's
-    // unitary step), against the CPU's XOR groups.
+    // unitary step), against the CPU's XOR groups; small order-3 tensors take the one-block engine
+    // (small_tensor's symmetric variant with the same step), matrices the general one.
+    std::set<std::string> engines;
     const Shape shapes[] = {{2, 6}, {2, 9}, {2, 33, Layout::fortran_order}, {3, 4}, {3, 7, Layout::fortran_order},
                             {3, 16}, {3, 32, Layout::fortran_order}};
     std::uint64_t seed = 1500;
@@ -213,7 +215,7 @@ TEST_SUITE("gpu") {
       Options options = on(Backend::cuda);
       options.structure = Structure::symmetric;
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(truth.tensor, options, 1e-10);
-      CHECK(gpu.engine == "cuda");
+      engines.insert(gpu.engine);
       CHECK(gpu.schedule == (shape.order == 3 && shape.size >= 16 ? "xor" : "round-robin"));
       CHECK(gpu.history.back().off_rel <= 1e-12);
       REQUIRE(gpu.verification);
@@ -221,6 +223,20 @@ TEST_SUITE("gpu") {
       CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * eps);
       for (std::size_t n = 1; n < gpu.factors.size(); ++n) CHECK(gpu.factors[n].data == gpu.factors[0].data);
       check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
+    }
+    CHECK(engines == std::set<std::string>{"cuda", "cuda_one_block"});
+    // A batch of small ones runs in one launch: each as alone, bit for bit.
+    std::vector<HostTensor<std::complex<double>>> batch;
+    for (std::uint64_t b = 0; b < 3; ++b)
+      batch.push_back(planted<double>(3, 5, 1700 + b, Layout::c_order, 0.2, Structure::symmetric).tensor);
+    Options batch_options = fixed_sweeps(5);
+    batch_options.structure = Structure::symmetric;
+    const std::vector<Result<std::complex<double>>> together = diagonalize_batch(batch, batch_options);
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+      const Result<std::complex<double>> alone = diagonalize_complex(batch[b], batch_options);
+      CHECK(together[b].engine == "cuda_one_block");
+      CHECK(together[b].core.values() == alone.core.values());
+      CHECK(together[b].factors[0].data == alone.factors[0].data);
     }
     // Noisy (not diagonalizable), 6 sweeps, the round robin and xor (order 3, N = 8: the subspace
     // passes; order 2: a matrix has none, the XOR groups one a pass).
@@ -238,7 +254,7 @@ TEST_SUITE("gpu") {
     Options options = on(Backend::cuda);
     options.structure = Structure::symmetric;
     const Result<std::complex<float>> gpu = diagonalize_complex(single.tensor, options);
-    CHECK(gpu.engine == "cuda");
+    CHECK(gpu.engine == "cuda_one_block");
     CHECK(gpu.converged());
     CHECK(gpu.history.back().off_rel <= 1e-5);
     // Order 4 is refused before any engine.

@@ -55,13 +55,16 @@ TENSORDIAG_HOST_DEVICE inline double bloch_coefficient(int m, int l, int j) {
 }
 
 // The rotation (c, s) of the symmetric Schur decomposition that zeroes a[p][q] of a symmetric 2 x 2
-// block (Golub and Van Loan, Algorithm 8.5.1), applied to the 3 x 3 a and its eigenvectors v.
-TENSORDIAG_HOST_DEVICE inline void jacobi_rotate(double (&a)[3][3], double (&v)[3][3], int p, int q) {
+// block (Golub and Van Loan, Algorithm 8.5.1), applied to the 3 x 3 a and its eigenvectors v; false
+// (nothing done) when a[p][q] is below 2^-60 (|a[p][p]| + |a[q][q]|): the eigenvector would move by
+// about a[p][q] / (a[q][q] - a[p][p]), under a unit vector's rounding wherever the gap is not itself
+// that small, and where it is, the two directions give f within a[p][q] of each other.
+TENSORDIAG_HOST_DEVICE inline bool jacobi_rotate(double (&a)[3][3], double (&v)[3][3], int p, int q) {
 #if !defined(__CUDACC_RTC__)
   using std::fabs;
   using std::sqrt;
 #endif
-  if (a[p][q] == 0.0) return;
+  if (fabs(a[p][q]) <= 0x1p-60 * (fabs(a[p][p]) + fabs(a[q][q]))) return false;
   const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
   // t = sign(theta) / (|theta| + sqrt(1 + theta^2)); past 1e15, theta^2 would overflow far sooner
   // than t = 1 / (2 theta) loses a digit.
@@ -84,6 +87,7 @@ TENSORDIAG_HOST_DEVICE inline void jacobi_rotate(double (&a)[3][3], double (&v)[
     v[k][p] = c * vkp - s * vkq;
     v[k][q] = s * vkp + c * vkq;
   }
+  return true;
 }
 
 }  // namespace symmetric_unitary_detail
@@ -122,12 +126,14 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_unitary_rotation(int order, const d
   double a[3][3];
   symmetric_unitary_form(order, t_re, t_im, a);
   double v[3][3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
-  // Cyclic Jacobi: quadratic convergence, 3 x 3 at machine precision within a few sweeps.
+  // Cyclic Jacobi: quadratic convergence, 3 x 3 at machine precision within a few sweeps; it stops
+  // at the first sweep that rotates nothing (near a diagonal pivot, after one: the kernels run it
+  // serially, a lane a pair).
   for (int sweep = 0; sweep < 8; ++sweep) {
-    if (a[0][1] == 0.0 && a[0][2] == 0.0 && a[1][2] == 0.0) break;
-    symmetric_unitary_detail::jacobi_rotate(a, v, 0, 1);
-    symmetric_unitary_detail::jacobi_rotate(a, v, 0, 2);
-    symmetric_unitary_detail::jacobi_rotate(a, v, 1, 2);
+    bool rotated = symmetric_unitary_detail::jacobi_rotate(a, v, 0, 1);
+    rotated = symmetric_unitary_detail::jacobi_rotate(a, v, 0, 2) || rotated;
+    rotated = symmetric_unitary_detail::jacobi_rotate(a, v, 1, 2) || rotated;
+    if (!rotated) break;
   }
   // The dominant eigenvector; ties go to the later column, so an A already diagonal with a[2][2]
   // among its largest keeps the identity.

@@ -8,6 +8,8 @@
 // to U. At the end each index's phase is spread over the modes so that every C[i, .., i] is real
 // and >= 0 (algorithm/diagonal_phases.hpp).
 #include <complex>
+#include <string>
+#include <vector>
 
 #include "dsl/unitary_rotation.hpp"
 #include "runtime/algorithm/run_result.hpp"

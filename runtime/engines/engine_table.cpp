@@ -44,10 +44,6 @@ constexpr Engine<T> engine_table[] = {
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 
-// Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
-// a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host.
-// Structure symmetric (orders 2 and 3): the same engines with the unitary step (small_tensor's and
-// symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp).
 // Every complex result's phases, fixed on the host: the general fix (U_1 takes them), or under
 // structure symmetric spread over the modes, whose D factors got the same rotations (U is any one).
 template <class R>
@@ -86,6 +82,10 @@ std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostT
   return results;
 }
 
+// Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
+// a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host.
+// Structure symmetric (orders 2 and 3): the same engines with the unitary step (small_tensor's and
+// symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp).
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},

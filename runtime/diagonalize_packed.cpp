@@ -14,6 +14,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/engines/cpu_packed_engine.hpp"
+#include "runtime/engines/cpu_packed_route.hpp"
 #include "runtime/engines/gpu_packed_engine.hpp"
 #include "runtime/run_from_hosvd.hpp"
 #include "runtime/run_plan.hpp"
@@ -106,9 +107,12 @@ PackedPlan plan_packed(int order, int size, const Options& options) {
 template <class T>
 PackedResult<T> run_planned(const PackedSymmetricTensor<T>& tensor, const Options& options, const PackedPlan& packed) {
   const RunPlan& plan = packed.plan;
-  const auto run_engine = [&plan](const PackedSymmetricTensor<T>& start, const RunSettings& settings) {
-    return plan.backend == Backend::cuda ? run_gpu_packed_engine(start, settings, plan.run.rule)
-                                         : run_cpu_packed_engine(start, settings);
+  // The CPU runs orders <= 4 through full storage where it is small (cpu_packed_route.hpp).
+  const bool through_full =
+      plan.backend == Backend::cpu && packed_takes_full_route<T>(tensor.order(), tensor.size());
+  const auto run_engine = [&plan, through_full](const PackedSymmetricTensor<T>& start, const RunSettings& settings) {
+    if (plan.backend == Backend::cuda) return run_gpu_packed_engine(start, settings, plan.run.rule);
+    return through_full ? run_packed_through_full(start, settings) : run_cpu_packed_engine(start, settings);
   };
   PackedResult<T> out;
   if (options.init == Init::hosvd) {
@@ -123,7 +127,8 @@ PackedResult<T> run_planned(const PackedSymmetricTensor<T>& tensor, const Option
   } else {
     out = run_engine(tensor, plan.run.settings);
   }
-  describe_run(out.run, packed.run_options, plan, plan.backend == Backend::cuda ? "cuda_packed" : "cpu_packed");
+  describe_run(out.run, packed.run_options, plan,
+               plan.backend == Backend::cuda ? "cuda_packed" : through_full ? "cpu" : "cpu_packed");
   if (options.verify) {
     const Stopwatch stopwatch;
     Verification verification;

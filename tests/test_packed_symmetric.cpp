@@ -13,6 +13,7 @@
 #include "planted_symmetric.hpp"
 #include "reference_reconstruction.hpp"
 #include "relative_difference.hpp"
+#include "scoped_environment.hpp"
 #include "runtime/algorithm/core_figures.hpp"
 #include "runtime/algorithm/for_each_tuple.hpp"
 #include "runtime/algorithm/group_rotations.hpp"
@@ -31,6 +32,7 @@
 #include "runtime/diagonalize.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize_packed.hpp"
+#include "runtime/engines/cpu_packed_route.hpp"
 #include "runtime/engines/gpu_packed_engine.hpp"
 #include "runtime/engines/group_pass.hpp"
 
@@ -293,6 +295,9 @@ TEST_CASE("packed: the generator gives the full generator's distinct entries, an
 }
 
 TEST_CASE("packed: every pair's rotation raises ||diag C||^2, and the engine's run is the full engine's") {
+  // The packed engine itself at these orders, which otherwise run through full storage.
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_PACKED_FULL_BYTES", "0");
   for (const auto& [order, size, schedule] :
        {std::tuple{3, 6, SweepSchedule::round_robin}, {4, 5, SweepSchedule::round_robin},
         {4, 8, SweepSchedule::xor_subspaces}, {2, 7, SweepSchedule::round_robin}}) {
@@ -332,6 +337,46 @@ TEST_CASE("packed: every pair's rotation raises ||diag C||^2, and the engine's r
     REQUIRE(packed.run.verification);
     CHECK(packed.run.verification->reconstruction_error <= 30.0 * size * order * std::numeric_limits<double>::epsilon());
   }
+}
+
+TEST_CASE("packed: orders 2 and 3 run through full storage on the CPU where it is small, bit for bit the full engine") {
+  for (const auto& [order, size] : {std::pair{2, 7}, {3, 9}, {4, 6}, {5, 4}}) {
+    CAPTURE(order);
+    const auto truth = planted<double>(order, size, 90 + static_cast<std::uint64_t>(order), 0.05);
+    Options options = cpu_options(6);
+    options.tol = 0.0;
+    options.stall_tol = 0.0;
+    const PackedResult<double> packed = diagonalize_packed(pack_symmetric(truth.tensor), options);
+    if (order > 3) {  // float64 from order 4: the packed engine's own run
+      CHECK(packed.run.engine == "cpu_packed");
+      continue;
+    }
+    CHECK(packed.run.engine == "cpu");
+    CHECK(packed.run.core.count() == 0);  // the core is packed.core alone
+    options.structure = Structure::symmetric;
+    // The full engine on the tensor the packed one stands for (its sorted-index entries everywhere).
+    const Result<double> full = diagonalize(unpack_symmetric(pack_symmetric(truth.tensor)), options);
+    CHECK(packed.core.values() == pack_symmetric(full.core).values());
+    CHECK(packed.run.factors.front().data == full.factors.front().data);
+    CHECK(packed.run.history.back().off_rel == full.history.back().off_rel);
+    REQUIRE(packed.run.verification);
+    CHECK(packed.run.verification->reconstruction_error <= 30.0 * size * order * std::numeric_limits<double>::epsilon());
+    // Bounded to 0 bytes (TENSORDIAG_PACKED_FULL_BYTES), or past the bound, the packed engine runs.
+    tensordiag::test::ScopedEnvironment environment;
+    environment.set("TENSORDIAG_PACKED_FULL_BYTES", "0");
+    CHECK(diagonalize_packed(pack_symmetric(truth.tensor), options).run.engine == "cpu_packed");
+  }
+  // The default bound, 256 MiB of full tensor: float64 N = 322 at order 3, not 323; orders > 4 never.
+  CHECK(packed_takes_full_route<double>(3, 322));
+  CHECK_FALSE(packed_takes_full_route<double>(3, 323));
+  CHECK(packed_takes_full_route<float>(3, 406));
+  CHECK(packed_takes_full_route<float>(4, 6));  // float32 takes it at order 4 too
+  CHECK_FALSE(packed_takes_full_route<double>(4, 6));
+  CHECK_FALSE(packed_takes_full_route<float>(5, 2));
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_PACKED_FULL_BYTES", "many");
+  CHECK_THROWS_WITH_AS(packed_takes_full_route<double>(3, 4), doctest::Contains("TENSORDIAG_PACKED_FULL_BYTES must be"),
+                       tensordiag::user_error);
 }
 
 TEST_CASE("packed: planted symmetric tensors are recovered, float64 and float32, order 2 to 48") {

@@ -53,6 +53,16 @@ int packed_max_orbit_from_environment() {
                          "0..4096");
 }
 
+long long packed_full_bytes_from_environment() {
+  const char* text = std::getenv("TENSORDIAG_PACKED_FULL_BYTES");
+  if (!text || !*text) return -1;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*end != '\0' || value < 0)
+    throw user_error("TENSORDIAG_PACKED_FULL_BYTES must be a byte count >= 0, not '" + std::string(text) + "'");
+  return value;
+}
+
 int exchange_pieces_from_environment() {
   return integer_setting("TENSORDIAG_EXCHANGE_PIECES", -1, [](long pieces) { return pieces >= 0 && pieces <= 64; },
                          "0..64");

@@ -19,6 +19,9 @@
 //                                   where its largest orbit holds at most n entries, else a launch a
 //                                   pair (0: always a pair; at most 4096; codegen
 //                                   Tuning::packed_max_orbit)
+//   TENSORDIAG_PACKED_FULL_BYTES=b  the CPU: a packed tensor of order <= 4 runs through full storage
+//                                   when the full tensor is at most b bytes (0: never; unset: 256
+//                                   MiB; runtime/engines/cpu_packed_route.hpp)
 //   TENSORDIAG_EXCHANGE_PIECES=k    GPU ranks: a change of layout that swaps rows in place starts
 //                                   during the pass before it, the leaving rows sent in k pieces
 //                                   as the pass writes them (0: the change after the pass; at most
@@ -32,5 +35,6 @@ int pass_warp_shuffles_from_environment();  // -1 when unset
 int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 int exchange_pieces_from_environment();  // -1 when unset
+long long packed_full_bytes_from_environment();  // -1 when unset
 
 }  // namespace tensordiag::runtime

@@ -2,7 +2,10 @@
 # On the CPU (issue 11, packed storage): packed symmetric tensors of orders 3 and 4 run by the packed
 # engine (TENSORDIAG_PACKED_FULL_BYTES=0) and through full storage (the default), 10 sweeps forced,
 # three runs each alternated: the sweeps' time and the whole command's wall time and peak memory.
-#   usage: bash scripts/cpu-packed-full-route.sh [SHAPES...]   (default 3x32 3x64 3x128 4x16 4x32)
+# BACKEND=cuda: the same on the GPU (the GPU packed engine against order 3's route; warm kernel
+# cache after the first run of each).
+#   usage: [BACKEND=cpu|cuda] bash scripts/cpu-packed-full-route.sh [SHAPES...]
+#          (default 3x32 3x64 3x128 4x16 4x32)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 shapes=("$@")
@@ -19,7 +22,7 @@ for shape in "${shapes[@]}"; do
       for route in packed full; do
         bytes=$([ $route = packed ] && echo 0 || echo "")
         TENSORDIAG_PACKED_FULL_BYTES=$bytes /usr/bin/time -f "%e %M" -o "$work/time" ./build/tensordiag diagonalize \
-          "$work/p.npy" --packed "$order" --backend cpu --max-sweeps 10 --tol 0 --stall-tol 0 --out "$work/r_$route" -q || exit 1
+          "$work/p.npy" --packed "$order" --backend "${BACKEND:-cpu}" --max-sweeps 10 --tol 0 --stall-tol 0 --out "$work/r_$route" -q || exit 1
         read -r seconds kb < "$work/time"
         ms[$route]+="$(python3 -c "import json; print('%.2f' % (1e3*json.load(open('$work/r_$route/report.json'))['timings']['sweeps_seconds']))") "
         wall[$route]+="$seconds "

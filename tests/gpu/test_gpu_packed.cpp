@@ -43,6 +43,9 @@ Options packed_on(Backend backend, int max_sweeps) {
 // `bound` relative; Q in every factor slot; ||diag C||^2 never down. Returns the GPU's result.
 template <class T>
 PackedResult<T> check_gpu_equals_cpu(const PackedSymmetricTensor<T>& tensor, Options options, double bound) {
+  // The packed engines themselves: on the CPU orders up to 3 (float32 4) would run through full storage.
+  tensordiag::test::ScopedEnvironment packed_engines;
+  packed_engines.set("TENSORDIAG_PACKED_FULL_BYTES", "0");
   options.backend = Backend::cuda;
   const PackedResult<T> gpu = diagonalize_packed(tensor, options);
   options.backend = Backend::cpu;

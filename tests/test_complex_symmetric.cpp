@@ -287,6 +287,21 @@ TEST_CASE("complex symmetric engine: a tensor that is not symmetric, order 4, st
   const HostTensor<cd> fourth = planted(4, 3, 72).tensor;
   CHECK_THROWS_WITH_AS(diagonalize_complex(fourth, cpu_options()), doctest::Contains("take order 2 or 3, not 4"),
                        user_error);
+  // A Hermitian matrix (a physicist's operator) is not symmetric: the line says what it is.
+  HostTensor<cd> hermitian(2, 3);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      hermitian.values()[static_cast<std::size_t>(3 * i + j)] = i == j ? cd(i + 1.0) : cd(i + j, i < j ? 1.0 : -1.0);
+  CHECK_THROWS_WITH_AS(diagonalize_complex(hermitian, cpu_options()),
+                       doctest::Contains("this matrix is Hermitian, T[i, j] = conj(T[j, i]): its eigendecomposition is "
+                                         "numpy.linalg.eigh"),
+                       user_error);
+  try {  // a tensor that is neither gets no such hint
+    diagonalize_complex(t, cpu_options());
+    FAIL("a tensor that is not symmetric ran");
+  } catch (const user_error& error) {
+    CHECK(std::string(error.what()).find("Hermitian") == std::string::npos);
+  }
   Options skew = cpu_options();
   skew.structure = Structure::skew;
   CHECK_THROWS_WITH_AS(diagonalize_complex(planted(3, 4, 73).tensor, skew), doctest::Contains("structure skew takes real"),

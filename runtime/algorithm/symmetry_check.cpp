@@ -64,6 +64,26 @@ SymmetryDeviation symmetry_deviation(const HostTensor<T>& tensor, int sign) {
   return worst;
 }
 
+namespace {
+
+// A complex matrix that is Hermitian (T[i, j] = conj(T[j, i]) to the symmetry tolerance): what a
+// physicist's operator usually is, and what structure symmetric (T = T^T) is not.
+template <class T>
+bool is_hermitian_matrix(const HostTensor<T>& tensor, double largest_entry) {
+  if constexpr (!is_complex_v<T>) return false;
+  else {
+    if (tensor.order() != 2) return false;
+    for (int i = 0; i < tensor.size(); ++i)
+      for (int j = i; j < tensor.size(); ++j)
+        if (std::abs(wide_t<T>(tensor.at({i, j})) - std::conj(wide_t<T>(tensor.at({j, i})))) >
+            symmetry_tolerance<T>() * largest_entry)
+          return false;
+    return true;
+  }
+}
+
+}  // namespace
+
 template <class T>
 void check_structure(const HostTensor<T>& tensor, Structure structure) {
   if (structure == Structure::general) return;
@@ -84,11 +104,17 @@ void check_structure(const HostTensor<T>& tensor, Structure structure) {
     throw user_error("the tensor is not skew-symmetric: T" + index_text(worst.index) + first +
                      " has a repeated index, where a skew-symmetric tensor is 0 (over " +
                      (std::ostringstream() << symmetry_tolerance<T>()).str() + " of max|T|)");
+  const std::string hermitian =
+      !skew && is_hermitian_matrix(tensor, largest_entry)
+          ? " (this matrix is Hermitian, T[i, j] = conj(T[j, i]): its eigendecomposition is numpy.linalg.eigh; a "
+            "complex matrix with structure symmetric has T = T^T and gets the Takagi factorization)"
+          : "";
   throw user_error("the tensor is not " + std::string(skew ? "skew-symmetric" : "symmetric") + ": T" +
                    index_text(worst.index) + first + " but T" + index_text(other) + second + "; structure " +
                    std::string(to_string(structure)) +
                    (skew ? " needs T to change sign under every swap of two indices"
-                         : " needs the same value under every permutation of the indices"));
+                         : " needs the same value under every permutation of the indices") +
+                   hermitian);
 }
 
 template SymmetryDeviation symmetry_deviation(const HostTensor<float>&, int);

@@ -112,7 +112,7 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "relative tolerance 1e-10 float64, 1e-5 float32; order 2 allowed:\n"
                       "the Jacobi eigenvalue method) and T = C x_1 Q ... x_D Q with one\n"
                       "Q, written to every factor_n.npy. max_diag, no pivot check.\n"
-                      "Complex data: one unitary U, orders 2 and 3, on the CPU.\n"
+                      "Complex data: one unitary U (Takagi at order 2), orders 2 and 3.\n"
                       "skew: T changes sign under every swap of two indices (checked\n"
                       "alike; order 2 allowed, N >= D), one Q, C skew and as close to\n"
                       "the block form as max_diag on the blocks C[kD, .., kD+D-1] gets it\n"

@@ -9,16 +9,17 @@ namespace tensordiag::runtime {
 
 namespace {
 
-// The integer in variable `name`, `unset` when it is unset or empty; `valid` says which values pass.
-template <class Valid>
-int integer_setting(const char* name, int unset, Valid valid, const char* range) {
+// The integer in variable `name`, `unset` when it is unset or empty; `valid` says which values pass
+// (each variable's range fits its Integer).
+template <class Integer, class Valid>
+Integer integer_setting(const char* name, Integer unset, Valid valid, const char* range) {
   const char* text = std::getenv(name);
   if (!text || !*text) return unset;
   char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
+  const long long value = std::strtoll(text, &end, 10);
   if (*end != '\0' || !valid(value))
     throw user_error(std::string(name) + " must be " + range + ", not '" + std::string(text) + "'");
-  return static_cast<int>(value);
+  return static_cast<Integer>(value);
 }
 
 }  // namespace
@@ -54,13 +55,8 @@ int packed_max_orbit_from_environment() {
 }
 
 long long packed_full_bytes_from_environment() {
-  const char* text = std::getenv("TENSORDIAG_PACKED_FULL_BYTES");
-  if (!text || !*text) return -1;
-  char* end = nullptr;
-  const long long value = std::strtoll(text, &end, 10);
-  if (*end != '\0' || value < 0)
-    throw user_error("TENSORDIAG_PACKED_FULL_BYTES must be a byte count >= 0, not '" + std::string(text) + "'");
-  return value;
+  return integer_setting("TENSORDIAG_PACKED_FULL_BYTES", -1LL, [](long long bytes) { return bytes >= 0; },
+                         "a byte count >= 0");
 }
 
 int exchange_pieces_from_environment() {

@@ -48,6 +48,8 @@ template <class R>
 void fix_symmetric_diagonal_phases(Result<std::complex<R>>& result) {
   const int order = result.core.order();
   fix_phases(result, order, [order](std::complex<R> unit) { return std::polar(R(1), std::arg(unit) / R(order)); });
+  const Matrix<std::complex<R>> u = result.factors.front();
+  result.factors.assign(static_cast<std::size_t>(order), u);
 }
 
 template void fix_diagonal_phases(Result<std::complex<float>>&);

@@ -16,8 +16,9 @@ template <class R>
 void fix_diagonal_phases(Result<std::complex<R>>& result);
 
 // Structure symmetric (one U in every mode): w_i = (C_ii / |C_ii|)^(1/D) (the principal root),
-// C[i@n] <- conj(w_i) C[i@n] in every mode n and U[:, i] <- w_i U[:, i] for result.factors[0], the
-// one U: C stays symmetric and C_ii becomes |C_ii|.
+// C[i@n] <- conj(w_i) C[i@n] in every mode n and U[:, i] <- w_i U[:, i] for U = result.factors[0]
+// (the engine's one factor, or the first of D equal ones): C stays symmetric and C_ii becomes
+// |C_ii|; result.factors then holds U D times.
 template <class R>
 void fix_symmetric_diagonal_phases(Result<std::complex<R>>& result);
 

@@ -55,9 +55,7 @@ Result<std::complex<R>> run_cpu_complex_symmetric_engine(const HostTensor<std::c
                                       apply_group_pass(core, group, settings.threads);
                                       apply_group_to_factors(u, one_mode_group(group));
                                     });
-  fix_symmetric_diagonal_phases(result);
-  const Matrix<T> u = result.factors.front();
-  result.factors.assign(static_cast<std::size_t>(tensor.order()), u);
+  fix_symmetric_diagonal_phases(result);  // and U in every factor slot
   record_group_schedule(result, tensor.size(), settings, schedule);
   return result;
 }

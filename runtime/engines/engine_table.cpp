@@ -45,16 +45,11 @@ constexpr Engine<T> engine_table[] = {
 };
 
 // Every complex result's phases, fixed on the host: the general fix (U_1 takes them), or under
-// structure symmetric spread over the modes, whose D factors got the same rotations (U is any one).
+// structure symmetric spread over the modes, whose D factors got the same rotations.
 template <class R>
 void fix_complex_phases(Result<std::complex<R>>& result, Structure structure) {
-  if (structure != Structure::symmetric) {
-    fix_diagonal_phases(result);
-    return;
-  }
-  fix_symmetric_diagonal_phases(result);
-  const Matrix<std::complex<R>> u = result.factors.front();
-  result.factors.assign(result.factors.size(), u);
+  if (structure == Structure::symmetric) fix_symmetric_diagonal_phases(result);
+  else fix_diagonal_phases(result);
 }
 
 template <class R>

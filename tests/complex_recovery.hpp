@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "planted_symmetric.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/core/tensor.hpp"
 
@@ -21,14 +22,7 @@ runtime::GeneratedComplexTensor<R> planted_complex(int order, int size, std::uin
                                                    runtime::Layout layout = runtime::Layout::c_order,
                                                    double noise = 0.0,
                                                    runtime::Structure structure = runtime::Structure::general) {
-  runtime::GeneratorOptions generator;
-  generator.order = order;
-  generator.size = size;
-  generator.seed = seed;
-  generator.layout = layout;
-  generator.noise = noise;
-  generator.structure = structure;
-  return runtime::generate_complex_diagonalizable<R>(generator);
+  return runtime::generate_complex_diagonalizable<R>(planted_options(order, size, seed, noise, structure, layout));
 }
 
 template <class R>

@@ -30,12 +30,6 @@ using namespace tensordiag::testing;
 
 namespace {
 
-template <class R>
-GeneratedComplexTensor<R> planted(int order, int size, std::uint64_t seed, Layout layout = Layout::c_order,
-                                  double noise = 0.0, Structure structure = Structure::general) {
-  return planted_complex<R>(order, size, seed, layout, noise, structure);
-}
-
 Options on(Backend backend) {
   Options options;
   options.backend = backend;
@@ -104,7 +98,7 @@ TEST_SUITE("gpu") {
     for (const Shape& shape : shapes) {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
-      const GeneratedComplexTensor<double> truth = planted<double>(shape.order, shape.size, seed++, shape.layout);
+      const GeneratedComplexTensor<double> truth = planted_complex<double>(shape.order, shape.size, seed++, shape.layout);
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(truth.tensor, on(Backend::cuda), 1e-10);
       engines.insert(gpu.engine);
       CHECK(gpu.converged());
@@ -122,7 +116,7 @@ TEST_SUITE("gpu") {
                      R, float, double) {
     // Noisy planted tensors of a shape the one-block engine takes, up to 6 sweeps each.
     std::vector<HostTensor<std::complex<R>>> tensors;
-    for (std::uint64_t b = 0; b < 5; ++b) tensors.push_back(planted<R>(3, 6, 1300 + b, Layout::c_order, 0.05).tensor);
+    for (std::uint64_t b = 0; b < 5; ++b) tensors.push_back(planted_complex<R>(3, 6, 1300 + b, Layout::c_order, 0.05).tensor);
     const Options options = fixed_sweeps(6);
     const auto batch = diagonalize_batch(tensors, options);
     REQUIRE(batch.size() == tensors.size());
@@ -154,7 +148,7 @@ TEST_SUITE("gpu") {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
       Options options = fixed_sweeps(6);
-      const GeneratedComplexTensor<double> noisy = planted<double>(shape.order, shape.size, seed++, shape.layout, 0.3);
+      const GeneratedComplexTensor<double> noisy = planted_complex<double>(shape.order, shape.size, seed++, shape.layout, 0.3);
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
       CHECK(gpu.sweeps() == 6);
       CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * 2.2e-16);
@@ -181,7 +175,7 @@ TEST_SUITE("gpu") {
       CAPTURE(c.shape.size);
       Options options = fixed_sweeps(5);
       options.schedule = c.schedule;
-      const auto noisy = planted<double>(c.shape.order, c.shape.size, seed++, c.shape.layout, 0.2);
+      const auto noisy = planted_complex<double>(c.shape.order, c.shape.size, seed++, c.shape.layout, 0.2);
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
       CHECK(gpu.schedule == c.schedule_ran);
       const bool subspaces = std::find(gpu.kernels.begin(), gpu.kernels.end(), "subspace_apply") != gpu.kernels.end();
@@ -190,7 +184,7 @@ TEST_SUITE("gpu") {
       CHECK(gpu.verification->reconstruction_error <= 30.0 * c.shape.size * c.shape.order * 2.2e-16);
     }
     // complex64 on the passes: its own tolerance.
-    const auto truth = planted<float>(3, 32, 1260);
+    const auto truth = planted_complex<float>(3, 32, 1260);
     Options options = on(Backend::cuda);
     const Result<std::complex<float>> gpu = check_gpu_equals_cpu(truth.tensor, options, 1e-4);
     CHECK(gpu.schedule == "xor");
@@ -211,7 +205,7 @@ TEST_SUITE("gpu") {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
       const GeneratedComplexTensor<double> truth =
-          planted<double>(shape.order, shape.size, seed++, shape.layout, 0.0, Structure::symmetric);
+          planted_complex<double>(shape.order, shape.size, seed++, shape.layout, 0.0, Structure::symmetric);
       Options options = on(Backend::cuda);
       options.structure = Structure::symmetric;
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(truth.tensor, options, 1e-10);
@@ -228,7 +222,7 @@ TEST_SUITE("gpu") {
     // A batch of small ones runs in one launch: each as alone, bit for bit.
     std::vector<HostTensor<std::complex<double>>> batch;
     for (std::uint64_t b = 0; b < 3; ++b)
-      batch.push_back(planted<double>(3, 5, 1700 + b, Layout::c_order, 0.2, Structure::symmetric).tensor);
+      batch.push_back(planted_complex<double>(3, 5, 1700 + b, Layout::c_order, 0.2, Structure::symmetric).tensor);
     Options batch_options = fixed_sweeps(5);
     batch_options.structure = Structure::symmetric;
     const std::vector<Result<std::complex<double>>> together = diagonalize_batch(batch, batch_options);
@@ -243,14 +237,14 @@ TEST_SUITE("gpu") {
     for (const auto& [order, schedule] : {std::pair{3, SweepSchedule::round_robin}, {3, SweepSchedule::xor_subspaces},
                                           {2, SweepSchedule::xor_subspaces}}) {
       const GeneratedComplexTensor<double> noisy =
-          planted<double>(order, 8, 1600, Layout::c_order, 0.3, Structure::symmetric);
+          planted_complex<double>(order, 8, 1600, Layout::c_order, 0.3, Structure::symmetric);
       Options options = fixed_sweeps(6);
       options.structure = Structure::symmetric;
       options.schedule = schedule;
       check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
     }
     // complex64 converges to its tolerance.
-    const GeneratedComplexTensor<float> single = planted<float>(3, 10, 1601, Layout::c_order, 0.0, Structure::symmetric);
+    const GeneratedComplexTensor<float> single = planted_complex<float>(3, 10, 1601, Layout::c_order, 0.0, Structure::symmetric);
     Options options = on(Backend::cuda);
     options.structure = Structure::symmetric;
     const Result<std::complex<float>> gpu = diagonalize_complex(single.tensor, options);
@@ -258,7 +252,7 @@ TEST_SUITE("gpu") {
     CHECK(gpu.converged());
     CHECK(gpu.history.back().off_rel <= 1e-5);
     // Order 4 is refused before any engine.
-    const GeneratedComplexTensor<double> fourth = planted<double>(4, 3, 1602, Layout::c_order, 0.0, Structure::symmetric);
+    const GeneratedComplexTensor<double> fourth = planted_complex<double>(4, 3, 1602, Layout::c_order, 0.0, Structure::symmetric);
     CHECK_THROWS_WITH_AS(diagonalize_complex(fourth.tensor, options), doctest::Contains("take order 2 or 3, not 4"),
                          user_error);
   }
@@ -270,7 +264,7 @@ TEST_SUITE("gpu") {
     for (const Shape& shape : shapes) {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
-      const GeneratedComplexTensor<float> truth = planted<float>(shape.order, shape.size, seed++, shape.layout);
+      const GeneratedComplexTensor<float> truth = planted_complex<float>(shape.order, shape.size, seed++, shape.layout);
       const Result<std::complex<float>> gpu = check_gpu_equals_cpu(truth.tensor, on(Backend::cuda), 1e-4);
       CHECK(gpu.converged());
       CHECK(gpu.history.back().off_rel <= 1e-5);
@@ -309,7 +303,7 @@ TEST_SUITE("gpu") {
         CAPTURE(shape.order);
         CAPTURE(shape.size);
         CAPTURE(eta);
-        const GeneratedComplexTensor<double> noisy = planted<double>(shape.order, shape.size, seed++, shape.layout, 0.3);
+        const GeneratedComplexTensor<double> noisy = planted_complex<double>(shape.order, shape.size, seed++, shape.layout, 0.3);
         Options options = fixed_sweeps(6);
         options.eta = eta;
         const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
@@ -332,7 +326,7 @@ TEST_SUITE("gpu") {
 
     // cuSOLVER's dgesvd on the same embedding: the same decisions.
     {
-      const GeneratedComplexTensor<double> noisy = planted<double>(3, 9, 1525, Layout::c_order, 0.3);
+      const GeneratedComplexTensor<double> noisy = planted_complex<double>(3, 9, 1525, Layout::c_order, 0.3);
       Options options = fixed_sweeps(5);
       options.eta = 0.6;
       options.pivot_norm = PivotNorm::cusolver;
@@ -342,7 +336,7 @@ TEST_SUITE("gpu") {
     }
 
     // complex64: the same decisions within float32's rounding.
-    const GeneratedComplexTensor<float> single = planted<float>(3, 8, 1530, Layout::c_order, 0.3);
+    const GeneratedComplexTensor<float> single = planted_complex<float>(3, 8, 1530, Layout::c_order, 0.3);
     Options options = fixed_sweeps(4);
     options.eta = 0.6;
     check_gpu_equals_cpu(single.tensor, options, 1e-4);

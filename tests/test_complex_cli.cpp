@@ -204,6 +204,11 @@ TEST_CASE("cli complex: refused inputs and options are one line and write nothin
   REQUIRE(workspace.run("generate --order 4 --size 3 --seed 11 --dtype complex128 --structure symmetric s4.npy").exit_code ==
           0);
   check_rejected(workspace, "diagonalize s4.npy --out result --structure symmetric", "take order 2 or 3, not 4");
+  runtime::HostTensor<std::complex<double>> hermitian(2, 2);
+  hermitian.values() = {1.0, {2.0, 1.0}, {2.0, -1.0}, 3.0};
+  runtime::write_tensor(workspace / "h.npy", hermitian);
+  check_rejected(workspace, "diagonalize h.npy --out result --structure symmetric",
+                 "this matrix is Hermitian, T[i, j] = conj(T[j, i]): its eigendecomposition is numpy.linalg.eigh");
   check_rejected(workspace, "diagonalize z.npy --out result --distributed", "the distributed engine takes real tensors");
   check_rejected(workspace, "generate --order 3 --size 4 --seed 1 --dtype complex64 --structure skew g.npy",
                  "complex tensors are general");

@@ -13,6 +13,7 @@
 
 #include "cli_workspace.hpp"
 #include "relative_difference.hpp"
+#include "scoped_environment.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/core/packed_symmetric.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -159,6 +160,12 @@ TEST_CASE("cli packed: refused inputs and options are one line and write nothing
                  "--layout does not apply");
   check_rejected(workspace, "generate --order 3 --size 6 --seed 5 --structure symmetric --packed --dtype complex64 g.npy",
                  "--packed writes real tensors");
+  {  // the route of low orders through full storage takes its bound from the environment
+    tensordiag::test::ScopedEnvironment environment;
+    environment.set("TENSORDIAG_PACKED_FULL_BYTES", "many");
+    check_rejected(workspace, "diagonalize p.npy --packed 3 --out result --backend cpu",
+                   "TENSORDIAG_PACKED_FULL_BYTES must be a byte count >= 0, not 'many'");
+  }
   // binom(51, 12) = 1.6e11 entries: refused from the count, not left to the kernel's OOM killer.
   check_rejected(workspace, "generate --order 12 --size 40 --seed 5 --structure symmetric --packed g.npy",
                  "--packed: the 158753389900 distinct entries need 2540.1 GB while they are made");

@@ -65,16 +65,20 @@ inline constexpr Parameter pivot_head[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
     {"rotations", rotation_pointer},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter pivot_contract[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
     {"rotations", const_rotation_pointer},
     {"partials", double_pointer},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter pivot_tail[] = {
+    {"pairs", const_int_pointer},
     {"rotations", rotation_pointer},
     {"partials", const_double_pointer},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter pivot_angles_mode[] = {
     {"tensor", const_scalar_pointer},
@@ -120,6 +124,7 @@ inline constexpr Parameter chunk_pass[] = {
     {"rotations", const_rotation_pointer},
     {"first", int_value},
     {"count", int_value},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter group_factors[] = {
     {"pairs", const_int_pointer},
@@ -129,6 +134,7 @@ inline constexpr Parameter group_factors[] = {
 inline constexpr Parameter off_norm_partial[] = {
     {"tensor", const_scalar_pointer},
     {"partials", double_pointer},
+    {"rows", const_int_pointer},
 };
 inline constexpr Parameter off_norm_final[] = {
     {"partials", const_double_pointer},

@@ -4,7 +4,7 @@
 // mixing up to MAX_MODES memory modes, then group_factors. Slower than group_pass's one pass (a
 // read and write per chunk), but every shape has it.
 //
-//   chunk_pass(tensor, pairs, rotations, first, count): memory modes first .. first + count - 1
+//   chunk_pass(tensor, pairs, rotations, first, count, rows): memory modes first .. first + count - 1
 //       (count <= MAX_MODES). A unit is one index in every other memory mode and one representative
 //       (the p of a pair, or the unpaired index of an odd N) in each chunk mode: its 2^count entries
 //       (p or the partner q in each chunk mode; a missing partner leaves its entries out) sit in
@@ -15,6 +15,10 @@
 //   group_factors(pairs, rotations, factors): M_n <- M_n R_n for every mode, one thread per
 //       (mode, pair, row); grid = FACTOR_BLOCKS, block = THREADS.
 // Arguments as group_pass's (pairs, rotations: see the prelude; factors: D row-major N x N).
+// `rows`: null, or the tensor is a slab of a distributed run (pivot_subtensor.cuh): index i of the
+// slowest memory mode lives in row rows[i], -1 where another rank holds it. The units then take
+// only the indices (memory mode 0 outside the chunk) or the pairs (inside it) of the rows held: a
+// slab holds both rows of a pair of its stage's groups, or neither.
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int MAX_MODES = ${max_modes};
@@ -41,12 +45,28 @@ chunk_pass(${chunk_pass_parameters}) {
     }
     group[2 * PAIRS + 1] = -1;
   }
+  // Memory mode 0's indices and representatives that this tensor or slab holds, ascending.
+  __shared__ int held[N], held_reps[REPRESENTATIVES];
+  __shared__ int held_count, held_rep_count;
   __syncthreads();
+  if (threadIdx.x == 0) {
+    held_count = 0;
+    for (int i = 0; i < N; ++i)
+      if (rows == nullptr || rows[i] >= 0) held[held_count++] = i;
+    held_rep_count = 0;
+    for (int r = 0; r < REPRESENTATIVES; ++r)
+      if (rows == nullptr || rows[group[2 * r]] >= 0) held_reps[held_rep_count++] = r;
+  }
+  __syncthreads();
+  // Where index i of memory mode 0 lies along it: i, or its row in a slab.
+  const auto place = [rows](int i) -> long long { return rows == nullptr ? i : rows[i]; };
 
   const long long inner = chunk_memory_stride(first + count - 1);  // entries of the modes after the chunk
-  const long long outer = power(N, first);                          // index combinations before it
+  // Index combinations before the chunk, memory mode 0's among the held ones.
+  const long long before = first == 0 ? 1 : power(N, first - 1);
+  const long long outer = first == 0 ? 1 : held_count * before;
   long long reps = 1;
-  for (int k = 0; k < count; ++k) reps *= REPRESENTATIVES;
+  for (int k = 0; k < count; ++k) reps *= k == 0 && first == 0 ? held_rep_count : REPRESENTATIVES;
   const long long units = outer * reps * inner;
   // Loops run over MAX_MODES, unrolled, with `k < count` guards: register indices stay constant.
   for (long long u = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x; u < units;
@@ -59,15 +79,25 @@ chunk_pass(${chunk_pass_parameters}) {
 #pragma unroll
     for (int k = MAX_MODES - 1; k >= 0; --k) {
       if (k >= count) continue;
-      rep[k] = static_cast<int>(rest % REPRESENTATIVES);
-      rest /= REPRESENTATIVES;
-      lo[k] = group[2 * rep[k]];
-      hi[k] = group[2 * rep[k] + 1];
-      base += lo[k] * chunk_memory_stride(first + k);
-      step[k] = (hi[k] - lo[k]) * chunk_memory_stride(first + k);
+      if (k == 0 && first == 0) {  // memory mode 0: a held representative, its rows' places
+        rep[k] = held_reps[rest % held_rep_count];
+        rest /= held_rep_count;
+        lo[k] = group[2 * rep[k]];
+        hi[k] = group[2 * rep[k] + 1];
+        base += place(lo[k]) * chunk_memory_stride(0);
+        step[k] = hi[k] < 0 ? 0 : (place(hi[k]) - place(lo[k])) * chunk_memory_stride(0);
+      } else {
+        rep[k] = static_cast<int>(rest % REPRESENTATIVES);
+        rest /= REPRESENTATIVES;
+        lo[k] = group[2 * rep[k]];
+        hi[k] = group[2 * rep[k] + 1];
+        base += lo[k] * chunk_memory_stride(first + k);
+        step[k] = (hi[k] - lo[k]) * chunk_memory_stride(first + k);
+      }
       if (hi[k] < 0) missing |= 1u << k;
     }
-    base += rest * power(N, D - first);  // the modes before the chunk
+    if (first > 0)  // the modes before the chunk, memory mode 0's index among the held ones
+      base += place(held[rest / before]) * chunk_memory_stride(0) + rest % before * power(N, D - first);
     const auto offset = [&](int j) {
       long long o = base;
 #pragma unroll

@@ -3,12 +3,21 @@
 //   ||C||^2 - ||diag C||^2, which cancels), and ||diag C||^2 = sum_i C[i, .., i]^2.
 // Sums run in a fixed order (no atomics), so a run repeats bit for bit.
 
-// (off^2, diag^2) of the entries first, first + step, ... of x.
-__device__ inline double2 figures_of(const Scalar* x, long long first, long long step) {
+// (off^2, diag^2) of the entries first, first + step, ... of x. `rows`: null, or x is a slab of a
+// distributed run (pivot_subtensor.cuh): index r of the slowest memory mode (entries r * ENTRIES / N
+// on) lives in row rows[r], and the entries of rows held elsewhere (-1) count on their rank.
+__device__ inline double2 figures_of(const Scalar* x, long long first, long long step, const int* rows = nullptr) {
+  constexpr long long ROW = ENTRIES / N;
   double off = 0.0;
   double diag = 0.0;
   for (long long i = first; i < ENTRIES; i += step) {
-    const double v2 = squared(x[i]);
+    long long at = i;
+    if (rows != nullptr) {
+      const int row = rows[i / ROW];
+      if (row < 0) continue;
+      at = row * ROW + i % ROW;
+    }
+    const double v2 = squared(x[at]);
     // i is on the diagonal iff i = l * DIAGONAL_STRIDE; every such i < N^D has l < N.
     if (i % DIAGONAL_STRIDE == 0) {
       diag += v2;

@@ -1,7 +1,8 @@
 // off_norm: the convergence figures (off(C)^2, ||diag C||^2) of the tensor, in double, as two
 // deterministic launches (a fixed reduction tree for the fixed grid, no atomics):
-//   off_norm_partial(tensor, partials): grid = PARTIAL_BLOCKS exactly, block = THREADS;
-//       partials[2b], partials[2b + 1] = block b's (off^2, diag^2)  (2 * PARTIAL_BLOCKS doubles)
+//   off_norm_partial(tensor, partials, rows): grid = PARTIAL_BLOCKS exactly, block = THREADS;
+//       partials[2b], partials[2b + 1] = block b's (off^2, diag^2)  (2 * PARTIAL_BLOCKS doubles);
+//       rows null, or a slab's row table (figures.cuh): the figures of its rows
 //   off_norm_final(partials, count, figures):  grid = 1, block = THREADS; sums `count` pairs of
 //       partials (off_norm_partial's or residual_partial's PARTIAL_BLOCKS, or group_pass's
 //       PASS_BLOCKS): figures[0] = off(C)^2, figures[1] = ||diag C||^2 (residual: see below)
@@ -24,7 +25,7 @@ inline constexpr int PARTIAL_BLOCKS = ${partial_blocks};
 extern "C" __global__ void __launch_bounds__(THREADS)
 off_norm_partial(${off_norm_partial_parameters}) {
   const long long first = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x;
-  const double2 sum = block_sum(figures_of(tensor, first, static_cast<long long>(PARTIAL_BLOCKS) * THREADS));
+  const double2 sum = block_sum(figures_of(tensor, first, static_cast<long long>(PARTIAL_BLOCKS) * THREADS, rows));
   if (threadIdx.x == 0) {
     partials[2 * blockIdx.x] = sum.x;
     partials[2 * blockIdx.x + 1] = sum.y;

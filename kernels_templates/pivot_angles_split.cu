@@ -27,6 +27,10 @@
 //              pivot_head and read by pivot_contract, the tail's written by pivot_tail
 //   partials   PAIRS * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES doubles: block b of pair k writes P at
 //              ((k * CONTRACT_BLOCKS + b) * 2) * TAIL_ENTRIES and Q after it
+//   rows       null, or for a slab of a distributed run (pivot_subtensor.cuh) the row of each
+//              index of the slowest memory mode, -1 where another rank holds it: that rank's
+//              pairs get (0, 0) in every mode, so that the sum across ranks is each pair's owner's
+//              (c, s) (a slab holds both rows of a pair of its stage's groups, or neither)
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int HEAD = ${head_modes};
@@ -36,17 +40,28 @@ inline constexpr long long HEAD_ENTRIES = 1LL << HEAD;
 inline constexpr int CONTRACT_BLOCKS = ${contract_blocks};
 inline constexpr int PER_THREAD = (TAIL_ENTRIES + THREADS - 1) / THREADS;
 
+// Where index i of logical mode m lies along it: i, or in a slab the row of i when m is the
+// sliced (slowest memory) mode.
+__device__ inline long long place(int m, int i, const int* rows) {
+  return rows != nullptr && m == MODE_OF_MEMORY_MODE[0] ? rows[i] : i;
+}
+
+// Whether this rank computes pair k: always for a whole tensor; in a slab, where it holds the rows.
+__device__ inline bool pair_held(const int* pairs, int k, const int* rows) {
+  return rows == nullptr || rows[pairs[2 * k]] >= 0;
+}
+
 // The offset of the entry of S whose modes m < count take q where bit m of `bits` is set, p elsewhere.
-__device__ inline long long head_offset(int p, int q, int count, long long bits) {
+__device__ inline long long head_offset(int p, int q, int count, long long bits, const int* rows) {
   long long offset = 0;
-  for (int m = 0; m < count; ++m) offset += ((bits >> m) & 1 ? q : p) * STRIDE[m];
+  for (int m = 0; m < count; ++m) offset += place(m, (bits >> m) & 1 ? q : p, rows) * STRIDE[m];
   return offset;
 }
 
 // The offset of tail index j (modes HEAD..D-1; bit b picks q in mode D - 1 - b).
-__device__ inline long long tail_offset(int p, int q, int j) {
+__device__ inline long long tail_offset(int p, int q, int j, const int* rows) {
   long long offset = 0;
-  for (int b = 0; b < TAIL; ++b) offset += ((j >> b) & 1 ? q : p) * STRIDE[D - 1 - b];
+  for (int b = 0; b < TAIL; ++b) offset += place(D - 1 - b, (j >> b) & 1 ? q : p, rows) * STRIDE[D - 1 - b];
   return offset;
 }
 
@@ -65,24 +80,28 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_head(${pivot_head_parameters}) {
   __shared__ Rotation head[HEAD];
   const int k = blockIdx.x;
+  if (!pair_held(pairs, k, rows)) {  // another rank's pair: (0, 0), the whole block returns
+    for (int n = threadIdx.x; n < HEAD; n += THREADS) rotations[n * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
+    return;
+  }
   const int p = pairs[2 * k], q = pairs[2 * k + 1];
   long long all_p = 0, all_q = 0;
   for (int m = 0; m < D; ++m) {
-    all_p += p * STRIDE[m];
-    all_q += q * STRIDE[m];
+    all_p += place(m, p, rows) * STRIDE[m];
+    all_q += place(m, q, rows) * STRIDE[m];
   }
   Scalar a = tensor[all_p], d = tensor[all_q];
   for (int n = 0; n < HEAD; ++n) {
     // b_n's entries: q in mode n, p above; e_n's: p in mode n, q above (bits below: the sum's i).
-    long long b_fixed = q * STRIDE[n], e_fixed = p * STRIDE[n];
+    long long b_fixed = place(n, q, rows) * STRIDE[n], e_fixed = place(n, p, rows) * STRIDE[n];
     for (int m = n + 1; m < D; ++m) {
-      b_fixed += p * STRIDE[m];
-      e_fixed += q * STRIDE[m];
+      b_fixed += place(m, p, rows) * STRIDE[m];
+      e_fixed += place(m, q, rows) * STRIDE[m];
     }
     double2 be = make_double2(0.0, 0.0);
     for (long long i = threadIdx.x; i < (1LL << n); i += THREADS) {
       const double2 w = head_weights(head, n, i);
-      const long long offset = head_offset(p, q, n, i);
+      const long long offset = head_offset(p, q, n, i, rows);
       be.x += w.x * static_cast<double>(tensor[b_fixed + offset]);
       be.y += w.y * static_cast<double>(tensor[e_fixed + offset]);
     }
@@ -104,6 +123,7 @@ pivot_contract(${pivot_contract_parameters}) {
   __shared__ Rotation head[HEAD];
   const int k = blockIdx.x / CONTRACT_BLOCKS;
   const int share = blockIdx.x % CONTRACT_BLOCKS;
+  if (!pair_held(pairs, k, rows)) return;  // another rank's pair: pivot_tail writes its (0, 0)
   const int p = pairs[2 * k], q = pairs[2 * k + 1];
   for (int m = threadIdx.x; m < HEAD; m += THREADS) head[m] = rotations[m * PAIRS + k];
   __syncthreads();
@@ -112,13 +132,13 @@ pivot_contract(${pivot_contract_parameters}) {
 #pragma unroll
   for (int r = 0; r < PER_THREAD; ++r) {
     const int j = threadIdx.x + r * THREADS;
-    tail[r] = j < TAIL_ENTRIES ? tail_offset(p, q, j) : 0;
+    tail[r] = j < TAIL_ENTRIES ? tail_offset(p, q, j, rows) : 0;
     sum_p[r] = 0.0;
     sum_q[r] = 0.0;
   }
   for (long long i = share; i < HEAD_ENTRIES; i += CONTRACT_BLOCKS) {
     const double2 w = head_weights(head, HEAD, i);
-    const long long row = head_offset(p, q, HEAD, i);
+    const long long row = head_offset(p, q, HEAD, i, rows);
 #pragma unroll
     for (int r = 0; r < PER_THREAD; ++r) {
       if (threadIdx.x + r * THREADS >= TAIL_ENTRIES) continue;
@@ -141,6 +161,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_tail(${pivot_tail_parameters}) {
   __shared__ Scalar contracted_p[TAIL_ENTRIES], contracted_q[TAIL_ENTRIES];
   const int k = blockIdx.x;
+  if (!pair_held(pairs, k, rows)) {  // another rank's pair: (0, 0), the whole block returns
+    for (int n = HEAD + threadIdx.x; n < D; n += THREADS) rotations[n * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
+    return;
+  }
   const double* in = partials + static_cast<long long>(k) * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES;
   for (int j = threadIdx.x; j < TAIL_ENTRIES; j += THREADS) {
     double sum_p = 0.0, sum_q = 0.0;

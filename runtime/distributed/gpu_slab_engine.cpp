@@ -29,14 +29,6 @@ namespace tensordiag::runtime {
 
 namespace {
 
-template <class T>
-void check_kernels_serve_slabs(const GpuKernels<T>& kernels, const codegen::KernelSpec& base) {
-  if (kernels.split_plan || kernels.chunk_plan)
-    throw user_error("GPU ranks run the one-warp pivot subtensor and the one-tile group pass; N = " +
-                     std::to_string(base.size) + ", D = " + std::to_string(base.order) +
-                     " needs the split or chunked kernels, not built for slabs yet: use CPU ranks");
-}
-
 // A rank's slab in device memory: `capacity` slots of one row each; slot t holds index holds[t]
 // of the slowest memory mode (-1: free). The kernels find the rows through the table `rows`.
 template <class T>
@@ -226,8 +218,10 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   const codegen::KernelSpec base =
       kernel_spec_for<T>(slab.order, slab.size, slab.layout, rule, codegen::KernelKind::group_pass);
   const bool checked = settings.eta > 0;
+  // Where a pivot subtensor is over a warp's shared memory the angles take the split kernels, and
+  // where group_pass's tile does not fit the pass takes chunk_pass (small N, large D), each reading
+  // the slab through its rows table as the one-block kernels do.
   GpuKernels<T> kernels(base, device->arch(), checked ? KernelSet::general_with_pivot_check : KernelSet::general);
-  check_kernels_serve_slabs(kernels, base);
   if (checked && !kernels.lambda_norm_plan)
     throw user_error("the pivot check on GPU ranks takes ||Lambda||_2 on the device, N <= 1024; N = " +
                      std::to_string(slab.size) + ": use CPU ranks, or eta = 0");
@@ -279,8 +273,12 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
     factors.upload(identities, stream);
     comm.wait();
   }
-  // The sweep's last pass writes the figures' partials, a set a launch where it is cut.
-  DeviceBuffer<double> partials(most_launches * static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles));
+  // The sweep's last pass writes the figures' partials, a set a launch where it is cut; the chunked
+  // pass sums none, and off_norm_partial reads the slab once more after the sweep.
+  const bool chunked = kernels.chunk_plan.has_value();
+  DeviceBuffer<double> partials(std::max(most_launches * static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles),
+                                         static_cast<std::size_t>(kernels.off_norm_plan.partial_doubles)));
+  DeviceBuffer<double> split_partials(kernels.split_plan ? static_cast<std::size_t>(kernels.split_plan->partial_doubles) : 0);
   DeviceBuffer<double> figures(2);
   std::optional<SlabPivotCheck<T>> check;
   if (checked) check.emplace(kernels, slab.order, slab.size, slab.sliced_mode(), settings.eta, stream);
@@ -332,16 +330,30 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
       const SlabLayout* next = s + 1 < schedule.stages.size() ? &schedule.stages[s + 1].layout
                                : sweep < settings.stop.max_sweeps ? &schedule.stages.front().layout
                                                                    : nullptr;
-      const bool overlapped =
-          pieces > 0 && next && next->rows != stage.layout.rows && swaps_in_place(stage.layout, *next);
+      const bool overlapped = pieces > 0 && !chunked && next && next->rows != stage.layout.rows &&
+                              swaps_in_place(stage.layout, *next);
       for (std::size_t k = 0; k < stage.groups.size(); ++k, ++g) {
         const int* group_pairs = pairs.data() + g * 2 * pairs_per_group;
         dsl::Givens<T>* group_rotations = rotations.data() + g * rotations_per_group;
         if (check) {
           check->angles(device_slab.values(), device_slab.rows(), group_pairs, group_rotations, comm);
         } else {
-          kernels.pivot_angles(stream, device_slab.values(), group_pairs, group_rotations, device_slab.rows());
+          if (kernels.split_plan) {
+            kernels.pivot_head(stream, device_slab.values(), group_pairs, group_rotations, device_slab.rows());
+            kernels.pivot_contract(stream, device_slab.values(), group_pairs, group_rotations, split_partials.data(),
+                                   device_slab.rows());
+            kernels.pivot_tail(stream, group_pairs, group_rotations, split_partials.data(), device_slab.rows());
+          } else {
+            kernels.pivot_angles(stream, device_slab.values(), group_pairs, group_rotations, device_slab.rows());
+          }
           comm.sum_on_device(reinterpret_cast<T*>(group_rotations), 2 * rotations_per_group);
+        }
+        if (chunked) {
+          for (const auto& [first, count] : kernels.chunk_plan->chunks)
+            kernels.chunk_pass(stream, device_slab.values(), group_pairs, group_rotations, first, count,
+                               device_slab.rows());
+          kernels.group_factors(stream, group_pairs, group_rotations, factors.data());
+          continue;
         }
         double* figure_sums = g + 1 < groups.size() ? nullptr : partials.data();  // the sweep's last pass sums the figures
         if (!overlapped || k + 1 < stage.groups.size()) {
@@ -367,6 +379,10 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
         ++distribution.overlapped_changes;
         slab.held = *next;
       }
+    }
+    if (chunked) {
+      kernels.off_norm_partial(stream, device_slab.values(), partials.data(), device_slab.rows());
+      figure_blocks = kernels.off_norm_plan.partial_blocks;
     }
     kernels.off_norm_final(stream, partials.data(), static_cast<int>(figure_blocks), figures.data());
     comm.sum_on_device(figures.data(), 2);

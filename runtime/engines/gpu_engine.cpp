@@ -244,7 +244,7 @@ public:
       kernels_.skew_figures_partial(stream, state_.tensor.data(), state_.partials.data());
       enqueue(stream, kernels_.skew_plan->partial_blocks);
     } else {
-      kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data());
+      kernels_.off_norm_partial(stream, state_.tensor.data(), state_.partials.data(), nullptr);
       enqueue(stream, kernels_.off_norm_plan.partial_blocks);
     }
   }
@@ -323,7 +323,7 @@ public:
         kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations, nullptr);
       if (kernels_.chunk_plan) {
         for (const auto& [first, count] : kernels_.chunk_plan->chunks)
-          kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count);
+          kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count, nullptr);
         kernels_.group_factors(stream, pairs, rotations, state_.factors.data());
       } else {
         // The sweep's last pass also sums the convergence figures (the general ones: not a skew core's).
@@ -342,9 +342,9 @@ public:
 private:
   // A group's angles where a pivot subtensor is over the shared memory (pivot_angles_split.cu).
   void enqueue_split_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations) {
-    kernels_.pivot_head(stream, state_.tensor.data(), pairs, rotations);
-    kernels_.pivot_contract(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data());
-    kernels_.pivot_tail(stream, rotations, state_.split_partials.data());
+    kernels_.pivot_head(stream, state_.tensor.data(), pairs, rotations, nullptr);
+    kernels_.pivot_contract(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data(), nullptr);
+    kernels_.pivot_tail(stream, pairs, rotations, state_.split_partials.data(), nullptr);
   }
 
   // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2.

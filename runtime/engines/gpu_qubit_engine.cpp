@@ -31,7 +31,7 @@ std::vector<Matrix<T>> write_core(QubitState<T>& state, const GpuKernels<T>& ker
   DeviceBuffer<int> pair(2);
   pair.upload(std::vector<int>{0, 1}, stream);
   for (const auto& [first, count] : kernels.chunk_plan->chunks)
-    kernels.chunk_pass(stream, state.values.data(), pair.data(), device_rotations.data(), first, count);
+    kernels.chunk_pass(stream, state.values.data(), pair.data(), device_rotations.data(), first, count, nullptr);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return accumulated.factors;
 }
@@ -65,7 +65,7 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
   Result<T> result;
   result.backend = Backend::cuda;
   result.device = device.name;
-  kernels.off_norm_partial(stream.get(), state.values.data(), state.partials.data());
+  kernels.off_norm_partial(stream.get(), state.values.data(), state.partials.data(), nullptr);
   kernels.off_norm_final(stream.get(), state.partials.data(), static_cast<int>(kernels.off_norm_plan.partial_blocks),
                          state.figures.data());
   double input_figures[2];

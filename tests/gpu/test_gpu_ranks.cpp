@@ -5,6 +5,8 @@
 // without a device (or without two, for the two-rank cases).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -17,6 +19,7 @@
 #include "relative_difference.hpp"
 #include "scoped_environment.hpp"
 #include "codegen/builtin_rules.hpp"
+#include "runtime/algorithm/core_figures.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize_distributed.hpp"
@@ -122,8 +125,8 @@ std::vector<DistributedResult<T>> on_one_gpu_rank(const HostTensor<T>& tensor, c
 // and with the check the same exact norms. Changes of layout that cannot swap in place move one
 // row a rank a step (row_moves.hpp).
 template <class T>
-void check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned seed,
-                                SweepSchedule kind = SweepSchedule::automatic) {
+std::vector<DistributedResult<T>> check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned seed,
+                                                             SweepSchedule kind = SweepSchedule::automatic) {
   CAPTURE(ranks);
   CAPTURE(c.order);
   CAPTURE(c.size);
@@ -140,6 +143,13 @@ void check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned s
   if (many.stages.size() > 1) CHECK(parts[0].distribution.bytes_sent > 0);
   const auto single = on_one_gpu_rank(tensor, many, c.rule, eta);
   check_parts_equal_one_rank(parts, single, tensor, eta);
+  return parts;
+}
+
+// Whether the run loaded kernel kind `kind`.
+template <class T>
+bool ran_kind(const DistributedResult<T>& part, const std::string& kind) {
+  return std::find(part.run.kernels.begin(), part.run.kernels.end(), kind) != part.run.kernels.end();
 }
 
 }  // namespace
@@ -152,7 +162,7 @@ TEST_SUITE("gpu") {
     }
     for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 6, Layout::fortran_order, "max_trace"},
                           Case{5, 4, Layout::c_order, "max_diag"}, Case{6, 8, Layout::fortran_order, "max_diag"},
-                          Case{3, 7, Layout::c_order, "max_diag"}}) {
+                          Case{3, 7, Layout::c_order, "max_diag"}, Case{13, 4, Layout::fortran_order, "max_diag"}}) {
       CAPTURE(c.order);
       CAPTURE(c.size);
       const auto tensor = random_tensor<double>(c.order, c.size, 5100u + static_cast<unsigned>(c.order * 31 + c.size), c.layout);
@@ -186,6 +196,39 @@ TEST_SUITE("gpu") {
                           Case{5, 4, Layout::c_order, "max_diag"}, Case{3, 16, Layout::fortran_order, "max_diag"},
                           Case{7, 4, Layout::c_order, "max_trace"}, Case{4, 6, Layout::c_order, "max_diag"}})
       check_ranks_equal_one_rank<T>(2, c, 0.0, 5200u + static_cast<unsigned>(c.order * 37 + c.size));
+  }
+
+  TEST_CASE("two GPU ranks equal one GPU rank where the angles take the split kernels and the pass the chunked "
+            "one (small N, large D), bit for bit, the figures those of the core (float64)") {
+    if (device_count() < 2) {
+      MESSAGE("skipped: fewer than two CUDA devices");
+      return;
+    }
+    // D = 13, N = 4 float64: a pivot subtensor of 64 KB, over a warp's shared memory (the split
+    // angles), the pass still group_pass's; D = 15 (8.6 GB): group_pass's tile does not fit either.
+    struct LargeOrderCase {
+      Case c;
+      bool chunked;
+    };
+    for (const auto& [c, chunked] : {LargeOrderCase{{13, 4, Layout::c_order, "max_diag"}, false},
+                                     LargeOrderCase{{13, 4, Layout::fortran_order, "max_trace"}, false},
+                                     LargeOrderCase{{15, 4, Layout::c_order, "max_diag"}, true}}) {
+      const auto parts = check_ranks_equal_one_rank<double>(2, c, 0.0, 5600u + static_cast<unsigned>(c.order));
+      for (const auto& part : parts) {
+        CHECK(ran_kind(part, "pivot_angles_split"));
+        CHECK(ran_kind(part, "chunk_pass") == chunked);
+        // A chunked pass is not cut into an overlapped change's pieces; group_pass's is.
+        if (chunked) CHECK(part.distribution.overlapped_changes == 0);
+        else CHECK(part.distribution.overlapped_changes > 0);
+      }
+      // The last sweep's off_rel is the core's: the chunked runs' figures come from off_norm_partial
+      // over each slab's rows, the others' from the last pass.
+      const auto tensor = random_tensor<double>(c.order, c.size, 5600u + static_cast<unsigned>(c.order), c.layout);
+      const HostTensor<double> core = assembled(parts, c.order, c.size, c.layout);
+      const double off_rel = std::sqrt(core_figures(core, Structure::general).off_norm2 /
+                                       core_figures(tensor, Structure::general).off_norm2);
+      CHECK(parts[0].run.history.back().off_rel == doctest::Approx(off_rel).epsilon(1e-10));
+    }
   }
 
   TEST_CASE_TEMPLATE("two GPU ranks overlap each change that swaps in place with the pass before it: the core and "

@@ -191,7 +191,7 @@ PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
   return planned({{"factor_rotation.cuh"},
                   false,
                   std::move(plan),
-                  {{"chunk_pass", 256, blocks}, {"group_factors", 256, factor_blocks}}});
+                  {{"chunk_pass", 256, blocks}, {"chunk_pass_slab", 256, blocks}, {"group_factors", 256, factor_blocks}}});
 }
 
 // off_norm's first stage: the grid whose partial sums off_norm_final reduces (skew_angles' figures

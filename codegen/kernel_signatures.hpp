@@ -124,6 +124,13 @@ inline constexpr Parameter chunk_pass[] = {
     {"rotations", const_rotation_pointer},
     {"first", int_value},
     {"count", int_value},
+};
+inline constexpr Parameter chunk_pass_slab[] = {
+    {"tensor", scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"rotations", const_rotation_pointer},
+    {"first", int_value},
+    {"count", int_value},
     {"rows", const_int_pointer},
 };
 inline constexpr Parameter group_factors[] = {
@@ -268,6 +275,7 @@ inline constexpr KernelSignature pivot_check_lines{"pivot_check_lines", kernel_p
 inline constexpr KernelSignature lambda_from_lines{"lambda_from_lines", kernel_parameters::lambda_from_lines};
 inline constexpr KernelSignature group_pass{"group_pass", kernel_parameters::group_pass};
 inline constexpr KernelSignature chunk_pass{"chunk_pass", kernel_parameters::chunk_pass};
+inline constexpr KernelSignature chunk_pass_slab{"chunk_pass_slab", kernel_parameters::chunk_pass_slab};
 inline constexpr KernelSignature group_factors{"group_factors", kernel_parameters::group_factors};
 inline constexpr KernelSignature off_norm_partial{"off_norm_partial", kernel_parameters::off_norm_partial};
 inline constexpr KernelSignature off_norm_final{"off_norm_final", kernel_parameters::off_norm_final};
@@ -295,7 +303,7 @@ inline constexpr KernelSignature packed_figures_final{"packed_figures_final", ke
 inline constexpr KernelSignature all[] = {
     pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
     pivot_check_lines, lambda_from_lines,
-    group_pass,     chunk_pass,       group_factors,  off_norm_partial, off_norm_final, residual_partial,
+    group_pass,     chunk_pass,       chunk_pass_slab, group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
     qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles, skew_angles,
     skew_figures_partial, packed_angles, packed_group, packed_rotate, packed_factor, packed_figures, packed_figures_final};

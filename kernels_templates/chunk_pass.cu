@@ -4,7 +4,7 @@
 // mixing up to MAX_MODES memory modes, then group_factors. Slower than group_pass's one pass (a
 // read and write per chunk), but every shape has it.
 //
-//   chunk_pass(tensor, pairs, rotations, first, count, rows): memory modes first .. first + count - 1
+//   chunk_pass(tensor, pairs, rotations, first, count): memory modes first .. first + count - 1
 //       (count <= MAX_MODES). A unit is one index in every other memory mode and one representative
 //       (the p of a pair, or the unpaired index of an odd N) in each chunk mode: its 2^count entries
 //       (p or the partner q in each chunk mode; a missing partner leaves its entries out) sit in
@@ -15,10 +15,11 @@
 //   group_factors(pairs, rotations, factors): M_n <- M_n R_n for every mode, one thread per
 //       (mode, pair, row); grid = FACTOR_BLOCKS, block = THREADS.
 // Arguments as group_pass's (pairs, rotations: see the prelude; factors: D row-major N x N).
-// `rows`: null, or the tensor is a slab of a distributed run (pivot_subtensor.cuh): index i of the
-// slowest memory mode lives in row rows[i], -1 where another rank holds it. The units then take
-// only the indices (memory mode 0 outside the chunk) or the pairs (inside it) of the rows held: a
-// slab holds both rows of a pair of its stage's groups, or neither.
+//   chunk_pass_slab(tensor, pairs, rotations, first, count, rows): the same on a slab of a distributed
+//       run (pivot_subtensor.cuh): index i of the slowest memory mode lives in row rows[i], -1 where
+//       another rank holds it; the units take only the indices (memory mode 0 outside the chunk) or
+//       the pairs (inside it) of the rows held (a slab holds both rows of a pair of its stage's
+//       groups, or neither). Its own kernel, so that chunk_pass's registers stay the whole tensor's.
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int MAX_MODES = ${max_modes};
@@ -28,45 +29,29 @@ inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * PAIRS * N;
 
 __device__ constexpr long long chunk_memory_stride(int k) { return power(N, D - 1 - k); }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
-chunk_pass(${chunk_pass_parameters}) {
-  // Representative r of a mode: group[2r] (p), group[2r + 1] (its partner, -1 for the unpaired index).
-  __shared__ int group[2 * REPRESENTATIVES];
-  for (int k = threadIdx.x; k < PAIRS; k += THREADS) {
-    group[2 * k] = pairs[2 * k];
-    group[2 * k + 1] = pairs[2 * k + 1];
-  }
-  if (N % 2 == 1 && threadIdx.x == 0) {
-    // The unpaired index: the one no pair names.
-    for (int l = 0; l < N; ++l) {
-      bool named = false;
-      for (int k = 0; k < PAIRS; ++k) named = named || pairs[2 * k] == l || pairs[2 * k + 1] == l;
-      if (!named) group[2 * PAIRS] = l;
-    }
-    group[2 * PAIRS + 1] = -1;
-  }
-  // Memory mode 0's indices and representatives that this tensor or slab holds, ascending.
-  __shared__ int held[N], held_reps[REPRESENTATIVES];
-  __shared__ int held_count, held_rep_count;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    held_count = 0;
-    for (int i = 0; i < N; ++i)
-      if (rows == nullptr || rows[i] >= 0) held[held_count++] = i;
-    held_rep_count = 0;
-    for (int r = 0; r < REPRESENTATIVES; ++r)
-      if (rows == nullptr || rows[group[2 * r]] >= 0) held_reps[held_rep_count++] = r;
-  }
-  __syncthreads();
-  // Where index i of memory mode 0 lies along it: i, or its row in a slab.
-  const auto place = [rows](int i) -> long long { return rows == nullptr ? i : rows[i]; };
+// Memory mode 0's indices and representatives a slab holds (chunk_pass's `rows`), ascending.
+struct HeldRows {
+  int index[N], representative[REPRESENTATIVES];
+  int indices, representatives;
+};
 
+// The units of chunk_pass's launch over `tensor`, a thread's share (see the top). SLAB: memory
+// mode 0's indices, and in the chunk holding it its representatives, are those `held` lists, and
+// an index's place along it is rows[i]; else every one, at i (the whole tensor's loop, unchanged).
+template <bool SLAB>
+__device__ inline void rotate_units(Scalar* __restrict__ tensor, const int* __restrict__ group,
+                                    const Rotation* __restrict__ rotations, int first, int count,
+                                    const int* __restrict__ rows, const HeldRows* held) {
+  const auto place = [rows](int i) -> long long {
+    if constexpr (SLAB) return rows[i];
+    else return i;
+  };
   const long long inner = chunk_memory_stride(first + count - 1);  // entries of the modes after the chunk
-  // Index combinations before the chunk, memory mode 0's among the held ones.
+  // Index combinations before the chunk (in a slab, memory mode 0's among the held ones).
   const long long before = first == 0 ? 1 : power(N, first - 1);
-  const long long outer = first == 0 ? 1 : held_count * before;
+  const long long outer = first == 0 ? 1 : (SLAB ? held->indices : N) * before;
   long long reps = 1;
-  for (int k = 0; k < count; ++k) reps *= k == 0 && first == 0 ? held_rep_count : REPRESENTATIVES;
+  for (int k = 0; k < count; ++k) reps *= SLAB && k == 0 && first == 0 ? held->representatives : REPRESENTATIVES;
   const long long units = outer * reps * inner;
   // Loops run over MAX_MODES, unrolled, with `k < count` guards: register indices stay constant.
   for (long long u = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x; u < units;
@@ -79,9 +64,9 @@ chunk_pass(${chunk_pass_parameters}) {
 #pragma unroll
     for (int k = MAX_MODES - 1; k >= 0; --k) {
       if (k >= count) continue;
-      if (k == 0 && first == 0) {  // memory mode 0: a held representative, its rows' places
-        rep[k] = held_reps[rest % held_rep_count];
-        rest /= held_rep_count;
+      if (SLAB && k == 0 && first == 0) {  // memory mode 0: a held representative, its rows' places
+        rep[k] = held->representative[rest % held->representatives];
+        rest /= held->representatives;
         lo[k] = group[2 * rep[k]];
         hi[k] = group[2 * rep[k] + 1];
         base += place(lo[k]) * chunk_memory_stride(0);
@@ -96,8 +81,9 @@ chunk_pass(${chunk_pass_parameters}) {
       }
       if (hi[k] < 0) missing |= 1u << k;
     }
-    if (first > 0)  // the modes before the chunk, memory mode 0's index among the held ones
-      base += place(held[rest / before]) * chunk_memory_stride(0) + rest % before * power(N, D - first);
+    // The modes before the chunk (in a slab, memory mode 0's index among the held ones).
+    if (SLAB && first > 0) base += place(held->index[rest / before]) * chunk_memory_stride(0) + rest % before * power(N, D - first);
+    else base += rest * power(N, D - first);
     const auto offset = [&](int j) {
       long long o = base;
 #pragma unroll
@@ -125,6 +111,48 @@ chunk_pass(${chunk_pass_parameters}) {
     for (int j = 0; j < REGS; ++j)
       if (j < entries && !(j & missing)) tensor[offset(j)] = v[j];
   }
+}
+
+// Representative r of a mode: group[2r] (p), group[2r + 1] (its partner, -1 for the unpaired index).
+__device__ inline void load_group(const int* pairs, int* group) {
+  for (int k = threadIdx.x; k < PAIRS; k += THREADS) {
+    group[2 * k] = pairs[2 * k];
+    group[2 * k + 1] = pairs[2 * k + 1];
+  }
+  if (N % 2 == 1 && threadIdx.x == 0) {
+    // The unpaired index: the one no pair names.
+    for (int l = 0; l < N; ++l) {
+      bool named = false;
+      for (int k = 0; k < PAIRS; ++k) named = named || pairs[2 * k] == l || pairs[2 * k + 1] == l;
+      if (!named) group[2 * PAIRS] = l;
+    }
+    group[2 * PAIRS + 1] = -1;
+  }
+  __syncthreads();
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+chunk_pass(${chunk_pass_parameters}) {
+  __shared__ int group[2 * REPRESENTATIVES];
+  load_group(pairs, group);
+  rotate_units<false>(tensor, group, rotations, first, count, nullptr, nullptr);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+chunk_pass_slab(${chunk_pass_slab_parameters}) {
+  __shared__ int group[2 * REPRESENTATIVES];
+  __shared__ HeldRows held;
+  load_group(pairs, group);
+  if (threadIdx.x == 0) {
+    held.indices = 0;
+    for (int i = 0; i < N; ++i)
+      if (rows[i] >= 0) held.index[held.indices++] = i;
+    held.representatives = 0;
+    for (int r = 0; r < REPRESENTATIVES; ++r)
+      if (rows[group[2 * r]] >= 0) held.representative[held.representatives++] = r;
+  }
+  __syncthreads();
+  rotate_units<true>(tensor, group, rotations, first, count, rows, &held);
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)

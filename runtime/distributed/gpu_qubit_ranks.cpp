@@ -39,7 +39,7 @@ void rotate_chunks(const GpuKernels<T>& kernels, T* values, const std::vector<ds
   pair.upload(std::vector<int>{0, 1}, stream);
   for (const auto& [first, count] : kernels.chunk_plan->chunks)
     if (!first_chunk_only || first == 0)
-      kernels.chunk_pass(stream, values, pair.data(), device_rotations.data(), first, count, nullptr);
+      kernels.chunk_pass(stream, values, pair.data(), device_rotations.data(), first, count);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }
 

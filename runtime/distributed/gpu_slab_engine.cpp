@@ -350,8 +350,8 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
         }
         if (chunked) {
           for (const auto& [first, count] : kernels.chunk_plan->chunks)
-            kernels.chunk_pass(stream, device_slab.values(), group_pairs, group_rotations, first, count,
-                               device_slab.rows());
+            kernels.chunk_pass_slab(stream, device_slab.values(), group_pairs, group_rotations, first, count,
+                                    device_slab.rows());
           kernels.group_factors(stream, group_pairs, group_rotations, factors.data());
           continue;
         }

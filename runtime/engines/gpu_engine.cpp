@@ -323,7 +323,7 @@ public:
         kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations, nullptr);
       if (kernels_.chunk_plan) {
         for (const auto& [first, count] : kernels_.chunk_plan->chunks)
-          kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count, nullptr);
+          kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count);
         kernels_.group_factors(stream, pairs, rotations, state_.factors.data());
       } else {
         // The sweep's last pass also sums the convergence figures (the general ones: not a skew core's).

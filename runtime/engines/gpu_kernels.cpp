@@ -190,7 +190,8 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       if (kinds.pass == KernelKind::group_pass)
         group_pass_plan = std::get<codegen::GroupPassPlan>(load_kind(KernelKind::group_pass, {&group_pass}));
       else
-        chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
+        chunk_plan = std::get<codegen::ChunkPassPlan>(
+            load_kind(KernelKind::chunk_pass, {&chunk_pass, &chunk_pass_slab, &group_factors}));
       load_off_norm();
       if (set == KernelSet::general_with_pivot_check) {
         load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather, &pivot_check_lines, &lambda_from_lines});

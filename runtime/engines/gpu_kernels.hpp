@@ -100,6 +100,7 @@ public:
   Launcher<codegen::kernel_signatures::lambda_from_lines> lambda_from_lines;
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
   Launcher<codegen::kernel_signatures::chunk_pass> chunk_pass;        // chunk_plan set
+  Launcher<codegen::kernel_signatures::chunk_pass_slab> chunk_pass_slab;  // the general sets' chunk_plan: GPU ranks' slabs
   Launcher<codegen::kernel_signatures::group_factors> group_factors;
   Launcher<codegen::kernel_signatures::off_norm_partial> off_norm_partial;
   Launcher<codegen::kernel_signatures::off_norm_final> off_norm_final;

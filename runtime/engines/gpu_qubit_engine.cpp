@@ -31,7 +31,7 @@ std::vector<Matrix<T>> write_core(QubitState<T>& state, const GpuKernels<T>& ker
   DeviceBuffer<int> pair(2);
   pair.upload(std::vector<int>{0, 1}, stream);
   for (const auto& [first, count] : kernels.chunk_plan->chunks)
-    kernels.chunk_pass(stream, state.values.data(), pair.data(), device_rotations.data(), first, count, nullptr);
+    kernels.chunk_pass(stream, state.values.data(), pair.data(), device_rotations.data(), first, count);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return accumulated.factors;
 }

@@ -19,9 +19,10 @@
 //   a = sum_k b_k^2 |t_k|^2 [z^2] x^(D-k) y^k,   b = sum_k b_(k+1) b_k conj(t_(k+1)) t_k [z^1] x^(D-k-1) y^k,
 //   e = sum_k b_(k+2) b_k conj(t_(k+2)) t_k [z^0] x^(D-k-2) y^k         (z = n_3),
 // that is n^T A n on the unit sphere with A = [[Re e / 2, -Im e / 2, Re b / 2], [., -Re e / 2,
-// -Im b / 2], [., ., a]]. Its maximizer is A's dominant eigenvector (a cyclic Jacobi on the 3 x 3
-// A: near a diagonal pivot b and e are products like conj(t_1) t_0 and the small components of
-// the eigenvector keep their relative precision). f(n) = f(-n) (the swap of p and q): the twin with
+// -Im b / 2], [., ., a]]. Its maximizer is A's dominant eigenvector: near a diagonal pivot, where b
+// and e are products like conj(t_1) t_0 small against a, the fixed point of dominant_near_e3 (a
+// division a step), else a cyclic Jacobi on the 3 x 3 A; both keep the relative precision of the
+// eigenvector's small components. f(n) = f(-n) (the swap of p and q): the twin with
 // n_3 >= 0 is taken, the rotation nearest the identity, so U converges with C; n = e_3 is the
 // identity. Back from n: al = sqrt((1 + n_3) / 2) >= 1 / sqrt 2, be = (n_1 + i n_2) / (2 al).
 // D = 2 is the Jacobi method of the Takagi factorization T = U C U^T. The real symmetric rule is
@@ -90,6 +91,37 @@ TENSORDIAG_HOST_DEVICE inline bool jacobi_rotate(double (&a)[3][3], double (&v)[
   return true;
 }
 
+// Near a diagonal pivot, where the form is a[2][2] e_3 e_3^T plus entries at most an eighth of it
+// (|E| + |B| <= a / 8 with E = (a[0][0], -a[0][1]), B = (a[0][2], -a[1][2]), a = a[2][2] > 0): the
+// dominant eigenvector v = (v_1, v_2, 1) continues e_3. Its first two rows,
+//   [[E_1 - l, -E_2], [-E_2, -E_1 - l]] (v_1, v_2) = (-B_1, B_2),   det = l^2 - |E|^2,
+// give v_1, v_2 for an eigenvalue l, and its third l = a + B_1 v_1 - B_2 v_2: the fixed point of
+// that map, which is decreasing with slope |B|^2 / (l - |E|)^2 <= 1/49 in absolute value for
+// l >= a, starting at l = a within a / 56 (l - a <= |B|^2 / (a - |E|)): a division a step, to
+// rounding within 9 steps (12 allowed; 2-4 at a pivot near convergence) where the cyclic Jacobi
+// below takes 6-9 rotations of two square roots and three divisions each. Every entry of v is
+// then a sum of products with 1 / det, relative precision kept in the small ones. False (nothing
+// written) outside that region.
+TENSORDIAG_HOST_DEVICE inline bool dominant_near_e3(const double (&a)[3][3], double (&v)[3]) {
+#if !defined(__CUDACC_RTC__)
+  using std::fabs;
+#endif
+  const double e1 = a[0][0], e2 = -a[0][1], b1 = a[0][2], b2 = -a[1][2], top = a[2][2];
+  if (!(top > 0.0) || 8.0 * (fabs(e1) + fabs(e2) + fabs(b1) + fabs(b2)) > top) return false;
+  const double e_norm2 = e1 * e1 + e2 * e2;
+  double l = top;
+  for (int step = 0; step < 12; ++step) {
+    const double inverse = 1.0 / (l * l - e_norm2);
+    v[0] = ((e1 + l) * b1 + e2 * b2) * inverse;
+    v[1] = ((e1 - l) * b2 - e2 * b1) * inverse;
+    const double next = top + b1 * v[0] - b2 * v[1];
+    if (next == l) break;
+    l = next;
+  }
+  v[2] = 1.0;
+  return true;
+}
+
 }  // namespace symmetric_unitary_detail
 
 // The quadratic form A (above) of the pivot values t_k = t_re[k] + i t_im[k], k = 0..order.
@@ -117,34 +149,47 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_unitary_form(int order, const doubl
   form[1][2] = form[2][1] = -0.5 * b_im;
 }
 
-// The maximizing rotation of the pivot values t_k, order 2 or 3: al real >= 1 / sqrt 2, be = be_re + i be_im.
-TENSORDIAG_HOST_DEVICE inline void symmetric_unitary_rotation(int order, const double* t_re, const double* t_im,
-                                                              double& al, double& be_re, double& be_im) {
+// The dominant eigenvector n of the symmetric 3 x 3 form a, a unit vector with n_3 >= 0 (of the
+// twins, the rotation nearest the identity): dominant_near_e3's where it serves, else a cyclic
+// Jacobi's (quadratic convergence, 3 x 3 at machine precision within a few sweeps; it stops at the
+// first sweep that rotates nothing). `a` is overwritten.
+TENSORDIAG_HOST_DEVICE inline void symmetric_unitary_axis(double (&a)[3][3], double (&n)[3]) {
 #if !defined(__CUDACC_RTC__)
   using std::sqrt;
 #endif
-  double a[3][3];
-  symmetric_unitary_form(order, t_re, t_im, a);
+  if (symmetric_unitary_detail::dominant_near_e3(a, n)) {
+    const double norm = sqrt(n[0] * n[0] + n[1] * n[1] + 1.0);
+    for (double& x : n) x /= norm;
+    return;
+  }
   double v[3][3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
-  // Cyclic Jacobi: quadratic convergence, 3 x 3 at machine precision within a few sweeps; it stops
-  // at the first sweep that rotates nothing (near a diagonal pivot, after one: the kernels run it
-  // serially, a lane a pair).
   for (int sweep = 0; sweep < 8; ++sweep) {
     bool rotated = symmetric_unitary_detail::jacobi_rotate(a, v, 0, 1);
     rotated = symmetric_unitary_detail::jacobi_rotate(a, v, 0, 2) || rotated;
     rotated = symmetric_unitary_detail::jacobi_rotate(a, v, 1, 2) || rotated;
     if (!rotated) break;
   }
-  // The dominant eigenvector; ties go to the later column, so an A already diagonal with a[2][2]
-  // among its largest keeps the identity.
+  // Ties go to the later column, so an A already diagonal with a[2][2] among its largest keeps the
+  // identity.
   int top = 2;
   if (a[1][1] > a[top][top]) top = 1;
   if (a[0][0] > a[top][top]) top = 0;
   const double sign = v[2][top] < 0.0 ? -1.0 : 1.0;
-  const double n1 = sign * v[0][top], n2 = sign * v[1][top], n3 = sign * v[2][top];
-  al = sqrt(0.5 * (1.0 + n3));
-  be_re = n1 / (2.0 * al);
-  be_im = n2 / (2.0 * al);
+  for (int i = 0; i < 3; ++i) n[i] = sign * v[i][top];
+}
+
+// The maximizing rotation of the pivot values t_k, order 2 or 3: al real >= 1 / sqrt 2, be = be_re + i be_im.
+TENSORDIAG_HOST_DEVICE inline void symmetric_unitary_rotation(int order, const double* t_re, const double* t_im,
+                                                              double& al, double& be_re, double& be_im) {
+#if !defined(__CUDACC_RTC__)
+  using std::sqrt;
+#endif
+  double a[3][3], n[3];
+  symmetric_unitary_form(order, t_re, t_im, a);
+  symmetric_unitary_axis(a, n);
+  al = sqrt(0.5 * (1.0 + n[2]));
+  be_re = n[0] / (2.0 * al);
+  be_im = n[1] / (2.0 * al);
 }
 
 }  // namespace tensordiag::dsl

@@ -138,7 +138,10 @@ chunk_pass(${chunk_pass_parameters}) {
   rotate_units<false>(tensor, group, rotations, first, count, nullptr, nullptr);
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+// Two blocks a multiprocessor at least, so at most 128 registers a thread: its own choice was 130
+// at D = 16, N = 4 float32, one block a multiprocessor, and two H200s measured the slab's pass 1.6x
+// slower than at 128 registers (bench/results/large_order_ranks_h200x2_2026-11-27.md).
+extern "C" __global__ void __launch_bounds__(THREADS, 2)
 chunk_pass_slab(${chunk_pass_slab_parameters}) {
   __shared__ int group[2 * REPRESENTATIVES];
   __shared__ HeldRows held;

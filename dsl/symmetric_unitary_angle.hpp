@@ -100,14 +100,20 @@ TENSORDIAG_HOST_DEVICE inline bool jacobi_rotate(double (&a)[3][3], double (&v)[
 // l >= a, starting at l = a within a / 56 (l - a <= |B|^2 / (a - |E|)): a division a step, to
 // rounding within 9 steps (12 allowed; 2-4 at a pivot near convergence) where the cyclic Jacobi
 // below takes 6-9 rotations of two square roots and three divisions each. Every entry of v is
-// then a sum of products with 1 / det, relative precision kept in the small ones. False (nothing
-// written) outside that region.
+// then a sum of products with 1 / det, relative precision kept in the small ones. Where B is below
+// 2^-60 of the diagonal beside it, v = e_3 exactly, as the Jacobi's skipped rotations leave it (the
+// step is then the identity, which the CPU pass skips). False (nothing written) outside that
+// region.
 TENSORDIAG_HOST_DEVICE inline bool dominant_near_e3(const double (&a)[3][3], double (&v)[3]) {
 #if !defined(__CUDACC_RTC__)
   using std::fabs;
 #endif
   const double e1 = a[0][0], e2 = -a[0][1], b1 = a[0][2], b2 = -a[1][2], top = a[2][2];
   if (!(top > 0.0) || 8.0 * (fabs(e1) + fabs(e2) + fabs(b1) + fabs(b2)) > top) return false;
+  v[0] = v[1] = 0.0;
+  v[2] = 1.0;
+  const double negligible = 0x1p-60 * (fabs(e1) + top);  // jacobi_rotate's test of a[0][2], a[1][2]
+  if (fabs(b1) <= negligible && fabs(b2) <= negligible) return true;
   const double e_norm2 = e1 * e1 + e2 * e2;
   double l = top;
   for (int step = 0; step < 12; ++step) {
@@ -118,7 +124,6 @@ TENSORDIAG_HOST_DEVICE inline bool dominant_near_e3(const double (&a)[3][3], dou
     if (next == l) break;
     l = next;
   }
-  v[2] = 1.0;
   return true;
 }
 

@@ -160,6 +160,14 @@ TEST_CASE("complex symmetric rotation: a diagonal pivot keeps the identity; a ne
   const tensordiag::dsl::UnitaryGivens<double> identity = complex_symmetric_rotation(diagonal);
   CHECK(identity.al == 1.0);
   CHECK(identity.be == cd(0.0));
+  // Off-diagonal values under 2^-60 of the diagonal's: exactly the identity (the CPU pass skips it),
+  // as the cyclic Jacobi's skipped rotations gave it; at 1e-15 a step.
+  for (const double tiny : {1e-20, 1e-15}) {
+    const std::vector<cd> near{{2.0, 1.0}, cd{1.0, -2.0} * tiny, cd{-3.0, 1.0} * tiny, {-1.5, 0.5}};
+    const tensordiag::dsl::UnitaryGivens<double> g = complex_symmetric_rotation(near);
+    CAPTURE(tiny);
+    CHECK((g.al == 1.0 && g.be == cd(0.0)) == (tiny < 1e-18));
+  }
   // Off-diagonal values eps x: the step is eps be_1 + O(eps^2). Its gain over the identity is
   // ~eps^2 of f (below f's rounding at eps = 1e-9), so no comparison of values could find it: the
   // step is held to its first-order term instead, which a formula that cancels would lose.

@@ -219,8 +219,9 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
       kernel_spec_for<T>(slab.order, slab.size, slab.layout, rule, codegen::KernelKind::group_pass);
   const bool checked = settings.eta > 0;
   // Where a pivot subtensor is over a warp's shared memory the angles take the split kernels, and
-  // where group_pass's tile does not fit the pass takes chunk_pass (small N, large D), each reading
-  // the slab through its rows table as the one-block kernels do.
+  // where group_pass's tile does not fit the pass takes chunk_pass_slab (small N, large D), each
+  // reading the slab through its rows table as pivot_angles and group_pass do. The pivot check
+  // needs the one-warp subtensor: GpuKernels refuses it with the split angles, as on one GPU.
   GpuKernels<T> kernels(base, device->arch(), checked ? KernelSet::general_with_pivot_check : KernelSet::general);
   if (checked && !kernels.lambda_norm_plan)
     throw user_error("the pivot check on GPU ranks takes ||Lambda||_2 on the device, N <= 1024; N = " +

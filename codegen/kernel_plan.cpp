@@ -90,14 +90,27 @@ PlanAttempt plan_pivot_angles_split(const KernelSpec& spec, const Sizes& z) {
                    {"pivot_tail", threads, z.pairs}}});
 }
 
-// Up to a warp per entry of Lambda's strict upper triangle (at least one block: it writes the
-// diagonal); for a slab, up to a warp per entry of the N x N lines, then a thread per entry of Lambda.
+// A team of lanes per entry of Lambda's strict upper triangle (at least one block: it writes the
+// diagonal); for a slab, a team per entry of the N x N lines, then a thread per entry of Lambda.
+// The team sums an entry's terms, 4 * 2^n of them at mode n (pivot_check_gather.cu): a warp where
+// the entries alone give the GPU about 2^17 lanes, more where they are few, up to a block (N = 8:
+// 28 entries of up to 1024 terms; with teams of a warp each lane took 32 of them in a row and the
+// gather at D = 9's last mode was 40 us on an H100, ten times its first mode's).
 PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   const long long upper = static_cast<long long>(z.n) * (z.n - 1) / 2;
   const long long square = static_cast<long long>(z.n) * z.n;
-  const int threads = threads_for(32 * upper, spec.tuning);
-  const PivotCheckGatherPlan plan{threads, std::max<long long>(1, ceil_div(upper * 32, threads)),
-                                  ceil_div(square * 32, threads), ceil_div(square, threads)};
+  constexpr long long wanted_lanes = 1LL << 17;
+  const long long block_power_of_two = spec.tuning.block_size & -spec.tuning.block_size;  // teams never straddle blocks
+  long long team = 32;
+  while (team < block_power_of_two && team * upper < wanted_lanes) team *= 2;
+  // The largest team a mode takes: 4 * 2^(D-1) terms (the lines: 2^(D-1)), at least a warp.
+  const long long top_terms = 1LL << std::min(z.d - 1, 30);
+  const long long gather_team = std::clamp(4 * top_terms, 32LL, team);
+  const long long line_team = std::clamp(top_terms, 32LL, team);
+  const int threads = threads_for(team * upper, spec.tuning);
+  const PivotCheckGatherPlan plan{threads, static_cast<int>(team),
+                                  std::max<long long>(1, ceil_div(upper * gather_team, threads)),
+                                  ceil_div(square * line_team, threads), ceil_div(square, threads)};
   return planned({{"group_membership.cuh", "lambda_layout.cuh"},
                   false,
                   plan,

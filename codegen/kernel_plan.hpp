@@ -39,9 +39,10 @@ struct PivotAnglesSplitPlan {
   long long partial_doubles;  // the partials buffer: pairs * contract_blocks * 2 * 2^(D - HEAD)
 };
 
-// Up to a warp per entry of Lambda's strict upper triangle.
+// A team of lanes per entry of Lambda's strict upper triangle (plan_pivot_check_gather says how many).
 struct PivotCheckGatherPlan {
   int threads;
+  int team_lanes;          // TEAM: the most lanes that sum one entry's terms, a power of two dividing threads
   long long blocks;        // pivot_check_gather's
   long long line_blocks;   // pivot_check_lines' (a slab's check: runtime/distributed/)
   long long form_blocks;   // lambda_from_lines'

@@ -18,7 +18,9 @@ Substitutions values_of(const PivotAnglesSplitPlan& plan) {
           {"contract_blocks", to_string(plan.contract_blocks)}};
 }
 
-Substitutions values_of(const PivotCheckGatherPlan& plan) { return {{"threads", to_string(plan.threads)}}; }
+Substitutions values_of(const PivotCheckGatherPlan& plan) {
+  return {{"threads", to_string(plan.threads)}, {"team_lanes", to_string(plan.team_lanes)}};
+}
 
 Substitutions values_of(const GroupPassPlan& plan) {
   return {{"threads", to_string(plan.threads)},

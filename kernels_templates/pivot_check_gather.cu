@@ -15,11 +15,13 @@
 // take its norm unchanged. The same text serves both: conj is the identity on a
 // real.
 //
-// A team of min(32, 4 * 2^n) lanes per entry i < j of the upper triangle: its lanes take the
-// 4 * 2^n terms of the four rotated entries in turn (at mode 8 of D = 9 a lane has 32 loads in
-// flight, not one thread 1024 in a row; at mode 0 eight entries share a warp), and a fixed shuffle
-// tree sums each: deterministic, equal to the CPU's sums up to their order. The team writes
-// Lambda_ij and Lambda_ji; block 0 writes the zero diagonal.
+// A team of min(TEAM, 4 * 2^n) lanes per entry i < j of the upper triangle: its lanes take the
+// 4 * 2^n terms of the four rotated entries in turn, and a fixed tree sums each (team_sum: a
+// shuffle butterfly in each warp, then the team's warps in order): deterministic, equal to the
+// CPU's sums up to their order. TEAM (codegen's plan) is a warp where the entries are many and up
+// to a block where they are few: at N = 8, D = 9 mode 8 a team of 256 lanes takes 4 terms a lane,
+// where a warp took 32 in a row (40 us against 6 us at mode 0 on an H100); at mode 0 eight entries
+// share a warp. The team writes Lambda_ij and Lambda_ji; block 0 writes the zero diagonal.
 // The engine computes ||Lambda||_2 from the result before pivot_angles_mode runs for mode n.
 //
 // Arguments:
@@ -28,8 +30,8 @@
 //   rotations  (c, s) of modes < mode, written by the earlier pivot_angles_mode launches
 //   mode       n, 0-based
 //   lambda     out: Lambda, N x N row-major (Lambda_ij = lambda[i * N + j]); complex: the 2N x 2N embedding
-// Launch: grid = ceil(N (N - 1) / 2 * 32 / THREADS) (a warp per entry, the largest team), block =
-// THREADS; at lower modes the teams are smaller and the last blocks return at once.
+// Launch: grid = ceil(N (N - 1) / 2 * min(TEAM, 4 * 2^(D-1)) / THREADS) (the largest team, at
+// least a warp), block = THREADS; at lower modes the teams are smaller and the last blocks idle.
 //
 // On a slab of a tensor spread over ranks (runtime/distributed/), a rank cannot form Lambda: its
 // two factors may lie on two ranks. pivot_check_lines then writes, for every (l, j), the line entry
@@ -37,16 +39,21 @@
 // (the row of index j of the sliced mode when n is that mode, else the row of l, which holds l's
 // partner too: the group is local) and 0 on the others, so that the sum of V over the ranks is
 // exact; lambda_from_lines then forms Lambda_ij = V[j, j] V[j, i] - V[i, i] V[i, j] on every rank.
-// Each V entry sums its 2^n terms as pivot_check_gather sums each of its four (the same lanes'
-// terms, the same butterfly: the teams there only add zeros), so Lambda is the same either way.
+// Each V entry sums its 2^n terms with a team of min(TEAM, 2^n) lanes as pivot_check_gather sums
+// each of its four (the same lanes' terms, the same tree: the larger teams there only add exact
+// zeros), so Lambda is the same either way.
 //
 // pivot_check_lines takes tensor, pairs, rotations and mode as above, and
 //   lines      out: V, N x N row-major (V[l, j] = lines[l * N + j])
 //   rows       the slab's row of each index of the slowest memory mode, -1 where another rank holds it
-// Launch: grid = ceil(N^2 * 32 / THREADS) (a warp per entry, the largest team), block = THREADS.
+// Launch: grid = ceil(N^2 * min(TEAM, 2^(D-1)) / THREADS) (the largest team, at least a warp),
+// block = THREADS.
 // lambda_from_lines(lines, lambda): grid = ceil(N^2 / THREADS), block = THREADS.
 
 inline constexpr int THREADS = ${threads};
+inline constexpr int TEAM = ${team_lanes};  // the most lanes a team takes: a power of two dividing THREADS
+inline constexpr int WARPS = THREADS / 32;
+static_assert(TEAM >= 32 && THREADS % TEAM == 0 && (TEAM & (TEAM - 1)) == 0, "pivot_check_gather: TEAM divides the block");
 
 // Scalar in double, the check's precision: double, or Complex<double>.
 __device__ inline double widen(float x) { return x; }
@@ -115,14 +122,30 @@ __device__ inline Wide rotated_term(const Scalar* tensor, const Rotation* rotati
   return weight * widen(tensor[offset]);
 }
 
-// The sum of v over the `team` lanes (a power of two) of the caller's team, in each of them: a
+// The sum of v over `lanes` lanes (a power of two <= 32) of the caller's warp, in each of them: a
 // fixed butterfly, the same bits every run.
-__device__ inline double team_total(double v, int team) {
-  for (int offset = team / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+__device__ inline double warp_sum(double v, int lanes) {
+  for (int offset = lanes / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
 }
-__device__ inline tensordiag::dsl::Complex<double> team_total(tensordiag::dsl::Complex<double> v, int team) {
-  return {team_total(v.re, team), team_total(v.im, team)};
+__device__ inline tensordiag::dsl::Complex<double> warp_sum(tensordiag::dsl::Complex<double> v, int lanes) {
+  return {warp_sum(v.re, lanes), warp_sum(v.im, lanes)};
+}
+
+// The sum of v over the caller's team of `team` lanes (a power of two dividing THREADS), in each of
+// them: warp_sum, then past a warp the team's warp sums in order from 0 (so a team whose other
+// warps hold exact zeros gives the smaller team's sum). Every thread of the block calls it with
+// the same team; `warp_sums` (WARPS slots) is this call's own: past a warp it holds a barrier.
+__device__ inline Wide team_sum(Wide v, int team, Wide* warp_sums) {
+  v = warp_sum(v, min(team, 32));
+  if (team <= 32) return v;
+  const int warp = threadIdx.x / 32;
+  if (threadIdx.x % 32 == 0) warp_sums[warp] = v;
+  __syncthreads();
+  Wide total(0.0);
+  const int first = warp - warp % (team / 32);
+  for (int w = first; w < first + team / 32; ++w) total += warp_sums[w];
+  return total;
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -131,12 +154,12 @@ pivot_check_gather(${pivot_check_gather_parameters}) {
   build_membership(pairs, member);
   if (blockIdx.x == 0)
     for (int i = threadIdx.x; i < N; i += THREADS) store(lambda, i, i, Wide(0.0));
-  // A team of 4 * 2^mode lanes (at most a warp) per entry i < j: lane r takes terms r, r + team, ..
-  // of the four rotated entries; term t >> mode picks C_{j..j}, C_{j->i,n}, C_{i..i}, C_{i->j,n}.
+  // A team of min(TEAM, 4 * 2^mode) lanes per entry i < j: lane r takes terms r, r + team, .. of
+  // the four rotated entries; term t >> mode picks C_{j..j}, C_{j->i,n}, C_{i..i}, C_{i->j,n}.
   const unsigned terms = 1u << mode;
-  const int team = static_cast<int>(min(32u, 4 * terms));
-  const int lane = threadIdx.x % 32;
-  const int member_lane = lane % team;
+  const unsigned long long all_terms = 4ull * terms;  // 2^(mode + 2): past 32 bits from mode 30
+  const int team = static_cast<int>(min(static_cast<unsigned long long>(TEAM), all_terms));
+  const int member_lane = threadIdx.x % team;
   const long long entry = (static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x) / team;
   constexpr long long UPPER = static_cast<long long>(N) * (N - 1) / 2;
   // Every lane of a warp runs the shuffles; lanes past the triangle add zeros.
@@ -152,8 +175,8 @@ pivot_check_gather(${pivot_check_gather_parameters}) {
   Wide diagonal_j(0.0), fiber_j(0.0), diagonal_i(0.0), fiber_i(0.0);
   if (active) {
 #pragma unroll 4
-    for (unsigned t = member_lane; t < 4 * terms; t += team) {
-      const unsigned which = t >> mode, bits = t & (terms - 1);
+    for (unsigned long long t = member_lane; t < all_terms; t += team) {
+      const unsigned which = static_cast<unsigned>(t >> mode), bits = static_cast<unsigned>(t) & (terms - 1);
       const int l = which < 2 ? j : i;
       const int index = which == 0 || which == 3 ? j : i;
       const Wide term = rotated_term(tensor, rotations, member, mode, l, index, bits);
@@ -163,8 +186,9 @@ pivot_check_gather(${pivot_check_gather_parameters}) {
       else fiber_i += term;
     }
   }
-  const Wide value = conj(team_total(diagonal_j, team)) * team_total(fiber_j, team) -
-                     team_total(diagonal_i, team) * conj(team_total(fiber_i, team));
+  __shared__ Wide warp_sums[4][WARPS];
+  const Wide value = conj(team_sum(diagonal_j, team, warp_sums[0])) * team_sum(fiber_j, team, warp_sums[1]) -
+                     team_sum(diagonal_i, team, warp_sums[2]) * conj(team_sum(fiber_i, team, warp_sums[3]));
   if (active && member_lane == 0) {
     store(lambda, i, j, value);
     store(lambda, j, i, -conj(value));
@@ -175,11 +199,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_check_lines(${pivot_check_lines_parameters}) {
   __shared__ GroupMembership member;
   build_membership(pairs, member);
-  // A team of min(32, 2^mode) lanes per entry (l, j); lane r takes terms r, r + team, ..
+  // A team of min(TEAM, 2^mode) lanes per entry (l, j); lane r takes terms r, r + team, ..
   const unsigned terms = 1u << mode;
-  const int team = static_cast<int>(min(32u, terms));
-  const int lane = threadIdx.x % 32;
-  const int member_lane = lane % team;
+  const int team = static_cast<int>(min(static_cast<unsigned>(TEAM), terms));
+  const int member_lane = threadIdx.x % team;
   const long long entry = (static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x) / team;
   const bool active = entry < static_cast<long long>(N) * N;
   const int l = active ? static_cast<int>(entry / N) : 0;
@@ -190,7 +213,8 @@ pivot_check_lines(${pivot_check_lines_parameters}) {
   if (held)
     for (unsigned bits = member_lane; bits < terms; bits += team)
       line += rotated_term(tensor, rotations, member, mode, l, j, bits, rows);
-  line = team_total(line, team);
+  __shared__ Wide warp_sums[WARPS];
+  line = team_sum(line, team, warp_sums);
   if (active && member_lane == 0) store(lines, l, j, held ? line : Wide(0.0));
 }
 

@@ -339,14 +339,11 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
         if (check) {
           check->angles(device_slab.values(), device_slab.rows(), group_pairs, group_rotations, comm);
         } else {
-          if (kernels.split_plan) {
-            kernels.pivot_head(stream, device_slab.values(), group_pairs, group_rotations, device_slab.rows());
-            kernels.pivot_contract(stream, device_slab.values(), group_pairs, group_rotations, split_partials.data(),
-                                   device_slab.rows());
-            kernels.pivot_tail(stream, group_pairs, group_rotations, split_partials.data(), device_slab.rows());
-          } else {
+          if (kernels.split_plan)
+            kernels.split_angles(stream, device_slab.values(), group_pairs, group_rotations, split_partials.data(),
+                                 device_slab.rows());
+          else
             kernels.pivot_angles(stream, device_slab.values(), group_pairs, group_rotations, device_slab.rows());
-          }
           comm.sum_on_device(reinterpret_cast<T*>(group_rotations), 2 * rotations_per_group);
         }
         if (chunked) {

@@ -318,7 +318,7 @@ public:
       else if (kernels_.skew_plan)
         kernels_.skew_angles(stream, state_.tensor.data(), pairs, rotations, live_[g]);
       else if (kernels_.split_plan)
-        enqueue_split_angles(stream, pairs, rotations);
+        kernels_.split_angles(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data(), nullptr);
       else
         kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations, nullptr);
       if (kernels_.chunk_plan) {
@@ -340,13 +340,6 @@ public:
   }
 
 private:
-  // A group's angles where a pivot subtensor is over the shared memory (pivot_angles_split.cu).
-  void enqueue_split_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations) {
-    kernels_.pivot_head(stream, state_.tensor.data(), pairs, rotations, nullptr);
-    kernels_.pivot_contract(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data(), nullptr);
-    kernels_.pivot_tail(stream, pairs, rotations, state_.split_partials.data(), nullptr);
-  }
-
   // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2.
   void enqueue_checked_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations, int mode) {
     double* lambda = state_.lambda.data();

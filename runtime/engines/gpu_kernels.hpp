@@ -154,6 +154,16 @@ public:
   // has residual_partial and off_norm_final). Its time joins report().seconds.
   void load_verification(const std::string& arch);
 
+  // A group's angles where a pivot subtensor is over the shared memory (split_plan set;
+  // pivot_angles_split.cu): pivot_head, pivot_contract into `partials` (split_plan's
+  // partial_doubles), pivot_tail. `rows`: null for a whole tensor, else a slab's row table.
+  void split_angles(cudaStream_t stream, const T* tensor, const int* pairs, dsl::Givens<T>* rotations,
+                    double* partials, const int* rows) const {
+    pivot_head(stream, tensor, pairs, rotations, rows);
+    pivot_contract(stream, tensor, pairs, rotations, partials, rows);
+    pivot_tail(stream, pairs, rotations, partials, rows);
+  }
+
 private:
   codegen::KernelSpec base_;
   // Compiles (or fetches) and loads `spec`'s source and points each of `kernels` at its kernel,

@@ -125,12 +125,11 @@ std::vector<DistributedResult<T>> on_one_gpu_rank(const HostTensor<T>& tensor, c
 // and with the check the same exact norms. Changes of layout that cannot swap in place move one
 // row a rank a step (row_moves.hpp).
 template <class T>
-std::vector<DistributedResult<T>> check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned seed,
-                                                             SweepSchedule kind = SweepSchedule::automatic) {
+std::vector<DistributedResult<T>> check_ranks_equal_one_rank_on(int ranks, const Case& c, const HostTensor<T>& tensor,
+                                                                double eta, SweepSchedule kind = SweepSchedule::automatic) {
   CAPTURE(ranks);
   CAPTURE(c.order);
   CAPTURE(c.size);
-  const auto tensor = random_tensor<T>(c.order, c.size, seed, c.layout);
   Options options = exact_sweeps(c.rule, 3);
   options.eta = eta;
   options.schedule = kind;
@@ -144,6 +143,13 @@ std::vector<DistributedResult<T>> check_ranks_equal_one_rank(int ranks, const Ca
   const auto single = on_one_gpu_rank(tensor, many, c.rule, eta);
   check_parts_equal_one_rank(parts, single, tensor, eta);
   return parts;
+}
+
+// The same on a random tensor of the case's shape and layout made from `seed`.
+template <class T>
+std::vector<DistributedResult<T>> check_ranks_equal_one_rank(int ranks, const Case& c, double eta, unsigned seed,
+                                                             SweepSchedule kind = SweepSchedule::automatic) {
+  return check_ranks_equal_one_rank_on(ranks, c, random_tensor<T>(c.order, c.size, seed, c.layout), eta, kind);
 }
 
 // Whether the run loaded kernel kind `kind`.
@@ -213,7 +219,8 @@ TEST_SUITE("gpu") {
     for (const auto& [c, chunked] : {LargeOrderCase{{13, 4, Layout::c_order, "max_diag"}, false},
                                      LargeOrderCase{{13, 4, Layout::fortran_order, "max_trace"}, false},
                                      LargeOrderCase{{15, 4, Layout::c_order, "max_diag"}, true}}) {
-      const auto parts = check_ranks_equal_one_rank<double>(2, c, 0.0, 5600u + static_cast<unsigned>(c.order));
+      const auto tensor = random_tensor<double>(c.order, c.size, 5600u + static_cast<unsigned>(c.order), c.layout);
+      const auto parts = check_ranks_equal_one_rank_on(2, c, tensor, 0.0);
       for (const auto& part : parts) {
         CHECK(ran_kind(part, "pivot_angles_split"));
         CHECK(ran_kind(part, "chunk_pass") == chunked);
@@ -223,7 +230,6 @@ TEST_SUITE("gpu") {
       }
       // The last sweep's off_rel is the core's: the chunked runs' figures come from off_norm_partial
       // over each slab's rows, the others' from the last pass.
-      const auto tensor = random_tensor<double>(c.order, c.size, 5600u + static_cast<unsigned>(c.order), c.layout);
       const HostTensor<double> core = assembled(parts, c.order, c.size, c.layout);
       const double off_rel = std::sqrt(core_figures(core, Structure::general).off_norm2 /
                                        core_figures(tensor, Structure::general).off_norm2);

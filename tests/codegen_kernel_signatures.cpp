@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <variant>
 
@@ -119,4 +120,35 @@ TEST_CASE("group_pass's warp shuffles and register bound reach its source, and b
   spec.tuning.pass_warp_shuffles = -1;
   spec.tuning.pass_max_registers = 16;
   CHECK_THROWS_WITH_AS(plan_kernel(spec), "codegen_error: pass_max_registers 16: use -1 (the default), 0 (no bound) or 32..255", codegen_error);
+}
+
+TEST_CASE("pivot_check_gather's teams divide its blocks and its grids hold a team for every entry at every mode") {
+  for (const int block_size : {256, 96, 1024})
+    for (const int size : {2, 3, 5, 8, 16, 31, 128, 1024})
+      for (const int order : {3, 5, 9, 20}) {
+        if (std::pow(size, order) > 1e12) continue;
+        CAPTURE(block_size);
+        CAPTURE(size);
+        CAPTURE(order);
+        KernelSpec spec = make_kernel_spec("pivot_check_gather", order, size, "float64", "C", "max_diag");
+        spec.tuning.block_size = block_size;
+        const auto plan = std::get<PivotCheckGatherPlan>(plan_kernel(spec).kind_plan);
+        const long long team = plan.team_lanes;
+        CHECK(team >= 32);
+        CHECK((team & (team - 1)) == 0);
+        CHECK(plan.threads % team == 0);
+        CHECK(plan.threads <= block_size);
+        // At mode n the kernel's team is min(TEAM, 4 * 2^n) lanes an entry of the upper triangle, and
+        // min(TEAM, 2^n) an entry of the N x N lines: the grids must hold them at the last mode.
+        const long long upper = static_cast<long long>(size) * (size - 1) / 2, square = static_cast<long long>(size) * size;
+        const long long top = 1LL << std::min(order - 1, 40);
+        CHECK(plan.blocks * plan.threads >= upper * std::min(team, 4 * top));
+        CHECK(plan.line_blocks * plan.threads >= square * std::min(team, top));
+        CHECK(plan.form_blocks * plan.threads >= square);
+      }
+  // Few entries take teams of a block (N = 8: 28 entries of up to 1024 terms at D = 9), many a warp.
+  CHECK(std::get<PivotCheckGatherPlan>(plan_kernel(make_kernel_spec("pivot_check_gather", 9, 8, "float32", "C",
+                                                                    "max_diag")).kind_plan).team_lanes == 256);
+  CHECK(std::get<PivotCheckGatherPlan>(plan_kernel(make_kernel_spec("pivot_check_gather", 3, 128, "float32", "C",
+                                                                    "max_diag")).kind_plan).team_lanes == 32);
 }

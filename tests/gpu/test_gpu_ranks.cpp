@@ -392,8 +392,10 @@ TEST_SUITE("gpu") {
       return;
     }
     // Fortran order slices the last mode: its check reads the earlier modes' rotations of every pair.
+    // D = 8, N = 4: the lines' teams span warps at modes 6 and 7.
     for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 8, Layout::fortran_order, "max_trace"},
-                          Case{5, 4, Layout::fortran_order, "max_diag"}, Case{3, 16, Layout::c_order, "max_diag"}}) {
+                          Case{5, 4, Layout::fortran_order, "max_diag"}, Case{3, 16, Layout::c_order, "max_diag"},
+                          Case{8, 4, Layout::fortran_order, "max_diag"}}) {
       REQUIRE((distributed_schedule(c.size, 2, SweepSchedule::automatic).stages.size() == 1 ||
                swaps_in_place(distributed_schedule(c.size, 2, SweepSchedule::automatic))));
       check_ranks_equal_one_rank<T>(2, c, 0.05, 5500u + static_cast<unsigned>(c.order * 41 + c.size));

@@ -15,7 +15,6 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/device_memory_meter.hpp"
-#include "runtime/engines/cpu_complex_symmetric_engine.hpp"
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
@@ -27,13 +26,10 @@ namespace tensordiag::runtime {
 namespace {
 
 // The shape checks every input gets (files, NumPy arrays, C++ tensors), then finiteness, then
-// the structure the options claim (a complex symmetric one: order 2 or 3).
+// the structure the options claim.
 template <class T>
 void check_input(const HostTensor<T>& tensor, Structure structure) {
   check_shape_and_values(tensor, structure);
-  if constexpr (is_complex_v<T>)
-    if (structure == Structure::symmetric && !complex_symmetric_takes_order(tensor.order()))
-      throw user_error(complex_symmetric_order_refusal(tensor.order()));
   check_structure(tensor, structure);
 }
 

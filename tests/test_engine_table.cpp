@@ -201,3 +201,23 @@ TEST_CASE("the CPU's packed route takes symmetric tensors of order >= 5 without 
   trace.rule = codegen::lower_builtin_rule("max_trace");
   CHECK(route.declines(planted.tensor, 1, trace).value() == "the packed engine runs max_diag only");
 }
+
+TEST_CASE("complex symmetric tensors from order 4: both GPU engines decline them for the CPU's searched step") {
+  EngineRun run{RunSettings{StopCriteria{20, 1e-12, 1e-13}, 0.0, 1, {}}, codegen::lower_builtin_rule("max_diag")};
+  run.settings.structure = Structure::symmetric;
+  const HostTensor<std::complex<double>> fourth(4, 3, Layout::c_order);
+  const HostTensor<std::complex<double>> third(3, 3, Layout::c_order);
+  for (const auto& engine : engines<std::complex<double>>()) {
+    CAPTURE(engine.name);
+    const auto reason = engine.declines(fourth, 1, run);
+    if (engine.backend == Backend::cpu) {
+      CHECK_FALSE(reason);
+      continue;
+    }
+    REQUIRE(reason);
+    CHECK(reason->find("take the searched unitary step, on the CPU only") != std::string::npos);
+    // Order 3 is the closed form's: any refusal there is another one.
+    const auto third_reason = engine.declines(third, 1, run);
+    if (third_reason) CHECK(third_reason->find("searched unitary step") == std::string::npos);
+  }
+}

@@ -355,11 +355,12 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         T = C x_1 Q ... x_D Q with one orthogonal Q, returned D times; order 2 is taken (the
         Jacobi eigenvalue method). max_diag and eta = 0 only, for now; the general GPU engine runs
         it at every order, order 2 included, from NumPy arrays (not CUDA arrays). A complex
-        symmetric array (symmetric, not Hermitian: quantum states of identical subsystems) of
-        order 2 or 3 gets one unitary U, T = C x_1 U ... x_D U, C symmetric, every C[i, .., i]
-        real and >= 0 (index i's phase spread over the D modes); order 2 is the Takagi
-        factorization T = U C U^T. It runs on the GPU's general engine or the CPU; other orders
-        are a ValueError (the unitary step has no closed form there: docs/DESIGN.md).
+        symmetric array (symmetric, not Hermitian: quantum states of identical subsystems) gets
+        one unitary U, T = C x_1 U ... x_D U, C symmetric, every C[i, .., i] real and >= 0
+        (index i's phase spread over the D modes); order 2 is the Takagi factorization
+        T = U C U^T. Orders 2 and 3 run on the GPU's general engine or the CPU; from order 4 the
+        step has no closed form and is searched over the sphere, on the CPU only (backend "auto"
+        runs it there; docs/DESIGN.md).
         ``"skew"``: the tensor changes sign under every swap of two indices (checked alike; N >= D),
         one orthogonal Q as for symmetric, and C skew-symmetric and as close to the block form as
         max_diag on the blocks gets it: the entries C[kD, kD+1, .., kD+D-1] (k < N // D) and their

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "dsl/symmetric_unitary_angle.hpp"
+#include "runtime/algorithm/symmetric_unitary_search.hpp"
 #include "runtime/algorithm/diagonal_phases.hpp"
 #include "runtime/algorithm/group_rotations.hpp"
 #include "runtime/engines/cpu_group_schedule.hpp"
@@ -13,14 +14,8 @@
 
 namespace tensordiag::runtime {
 
-bool complex_symmetric_takes_order(int order) { return order >= 2 && order <= dsl::symmetric_unitary_max_order; }
-
-std::string complex_symmetric_order_refusal(int order) {
-  return "complex tensors with structure symmetric take order 2 or 3, not " + std::to_string(order) +
-         " (the unitary step's objective is a quadratic form on the sphere only there; docs/DESIGN.md section 7)";
-}
-
 dsl::UnitaryGivens<double> complex_symmetric_rotation(const std::vector<std::complex<double>>& t) {
+  if (static_cast<int>(t.size()) - 1 > dsl::symmetric_unitary_max_order) return symmetric_unitary_search(t);
   double re[dsl::symmetric_unitary_max_order + 1], im[dsl::symmetric_unitary_max_order + 1];
   for (std::size_t k = 0; k < t.size(); ++k) {
     re[k] = t[k].real();
@@ -37,11 +32,9 @@ template <class R>
 Result<std::complex<R>> run_cpu_complex_symmetric_engine(const HostTensor<std::complex<R>>& tensor,
                                                          const RunSettings& settings) {
   using T = std::complex<R>;
-  if (!complex_symmetric_takes_order(tensor.order()))
-    throw internal_error("run_cpu_complex_symmetric_engine: " + complex_symmetric_order_refusal(tensor.order()));
   const PivotSchedule schedule = cpu_group_schedule(tensor.size(), settings);
   // U alone: one factor, rotated as a one-mode group by the rotation every mode got. The pairs'
-  // rotations are cheap (a 3 x 3 eigenproblem): serial.
+  // rotations (a 3 x 3 eigenproblem at orders 2 and 3, symmetric_unitary_search above): serial.
   Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                                     [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& u) {
                                       GroupRotations<T> group(core.order(), pairs);

@@ -1,9 +1,10 @@
 #pragma once
 // The CPU engine for complex symmetric tensors (issue 11, item 3; docs/DESIGN.md section 7):
 // T = C x_1 U ... x_D U with one unitary U, C symmetric and as diagonal as max_diag makes it,
-// orders 2 (the Takagi factorization T = U C U^T) and 3. Per group of disjoint pairs, each pair's
-// rotation maximizes its share of ||diag C||^2 with every mode rotated by the same unitary G
-// (dsl/symmetric_unitary_angle.hpp: the dominant eigenvector of a 3 x 3 form on the Bloch sphere);
+// any order >= 2 (order 2: the Takagi factorization T = U C U^T). Per group of disjoint pairs, each
+// pair's rotation maximizes its share of ||diag C||^2 with every mode rotated by the same unitary G
+// (orders 2 and 3: dsl/symmetric_unitary_angle.hpp, the dominant eigenvector of a 3 x 3 form on the
+// Bloch sphere; from order 4: algorithm/symmetric_unitary_search.hpp, a proven search of the sphere);
 // the group's rotations, the same in every mode, are applied in one fused pass (group_pass.hpp) and
 // to U. At the end each index's phase is spread over the modes so that every C[i, .., i] is real
 // and >= 0 (algorithm/diagonal_phases.hpp).
@@ -17,11 +18,6 @@
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::runtime {
-
-// Whether the closed-form rotation serves tensors of this order (2 and 3), and the one-line
-// refusal for the others.
-bool complex_symmetric_takes_order(int order);
-std::string complex_symmetric_order_refusal(int order);
 
 // The rotation of a symmetric pivot subtensor's values t_0 .. t_D (k indices equal to q).
 dsl::UnitaryGivens<double> complex_symmetric_rotation(const std::vector<std::complex<double>>& t);

@@ -79,8 +79,9 @@ std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostT
 
 // Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
 // a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host.
-// Structure symmetric (orders 2 and 3): the same engines with the unitary step (small_tensor's and
-// symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp).
+// Structure symmetric: at orders 2 and 3 the same engines with the unitary step (small_tensor's and
+// symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp); from order 4
+// the CPU's alone (its searched step: the GPU engines decline those orders).
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},

@@ -13,6 +13,7 @@
 #include "runtime/algorithm/skew_blocks.hpp"
 #include "runtime/algorithm/skew_schedule.hpp"
 #include "runtime/algorithm/skew_signs.hpp"
+#include "runtime/algorithm/symmetric_unitary_search.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/errors.hpp"
@@ -544,6 +545,9 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
 
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
+  if constexpr (is_complex_v<T>)
+    if (run.settings.structure == Structure::symmetric)
+      if (auto refusal = closed_form_symmetric_unitary_refusal(first.order())) return refusal;
   // A skew matrix takes Paardekooper's 4 x 4 Murnaghan steps (cpu_skew_engine.hpp), which no GPU
   // kernel does.
   if (run.settings.structure == Structure::skew && first.order() == 2)

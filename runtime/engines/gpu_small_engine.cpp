@@ -11,6 +11,7 @@
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/skew_schedule.hpp"
 #include "runtime/algorithm/skew_signs.hpp"
+#include "runtime/algorithm/symmetric_unitary_search.hpp"
 #include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 
@@ -91,6 +92,9 @@ std::vector<int> small_tensor_schedule(int order, int size, Structure structure)
 
 template <class T>
 std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
+  if constexpr (is_complex_v<T>)
+    if (run.settings.structure == Structure::symmetric)
+      if (auto refusal = closed_form_symmetric_unitary_refusal(first.order())) return refusal;
   if (first.order() < 3) return "a symmetric matrix (order 2) runs on the general GPU engine";
   if (run.settings.eta > 0) return "the one-block path has no pivot check";
   if (run.settings.on_sweep) return "the one-block path reports only when the whole run ends";

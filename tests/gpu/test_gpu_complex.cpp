@@ -251,10 +251,17 @@ TEST_SUITE("gpu") {
     CHECK(gpu.engine == "cuda_one_block");
     CHECK(gpu.converged());
     CHECK(gpu.history.back().off_rel <= 1e-5);
-    // Order 4 is refused before any engine.
+    // Order 4 takes the searched step, the CPU's: backend cuda refuses it, auto runs it there with a note.
     const GeneratedComplexTensor<double> fourth = planted_complex<double>(4, 3, 1602, Layout::c_order, 0.0, Structure::symmetric);
-    CHECK_THROWS_WITH_AS(diagonalize_complex(fourth.tensor, options), doctest::Contains("take order 2 or 3, not 4"),
-                         user_error);
+    CHECK_THROWS_WITH_AS(diagonalize_complex(fourth.tensor, options),
+                         doctest::Contains("take the searched unitary step, on the CPU only"), user_error);
+    Options automatic = on(Backend::automatic);
+    automatic.structure = Structure::symmetric;
+    const Result<std::complex<double>> searched = diagonalize_complex(fourth.tensor, automatic);
+    CHECK(searched.engine == "cpu_complex");
+    CHECK(searched.history.back().off_rel <= 1e-12);
+    REQUIRE_FALSE(searched.notes.empty());
+    CHECK(searched.notes.front().find("searched unitary step") != std::string::npos);
   }
 
   TEST_CASE("complex64 planted tensors: the GPU converges to float32's tolerance, unitary and exact to 30 N D eps") {

@@ -1,0 +1,356 @@
+#include "runtime/algorithm/symmetric_unitary_search.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "dsl/symmetric_unitary_angle.hpp"
+
+namespace tensordiag::runtime {
+
+namespace {
+
+using cd = std::complex<double>;
+using Vec3 = std::array<double, 3>;
+
+// The rotation [[a, -conj(b)], [b, conj(a)]], by its first column.
+struct Su2 {
+  cd a{1.0}, b{0.0};
+};
+
+// g h: the rotation h applied after g in every mode (C x_n g^H x_n h^H = C x_n (g h)^H).
+Su2 compose(Su2 g, Su2 h) { return {g.a * h.a - std::conj(g.b) * h.b, g.b * h.a + std::conj(g.a) * h.b}; }
+
+// The rotation of the local coordinate w: [[sqrt(1 - |w|^2), -conj(w)], [w, sqrt(1 - |w|^2)]].
+Su2 local_rotation(cd w) { return {cd(std::sqrt(std::max(0.0, 1.0 - std::norm(w))), 0.0), w}; }
+
+// The Bloch vector of the first column, and a rotation whose first column has it (of the twins n
+// and -n, which give the same f, the one with n_3 >= 0: a >= 1 / sqrt 2).
+Vec3 bloch_of(Su2 g) {
+  const cd w = std::conj(g.a) * g.b;
+  return {2.0 * w.real(), 2.0 * w.imag(), std::norm(g.a) - std::norm(g.b)};
+}
+Su2 rotation_of(Vec3 n) {
+  if (n[2] < 0.0) n = {-n[0], -n[1], -n[2]};
+  const double a = std::sqrt(0.5 * (1.0 + n[2]));
+  return {cd(a, 0.0), cd(n[0], n[1]) / (2.0 * a)};
+}
+
+double angle_between(const Vec3& x, const Vec3& y) {
+  const Vec3 cross{x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]};
+  return std::atan2(std::sqrt(cross[0] * cross[0] + cross[1] * cross[1] + cross[2] * cross[2]),
+                    x[0] * y[0] + x[1] * y[1] + x[2] * y[2]);
+}
+
+// f near a rotation, in the local coordinate w of the rotation applied after it:
+//   f(w) = f0 + 2 Re(g w) + h |w|^2 + 2 Re(q w^2) + O(|w|^3),
+// from C'_{p..p} = A0 (1 - D |w|^2 / 2) + A1 conj(w) + A2 conj(w)^2 and C'_{q..q} = B0 (1 - D |w|^2 / 2)
+// + B1 w + B2 w^2, A = (t_0, D t_1, binom(D, 2) t_2), B = (t_D, -D t_(D-1), binom(D, 2) t_(D-2)) of the
+// pivot values there. A geodesic step s on the Bloch sphere is |w| = sin(s / 2): |g| is f's
+// gradient there, and (h + 2 |q|) / 2 its largest second derivative along a geodesic.
+struct LocalModel {
+  double f0;
+  cd g;
+  double h;
+  cd q;
+};
+
+// The pivot values of the rotations, entry by entry. C' = C x_n G^H in every mode, so entry
+// (in, out) of each mode's matrix is conj(G[in][out]): conj(a) p -> p, conj(b) q -> p, -b p -> q,
+// a q -> q. An output with j indices q gathers the inputs with alpha of them q among its q's and
+// beta among its p's, binom(j, alpha) binom(D - j, beta) ways, each worth t_(alpha + beta).
+class Pivot {
+public:
+  explicit Pivot(SymmetricPivotValues t) : t_(t), order_(static_cast<int>(t.size()) - 1), pascal_(t.size()) {
+    for (int n = 0; n <= order_; ++n) {
+      auto& row = pascal_[static_cast<std::size_t>(n)];
+      row.assign(static_cast<std::size_t>(n) + 1, 1.0);
+      for (int k = 1; k < n; ++k)
+        row[static_cast<std::size_t>(k)] = pascal_[static_cast<std::size_t>(n - 1)][static_cast<std::size_t>(k - 1)] +
+                                           pascal_[static_cast<std::size_t>(n - 1)][static_cast<std::size_t>(k)];
+    }
+    for (auto* p : {&qq_, &pq_, &qp_, &pp_}) p->resize(t.size());
+  }
+
+  int order() const { return order_; }
+
+  // Entry j of the values rotated by g.
+  cd entry(Su2 g, int j) {
+    set(g);
+    const auto& to_q = pascal_[static_cast<std::size_t>(j)];
+    const auto& to_p = pascal_[static_cast<std::size_t>(order_ - j)];
+    cd sum = 0.0;
+    for (int alpha = 0; alpha <= j; ++alpha) {
+      cd inner = 0.0;
+      for (int beta = 0; beta <= order_ - j; ++beta)
+        inner += to_p[static_cast<std::size_t>(beta)] * qp_[static_cast<std::size_t>(beta)] *
+                 pp_[static_cast<std::size_t>(order_ - j - beta)] * t_[static_cast<std::size_t>(alpha + beta)];
+      sum += to_q[static_cast<std::size_t>(alpha)] * qq_[static_cast<std::size_t>(alpha)] *
+             pq_[static_cast<std::size_t>(j - alpha)] * inner;
+    }
+    return sum;
+  }
+
+  double objective(Su2 g) { return std::norm(entry(g, 0)) + std::norm(entry(g, order_)); }
+
+  std::vector<cd> rotated(Su2 g) {
+    std::vector<cd> out(t_.size());
+    for (int j = 0; j <= order_; ++j) out[static_cast<std::size_t>(j)] = entry(g, j);
+    return out;
+  }
+
+  LocalModel model(const std::vector<cd>& r) const {
+    const int d = std::max(order_, 1);
+    const auto at = [&](int k) { return r[std::min(static_cast<std::size_t>(std::max(k, 0)), r.size() - 1)]; };
+    const double pairs = d * (d - 1) / 2.0;
+    const cd a0 = at(0), a1 = static_cast<double>(d) * at(1), a2 = pairs * at(2);
+    const cd b0 = at(d), b1 = -static_cast<double>(d) * at(d - 1), b2 = pairs * at(d - 2);
+    return {std::norm(a0) + std::norm(b0), a0 * std::conj(a1) + std::conj(b0) * b1,
+            std::norm(a1) + std::norm(b1) - d * (std::norm(a0) + std::norm(b0)),
+            a0 * std::conj(a2) + std::conj(b0) * b2};
+  }
+
+  // |grad f| at g: the entries 0, 1, D - 1, D alone.
+  double gradient(Su2 g) {
+    const double d = order_;
+    return std::abs(entry(g, 0) * std::conj(d * entry(g, 1)) - std::conj(entry(g, order_)) * (d * entry(g, order_ - 1)));
+  }
+
+private:
+  void set(Su2 g) {
+    if (g.a == set_.a && g.b == set_.b && ready_) return;
+    set_ = g;
+    ready_ = true;
+    const cd powers_of[4] = {g.a, -g.b, std::conj(g.b), std::conj(g.a)};
+    std::vector<cd>* tables[4] = {&qq_, &pq_, &qp_, &pp_};
+    for (int k = 0; k < 4; ++k) {
+      auto& table = *tables[k];
+      table[0] = 1.0;
+      for (int e = 1; e <= order_; ++e) table[static_cast<std::size_t>(e)] = table[static_cast<std::size_t>(e - 1)] * powers_of[k];
+    }
+  }
+
+  SymmetricPivotValues t_;
+  int order_;
+  std::vector<std::vector<double>> pascal_;
+  std::vector<cd> qq_, pq_, qp_, pp_;  // powers of a, -b, conj(b), conj(a)
+  Su2 set_;
+  bool ready_ = false;
+};
+
+// A local maximum reached by Newton's method, its f and the radius about it (on the sphere) in
+// which f has no higher point.
+struct Climbed {
+  Su2 rotation;
+  double f;
+  double lambda;  // -(largest second derivative along a geodesic) there, 0 where not concave
+};
+
+// Newton's method on the sphere from `start`: each step maximizes the local model of the pivot
+// values re-centred at the current rotation (where the model is not concave, a gradient step of a
+// quarter radian, halved until f rises), kept only where f does not fall; a Newton step whose
+// predicted gain is under f's rounding is kept without that test, which rounding would decide,
+// and ends the climb.
+Climbed climb(Pivot& pivot, Su2 start) {
+  constexpr double u = 0x1p-53;
+  Su2 g = start;
+  std::vector<cd> current = pivot.rotated(g);
+  double f = std::norm(current.front()) + std::norm(current.back());
+  LocalModel m = pivot.model(current);
+  for (int iteration = 0; iteration < 60; ++iteration) {
+    // In w = x + i y: gradient (2 g_r, -2 g_i), Hessian [[2h + 4 q_r, -4 q_i], [-4 q_i, 2h - 4 q_r]].
+    const double gx = 2.0 * m.g.real(), gy = -2.0 * m.g.imag();
+    if (gx == 0.0 && gy == 0.0) break;
+    const double hxx = 2.0 * m.h + 4.0 * m.q.real(), hyy = 2.0 * m.h - 4.0 * m.q.real(), hxy = -4.0 * m.q.imag();
+    const double det = hxx * hyy - hxy * hxy;
+    const bool concave = hxx < 0.0 && det > 0.0;
+    double sx, sy;
+    if (concave) {
+      sx = -(hyy * gx - hxy * gy) / det;
+      sy = -(-hxy * gx + hxx * gy) / det;
+    } else {
+      const double length = std::hypot(gx, gy);
+      sx = 0.125 * gx / length;
+      sy = 0.125 * gy / length;
+    }
+    if (const double length = std::hypot(sx, sy); length > 0.5) {
+      sx *= 0.5 / length;
+      sy *= 0.5 / length;
+    }
+    const bool below_rounding = concave && 0.5 * (gx * sx + gy * sy) <= 64.0 * u * f;
+    bool kept = false;
+    for (int halving = 0; halving < 60 && !kept; ++halving, sx *= 0.5, sy *= 0.5) {
+      const Su2 next = compose(g, local_rotation(cd(sx, sy)));
+      std::vector<cd> trial = pivot.rotated(next);
+      const double f_trial = std::norm(trial.front()) + std::norm(trial.back());
+      if (f_trial >= f || below_rounding) {
+        g = next;
+        current = std::move(trial);
+        f = std::max(f, f_trial);
+        m = pivot.model(current);
+        kept = true;
+      }
+      if (below_rounding) break;
+    }
+    if (!kept || below_rounding) break;
+  }
+  return {g, f, std::max(0.0, -0.5 * (m.h + 2.0 * std::abs(m.q)))};
+}
+
+// A cell of the cube over the sphere: face `face`, the square of gnomonic coordinates
+// [x - half, x + half] x [y - half, y + half] (its sides great circles), its centre's Bloch vector,
+// f there, and a radius within which the cell lies about its centre: sqrt 2 half, as the angle two
+// points of the cube's tangent plane subtend is at most their distance there (the plane is at
+// distance 1 from the centre).
+struct Cell {
+  int face;
+  double x, y, half;
+  Vec3 centre{};
+  double f = 0.0, radius = 0.0;
+};
+
+Vec3 cube_point(int face, double x, double y) {
+  // Faces +-z, +-x, +-y; (x, y) along the two other axes.
+  Vec3 p{};
+  const int axis = face / 2;
+  const double sign = face % 2 == 0 ? 1.0 : -1.0;
+  p[static_cast<std::size_t>(axis)] = sign;
+  p[static_cast<std::size_t>((axis + 1) % 3)] = x;
+  p[static_cast<std::size_t>((axis + 2) % 3)] = y;
+  const double norm = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+  for (double& c : p) c /= norm;
+  return p;
+}
+
+}  // namespace
+
+double symmetric_unitary_objective(SymmetricPivotValues t, cd a, cd b) { return Pivot(t).objective({a, b}); }
+
+std::vector<cd> rotated_symmetric_pivot(SymmetricPivotValues t, cd a, cd b) { return Pivot(t).rotated({a, b}); }
+
+dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
+  const int order = static_cast<int>(t_in.size()) - 1;
+  double largest = 0.0;
+  for (const cd& x : t_in) largest = std::max(largest, std::abs(x));
+  if (order < 1 || !(largest > 0.0) || !std::isfinite(largest)) return {};
+  // On t scaled by a power of two (exact) to a largest entry in [1, 2): f scales, the rotation not.
+  const double scale = std::ldexp(1.0, -std::ilogb(largest));
+  std::vector<cd> scaled(t_in.begin(), t_in.end());
+  for (cd& x : scaled) x *= scale;
+  Pivot pivot(scaled);
+
+  // Newton from the identity first: near convergence its basin holds the maximum, and its value
+  // prunes the search below. Where the identity's first-order change is under 2^-60 of the
+  // diagonal and nothing else is higher, the step is the identity exactly (as
+  // dsl/symmetric_unitary_angle.hpp's leaves it; the CPU pass skips identities).
+  const LocalModel at_identity = pivot.model(scaled);
+  const bool still = std::abs(at_identity.g) <= 0x1p-60 * at_identity.f0;
+  std::vector<Climbed> climbed{climb(pivot, Su2{})};
+  double best = climbed.front().f;
+
+  // Branch and bound over the sphere, in cells of a cube's faces seen from its centre. f depends on
+  // the Bloch vector n alone, f(n) = f(-n), and along any great circle it is a trigonometric
+  // polynomial of degree <= D (a polynomial of degree D in n), so by Bernstein's inequality
+  // |f'| <= D M, |f''| <= D^2 M and |f'''| <= D^3 M along it, M = max f. A cell of radius r holds no
+  // point above
+  //   f(c) + D U r   or   f(c) + |grad f(c)| r + D^2 U r^2 / 2,   for any U >= M;
+  // the first grid has D r <= 1/2, so M <= f(c*) + D M r gives U = max f(c) / (1 - D r_max). About a
+  // local maximum where f's second derivative along every geodesic is <= -lambda, f' <= -lambda s +
+  // D^3 U s^2 / 2 < 0 out to s = 2 lambda / (D^3 U): no point there is higher, and the cells inside
+  // that ball (or its twin's) are dropped. A cell centre higher than every climb so far starts a
+  // new climb. The search ends when no cell could hold a point 1e-7 above the best climb.
+  const int m = std::max(order, 1);
+  const int per_side = 2 * static_cast<int>(std::ceil(1.42 * m));  // even: the side faces halve; sqrt 2 / per_side <= 1 / (2 D)
+  std::vector<Cell> cells;
+  double r_max = 0.0, top = 0.0;
+  Cell highest_cell{-1, 0.0, 0.0, 0.0};
+  const auto evaluate = [&](Cell& c) {
+    c.centre = cube_point(c.face, c.x, c.y);
+    c.f = pivot.objective(rotation_of(c.centre));
+    c.radius = std::sqrt(2.0) * c.half;
+    if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
+  };
+  // The upper hemisphere (f(n) = f(-n)): the face +z, and the halves of the side faces with n_3 >= 0
+  // (faces +-x hold (n_2, n_3) = (x, y), faces +-y (n_3, n_1) = (x, y)).
+  const double side = 2.0 / per_side;
+  for (int face : {0, 2, 3, 4, 5})
+    for (int i = 0; i < per_side; ++i)
+      for (int j = 0; j < per_side; ++j) {
+        Cell c{face, -1.0 + (i + 0.5) * side, -1.0 + (j + 0.5) * side, 0.5 * side};
+        if ((face == 2 || face == 3) && c.y < 0.0) continue;
+        if ((face == 4 || face == 5) && c.x < 0.0) continue;
+        evaluate(c);
+        r_max = std::max(r_max, c.radius);
+        top = std::max(top, c.f);
+        cells.push_back(c);
+      }
+  double bound_all = std::max(top, best) / (1.0 - m * r_max);
+  constexpr double tolerance = 1e-7;  // relative: the search finds the basin, Newton the point in it
+  constexpr std::size_t most_cells = 1 << 15;
+  constexpr std::size_t most_climbs = 8;
+  for (int level = 0; level < 50 && !cells.empty(); ++level) {
+    if (highest_cell.f > best * (1.0 + 0x1p-48) && climbed.size() < most_climbs) {
+      climbed.push_back(climb(pivot, rotation_of(highest_cell.centre)));
+      best = std::max(best, climbed.back().f);
+    }
+    std::vector<Vec3> peaks;
+    std::vector<double> reach;
+    for (const Climbed& c : climbed)
+      if (c.lambda > 0.0) {
+        peaks.push_back(bloch_of(c.rotation));
+        reach.push_back(2.0 * c.lambda / (static_cast<double>(m) * m * m * bound_all));
+      }
+    std::vector<Cell> open;
+    double highest = best;
+    for (const Cell& c : cells) {
+      double bound = c.f + m * bound_all * c.radius;
+      if (bound >= best)
+        bound = std::min(bound, c.f + pivot.gradient(rotation_of(c.centre)) * c.radius +
+                                    0.5 * m * m * bound_all * c.radius * c.radius);
+      if (bound < best) continue;
+      bool inside = false;
+      for (std::size_t k = 0; k < peaks.size() && !inside; ++k) {
+        const Vec3 twin{-peaks[k][0], -peaks[k][1], -peaks[k][2]};
+        inside = std::min(angle_between(c.centre, peaks[k]), angle_between(c.centre, twin)) + c.radius <= reach[k];
+      }
+      if (inside) continue;
+      highest = std::max(highest, bound);
+      open.push_back(c);
+    }
+    bound_all = std::min(bound_all, highest);
+    if (open.empty() || highest <= best * (1.0 + tolerance) || open.size() * 4 > most_cells) break;
+    cells.clear();
+    for (const Cell& c : open)
+      for (const double dx : {-0.5, 0.5})
+        for (const double dy : {-0.5, 0.5}) {
+          Cell child{c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half};
+          evaluate(child);
+          cells.push_back(child);
+        }
+  }
+
+  // The highest climb; the identity's unless another is higher beyond rounding.
+  std::size_t chosen = 0;
+  for (std::size_t k = 1; k < climbed.size(); ++k)
+    if (climbed[k].f > climbed[chosen].f * (1.0 + 0x1p-48)) chosen = k;
+  if (chosen == 0 && still && climbed[0].f <= at_identity.f0 * (1.0 + 0x1p-48)) return {};
+  Su2 rotation = climbed[chosen].rotation;
+  // Of the twins, the one nearer the identity: |a| >= |b|, the Bloch vector in the upper hemisphere.
+  if (std::abs(rotation.a) < std::abs(rotation.b)) rotation = {-std::conj(rotation.b), std::conj(rotation.a)};
+  // A phase e^(i psi) on the first column and its conjugate on the second change no |C'|: a real.
+  const double al = std::abs(rotation.a);
+  dsl::UnitaryGivens<double> out;
+  out.al = al;
+  out.be = rotation.b * std::conj(rotation.a) / al;
+  if (out.be == cd(0.0)) out.al = 1.0;
+  return out;
+}
+
+std::optional<std::string> closed_form_symmetric_unitary_refusal(int order) {
+  if (order <= dsl::symmetric_unitary_max_order) return std::nullopt;
+  return "complex tensors with structure symmetric of order " + std::to_string(order) +
+         " take the searched unitary step, on the CPU only (the GPU's is the closed form of orders 2 and 3; "
+         "docs/DESIGN.md section 7)";
+}
+
+}  // namespace tensordiag::runtime

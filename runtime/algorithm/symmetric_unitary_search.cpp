@@ -210,7 +210,8 @@ struct Cell {
 };
 
 Vec3 cube_point(int face, double x, double y) {
-  // Faces +-z, +-x, +-y; (x, y) along the two other axes.
+  // Faces 0, 1: n_1 = +-1, (x, y) along (n_2, n_3); 2, 3: n_2 = +-1, along (n_3, n_1); 4, 5: n_3 = +-1,
+  // along (n_1, n_2).
   Vec3 p{};
   const int axis = face / 2;
   const double sign = face % 2 == 0 ? 1.0 : -1.0;
@@ -248,7 +249,7 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   std::vector<Climbed> climbed{climb(pivot, Su2{})};
   double best = climbed.front().f;
 
-  // Branch and bound over the sphere, in cells of a cube's faces seen from its centre. f depends on
+  // Branch and bound over a hemisphere, in cells of a cube's faces seen from its centre. f depends on
   // the Bloch vector n alone, f(n) = f(-n), and along any great circle it is a trigonometric
   // polynomial of degree <= D (a polynomial of degree D in n), so by Bernstein's inequality
   // |f'| <= D M, |f''| <= D^2 M and |f'''| <= D^3 M along it, M = max f. A cell of radius r holds no
@@ -270,8 +271,8 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
     c.radius = std::sqrt(2.0) * c.half;
     if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
   };
-  // The upper hemisphere (f(n) = f(-n)): the face +z, and the halves of the side faces with n_3 >= 0
-  // (faces +-x hold (n_2, n_3) = (x, y), faces +-y (n_3, n_1) = (x, y)).
+  // The hemisphere n_1 >= 0 (f(n) = f(-n)): the face n_1 = 1, and the halves with n_1 >= 0 of the
+  // faces n_2 = +-1 (n_1 is their y) and n_3 = +-1 (n_1 is their x).
   const double side = 2.0 / per_side;
   for (int face : {0, 2, 3, 4, 5})
     for (int i = 0; i < per_side; ++i)

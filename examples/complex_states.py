@@ -21,7 +21,8 @@ stays below the known maximum ((n-1)/n)^(n-1) (Wei and Goldbart 2003). Asserts w
 exits non-zero if a claim fails.
 
 Last, states of identical subsystems (the same unitary on every qubit, so the state stays
-symmetric) with structure="symmetric": one U for every qubit (orders 2 and 3).
+symmetric) with structure="symmetric": one U for every qubit (orders 2, 3 and 5; from order 4 the
+step is the CPU's search over the Bloch sphere).
 """
 
 import argparse
@@ -96,13 +97,14 @@ def main() -> int:
                 check(share < 0.9, f"W_{n}: share {share} is not below 0.9")
                 check(top <= known["W"] + 1e-12, f"W_{n}: a product state overlaps more than the known maximum")
     # Identical subsystems: the same local unitary on every qubit keeps a state symmetric, and
-    # structure="symmetric" takes one U for all of them (orders 2 and 3). Two qubits: the Takagi
+    # structure="symmetric" takes one U for all of them (any order; from 4 a searched step). Two qubits: the Takagi
     # factorization psi = U C U^T, C's diagonal the Schmidt coefficients (the singular values).
     print(f"\n{'n':>2} {'symmetric':<9} {'sweeps':>6} {'share':>8} {'max|C|^2':>8} {'known max':>9} "
           f"{'reconstruction':>14} {'unitarity':>9}")
     pair = rng.standard_normal((2, 2)) + 1j * rng.standard_normal((2, 2))
     pair = (pair + pair.T) / np.linalg.norm(pair + pair.T)
-    for n, name, psi in [(2, "random", pair), (3, "GHZ", ghz_state(3)), (3, "W", w_state(3))]:
+    for n, name, psi in [(2, "random", pair), (3, "GHZ", ghz_state(3)), (3, "W", w_state(3)), (5, "GHZ", ghz_state(5)),
+                         (5, "W", w_state(5))]:
         v = haar_unitary(rng)
         state = tensordiag.reconstruct(psi, [v] * n)
         result = tensordiag.diagonalize_full(state, structure="symmetric", max_sweeps=200, backend="cpu")
@@ -111,7 +113,7 @@ def main() -> int:
         top = float(np.max(np.abs(diag) ** 2))
         reconstruction = float(np.linalg.norm(tensordiag.reconstruct(result.core, result.factors) - state))
         unitarity = result.verification["orthogonality_error"]
-        known = {"random": None, "GHZ": 0.5, "W": 4 / 9}[name]
+        known = {"random": None, "GHZ": 0.5, "W": ((n - 1) / n) ** (n - 1)}[name]
         exact = "" if known is None else f"{known:.6f}"
         print(f"{n:>2} {name:<9} {result.sweeps:>6} {share:8.5f} {top:8.5f} {exact:>9} {reconstruction:14.2e} "
               f"{unitarity:9.2e}")
@@ -124,9 +126,9 @@ def main() -> int:
             check(np.allclose(np.sort(diag.real)[::-1], schmidt, rtol=1e-12, atol=0),
                   f"symmetric pair: diagonal {diag} != Schmidt coefficients {schmidt}")
         if name == "GHZ":
-            check(np.allclose(diag, 1 / np.sqrt(2), atol=1e-10), f"symmetric GHZ_3: diagonal {diag} != 1/sqrt2")
+            check(np.allclose(diag, 1 / np.sqrt(2), atol=1e-10), f"symmetric GHZ_{n}: diagonal {diag} != 1/sqrt2")
         if name == "W":
-            check(top <= known + 1e-12, "symmetric W_3: a product state overlaps more than 4/9")
+            check(top <= known + 1e-12, f"symmetric W_{n}: a product state overlaps more than {known:.6f}")
     print("""
 What it says:
   GHZ: the unitary factors undo the random local unitaries, phases included: the core is diagonal
@@ -135,7 +137,8 @@ What it says:
        overlap of W with a product state.
   random: random complex states are far from both forms; their share falls as n grows.
   symmetric (one U on every qubit, identical subsystems): a symmetric two-qubit state's diagonal is
-       its Schmidt coefficients (Takagi); GHZ_3 comes back diagonal with one U; W_3 stays below 4/9.""")
+       its Schmidt coefficients (Takagi); GHZ_3 and GHZ_5 come back diagonal with one U; W_3 and W_5
+       stay below their largest product overlaps, 4/9 and (4/5)^4.""")
     for failure in failures:
         print(f"FAILED: {failure}", file=sys.stderr)
     return 1 if failures else 0

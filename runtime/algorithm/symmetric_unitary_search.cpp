@@ -55,6 +55,12 @@ struct LocalModel {
   cd q;
 };
 
+// The model's g from the end values t_0, t_1, t_(D-1), t_D: A0 conj(A1) + conj(B0) B1.
+cd linear_term(cd t0, cd t1, cd t_last1, cd t_last, int order) {
+  const double d = order;
+  return t0 * std::conj(d * t1) - std::conj(t_last) * (d * t_last1);
+}
+
 // The pivot values of the rotations, entry by entry. C' = C x_n G^H in every mode, so entry
 // (in, out) of each mode's matrix is conj(G[in][out]): conj(a) p -> p, conj(b) q -> p, -b p -> q,
 // a q -> q. An output with j indices q gathers the inputs with alpha of them q among its q's and
@@ -105,15 +111,14 @@ public:
     const double pairs = d * (d - 1) / 2.0;
     const cd a0 = at(0), a1 = static_cast<double>(d) * at(1), a2 = pairs * at(2);
     const cd b0 = at(d), b1 = -static_cast<double>(d) * at(d - 1), b2 = pairs * at(d - 2);
-    return {std::norm(a0) + std::norm(b0), a0 * std::conj(a1) + std::conj(b0) * b1,
+    return {std::norm(a0) + std::norm(b0), linear_term(a0, at(1), at(d - 1), b0, d),
             std::norm(a1) + std::norm(b1) - d * (std::norm(a0) + std::norm(b0)),
             a0 * std::conj(a2) + std::conj(b0) * b2};
   }
 
   // |grad f| at g: the entries 0, 1, D - 1, D alone.
   double gradient(Su2 g) {
-    const double d = order_;
-    return std::abs(entry(g, 0) * std::conj(d * entry(g, 1)) - std::conj(entry(g, order_)) * (d * entry(g, order_ - 1)));
+    return std::abs(linear_term(entry(g, 0), entry(g, 1), entry(g, order_ - 1), entry(g, order_), order_));
   }
 
 private:
@@ -263,7 +268,6 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   const int m = std::max(order, 1);
   const int per_side = 2 * static_cast<int>(std::ceil(1.42 * m));  // even: the side faces halve; sqrt 2 / per_side <= 1 / (2 D)
   std::vector<Cell> cells;
-  double r_max = 0.0, top = 0.0;
   Cell highest_cell{-1, 0.0, 0.0, 0.0};
   const auto evaluate = [&](Cell& c) {
     c.centre = cube_point(c.face, c.x, c.y);
@@ -281,11 +285,9 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
         if ((face == 2 || face == 3) && c.y < 0.0) continue;
         if ((face == 4 || face == 5) && c.x < 0.0) continue;
         evaluate(c);
-        r_max = std::max(r_max, c.radius);
-        top = std::max(top, c.f);
         cells.push_back(c);
       }
-  double bound_all = std::max(top, best) / (1.0 - m * r_max);
+  double bound_all = std::max(highest_cell.f, best) / (1.0 - m * cells.front().radius);  // every first cell's radius
   constexpr double tolerance = 1e-7;  // relative: the search finds the basin, Newton the point in it
   constexpr std::size_t most_cells = 1 << 15;
   constexpr std::size_t most_climbs = 8;

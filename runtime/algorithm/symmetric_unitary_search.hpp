@@ -5,9 +5,10 @@
 //   f(G) = |C'_{p..p}|^2 + |C'_{q..q}|^2.
 // At orders 2 and 3 f is a quadratic form on the Bloch sphere and dsl/symmetric_unitary_angle.hpp
 // takes its maximizer in closed form; from order 4 it is a polynomial of degree 4 and more there,
-// and this step finds its maximum by a branch and bound over the sphere that proves where it is
-// (to a relative 1e-9), then Newton's method on the sphere from there (to rounding). Host only:
-// the GPU engines decline these orders.
+// and this step climbs to a maximum by Newton's method on the sphere (to rounding), from the
+// identity and from wherever a branch and bound over the sphere finds higher ground, until that
+// search proves no point is more than 1e-7 (relative) above the best climb. Host only: the GPU
+// engines decline these orders.
 #include <complex>
 #include <optional>
 #include <span>

@@ -5,7 +5,8 @@
 // where a pivot subtensor is over a warp's shared memory the angles take the split kernels
 // (pivot_head, pivot_contract, pivot_tail), and where group_pass's tile does not fit the pass takes
 // chunk_pass_slab and group_factors, the figures then off_norm_partial's (small N, large D), each
-// through the same table. Such a pass is not cut into the pieces of an overlapped change. Per group: every rank computes the angles of the pairs it holds (zeros for the others), NCCL sums
+// through the same table. Such a pass is not cut into the pieces of an overlapped change. Per
+// group: every rank computes the angles of the pairs it holds (zeros for the others), NCCL sums
 // them (exactly: one rank's nonzero each), and every rank applies the whole group to its rows and
 // to its copy of the factors in one pass. Between stages, rows swap in place with the partner
 // ranks where the change allows (row_exchange.hpp: swaps_in_place), else move one row a rank a

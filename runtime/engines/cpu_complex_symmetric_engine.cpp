@@ -3,9 +3,9 @@
 #include <string>
 
 #include "dsl/symmetric_unitary_angle.hpp"
-#include "runtime/algorithm/symmetric_unitary_search.hpp"
 #include "runtime/algorithm/diagonal_phases.hpp"
 #include "runtime/algorithm/group_rotations.hpp"
+#include "runtime/algorithm/symmetric_unitary_search.hpp"
 #include "runtime/engines/cpu_group_schedule.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/cpu_symmetric_engine.hpp"

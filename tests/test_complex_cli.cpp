@@ -122,6 +122,9 @@ TEST_CASE("cli complex: a complex symmetric tensor with --structure symmetric: o
   const CliRun fourth = workspace.run("diagonalize s4.npy --out fourth --structure symmetric --backend cpu -q");
   INFO("stderr: " << fourth.err);
   REQUIRE(fourth.exit_code == 0);
+  // The GPU engines take the closed form only: --backend cuda refuses order 4, writing nothing.
+  check_rejected(workspace, "diagonalize s4.npy --out fourth_gpu --structure symmetric --backend cuda",
+                 "take the searched unitary step, on the CPU only");
   const auto fourth_report = nlohmann::json::parse(read_file(workspace / "fourth/report.json"));
   CHECK(fourth_report["engine"] == "cpu_complex");
   CHECK(fourth_report["history"].back()["off_rel"].get<double>() <= 1e-12);

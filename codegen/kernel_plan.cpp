@@ -192,19 +192,60 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
       {{"factor_rotation.cuh", "figures.cuh"}, false, plan, {{"group_pass", threads, pass_blocks + factor_blocks}}});
 }
 
-// Chunks of at most group_pass's register cap of memory modes (2^cap registers of at most 256
-// bytes a thread), outermost first; every shape has them.
+// Chunks of memory modes, outermost first, in launches of about equal counts; every shape has them.
+// Two forms (kernels_templates/chunk_pass.cu):
+// - the register form: a thread's unit of 2^count entries, count at most group_pass's register
+//   cap (2^cap registers of at most 256 bytes a thread). Dense where N is even (every index in a
+//   pair); at odd N the unpaired index leaves most of a unit's registers empty (N = 3: 11 of 64).
+// - the tiled form: a block copies a tile of N^count rows by a run of 128 bytes of the modes after
+//   the chunk into shared memory (coalesced, asynchronous copies), rotates the chunk's modes there
+//   and writes it back, with the next tile's copies in flight in a second buffer; a chunk mixes
+//   the most modes whose two buffers fit chunk_tile_bytes.
+// Measured on an H100 (float32, 10 sweeps, ms; bench/results/chunk_tiles_h100_2026-11-27.md):
+//                         16 x 3   17 x 3   19 x 3   16 x 4
+//   registers               88.8    209.5     1424     1879
+//   tiled, 48 KB, 256 t     33.0    137.8     1266     6045
+//   tiled, 48 KB, 352 t     38.2    167.9     1355
+//   tiled, 192 KB, 256 t    46.8    138.1     1068     3952
+//   tiled, 192 KB, 1024 t   32.4     91.6     1319 (992 t)
+// So the default: at odd N the tiled form within 192 KB (the runtime lowers it to what the device
+// allows), 1024 threads a block where a tile holds 16384 entries or more (there 729 x 32), else
+// 256; at even N the register form. A budget asked for takes the tiled form at any N, the
+// register form where not one mode's tile fits it.
 PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
-  const int max_modes = std::min(z.d, register_bits_cap(z));
-  ChunkPassPlan plan{256, max_modes, 0, 0, {}};
-  for (int first = 0; first < z.d; first += max_modes) plan.chunks.emplace_back(first, std::min(max_modes, z.d - first));
-  plan.blocks = std::min(ceil_div(z.entries, static_cast<long long>(plan.threads) << 1), spec.tuning.max_grid_blocks);
-  plan.factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, plan.threads);
-  const long long blocks = plan.blocks, factor_blocks = plan.factor_blocks;
+  const bool asked = spec.tuning.chunk_tile_bytes != -1;
+  const long long tile_budget = !asked ? (z.n % 2 == 1 ? default_chunk_tile_bytes : 0) : spec.tuning.chunk_tile_bytes;
+  const int run = static_cast<int>(128 / z.scalar);
+  // Two buffers of N^modes rows of `run` entries, and `run` entries of padding each (chunk_pass.cu).
+  const auto tile_bytes = [&](int modes) { return 2 * (saturating_power(z.n, modes) + 1) * run * z.scalar; };
+  int tiled_modes = 0;
+  while (tiled_modes < z.d && tile_bytes(tiled_modes + 1) <= tile_budget) ++tiled_modes;
+  const bool tiled = tile_budget > 0 && tiled_modes > 0;
+  const int most = tiled ? tiled_modes : std::min(z.d, register_bits_cap(z));
+  // Launches of equal counts (the first ones one more where D does not divide), so that the
+  // tile, sized for the largest, is no larger than the chunks need.
+  const int launches = static_cast<int>(ceil_div(z.d, most));
+  const int max_modes = static_cast<int>(ceil_div(z.d, launches));
+  const long long tile_entries = saturating_power(z.n, max_modes) * run;
+  const int threads = tiled && tile_entries >= 16384 ? 1024 : 256;
+  ChunkPassPlan plan{threads, max_modes, tiled ? run : 0, tiled ? tile_bytes(max_modes) : 0, 0, 0, {}};
+  for (int l = 0, first = 0; l < launches; ++l) {
+    const int count = z.d / launches + (l < z.d % launches ? 1 : 0);
+    plan.chunks.emplace_back(first, count);
+    first += count;
+  }
+  // Grid-stride: the register form about two units a thread; the tiled one loops over its tiles
+  // (the next one's copies in flight), so its grid is at most the blocks the device holds at once.
+  const long long work = tiled ? ceil_div(z.entries, tile_entries) : ceil_div(z.entries, 2 * threads);
+  plan.blocks = std::min(work, spec.tuning.max_grid_blocks);
+  plan.factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
+  const long long blocks = plan.blocks, factor_blocks = plan.factor_blocks, shared = plan.tile_bytes;
   return planned({{"factor_rotation.cuh"},
                   false,
                   std::move(plan),
-                  {{"chunk_pass", 256, blocks}, {"chunk_pass_slab", 256, blocks}, {"group_factors", 256, factor_blocks}}});
+                  {{"chunk_pass", threads, blocks, false, shared, tiled},
+                   {"chunk_pass_slab", threads, blocks, false, shared, tiled},
+                   {"group_factors", threads, factor_blocks}}});
 }
 
 // off_norm's first stage: the grid whose partial sums off_norm_final reduces (skew_angles' figures

@@ -22,6 +22,9 @@ struct KernelEntry {
   long long grid_blocks;   // gridDim.x; for per_tensor kernels, per tensor of the batch
   bool per_tensor = false; // batch kernels: launch batch_size * grid_blocks blocks
   long long dynamic_shared_bytes = 0;  // launched with this much dynamic shared memory
+  // The grid at most the blocks the device holds at once (its multiprocessors times the blocks of
+  // this kernel each can hold), for kernels that loop over their work and overlap its steps.
+  bool resident_grid = false;
 };
 
 // A warp per pivot pair, its subtensor in shared memory.
@@ -62,9 +65,16 @@ struct GroupPassPlan {
 };
 
 // A group's rotations a run of memory modes at a time (kernels_templates/chunk_pass.cu).
+// chunk_pass's tiles at odd N, bytes of shared memory a block at most, where the tuning does not
+// say (Tuning::chunk_tile_bytes = -1; the opt-in shared memory: the GPU engine lowers it to the
+// device's limit).
+inline constexpr long long default_chunk_tile_bytes = 192 * 1024;
+
 struct ChunkPassPlan {
   int threads;
-  int max_modes;              // registers a thread: 2^max_modes
+  int max_modes;              // memory modes a launch mixes at most; the register form: 2^max_modes registers a thread
+  int run;                    // the tiled form: entries of the modes after a chunk a tile row takes; 0: the register form
+  long long tile_bytes;       // the tiled form: two tiles of N^max_modes rows of `run` entries (the launch's dynamic shared memory)
   long long blocks;           // chunk_pass's grid (grid-stride)
   long long factor_blocks;    // group_factors' grid
   std::vector<std::pair<int, int>> chunks;  // (first memory mode, count) of each launch, in order

@@ -95,6 +95,9 @@ void validate(const KernelSpec& spec) {
     throw codegen_error("subspace_angle_warps " + std::to_string(t.subspace_angle_warps) + ": use 0 (32) or 1..32");
   if (t.packed_max_orbit < -1 || t.packed_max_orbit > 4096)
     throw codegen_error("packed_max_orbit " + std::to_string(t.packed_max_orbit) + ": use -1 (the default) or 0..4096");
+  if (t.chunk_tile_bytes < -1 || t.chunk_tile_bytes > 227 * 1024)
+    throw codegen_error("chunk_tile_bytes " + std::to_string(t.chunk_tile_bytes) +
+                        ": use -1 (the default), 0 (the register form) or up to 232448 bytes");
   if (t.pivot_gram_size < -1 || t.pivot_gram_size > 64)
     throw codegen_error("pivot_gram_size " + std::to_string(t.pivot_gram_size) + ": use -1 (the default) or 0..64");
   if (t.subspace_bits != 0 && (t.subspace_bits < 2 || t.subspace_bits > 10))

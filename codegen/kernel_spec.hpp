@@ -90,6 +90,13 @@ struct Tuning {
   // its launches took one class a thread, it beat packed_group at D = 4, N = 16 too, 0.77 against
   // 1.29 ms, but not at D = 4, N = 32 or D = 3.)
   int packed_max_orbit = -1;
+  // chunk_pass (small N with large D, or N too large for group_pass's exchange row): the bytes of
+  // the tile a block copies into shared memory (the chunk's modes whole, by a run of 128 bytes of
+  // the modes after it; kernels_templates/chunk_pass.cu), which bound how many memory modes a
+  // launch mixes; 0 = the register form (a thread's unit of 2^modes entries, up to 64 registers);
+  // -1 = the default, measured in kernel_plan.cpp (plan_chunk_pass). Above 48 KB the tile takes
+  // the opt-in dynamic shared memory; where not even one mode's tile fits, the register form runs.
+  int chunk_tile_bytes = -1;
 };
 
 struct KernelSpec {

@@ -33,7 +33,11 @@ Substitutions values_of(const GroupPassPlan& plan) {
 }
 
 Substitutions values_of(const ChunkPassPlan& plan) {
-  return {{"threads", to_string(plan.threads)}, {"max_modes", to_string(plan.max_modes)}};
+  return {{"threads", to_string(plan.threads)},
+          {"max_modes", to_string(plan.max_modes)},
+          {"tiled", plan.run > 0 ? "true" : "false"},
+          {"run", to_string(std::max(plan.run, 1))},
+          {"slab_min_blocks", plan.run > 0 ? "1" : "2"}};
 }
 
 Substitutions values_of(const OffNormPlan& plan) {

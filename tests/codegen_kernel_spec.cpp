@@ -193,3 +193,68 @@ TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4
   CHECK(try_plan(make_kernel_spec("subspace_angles", 3, 6, "float64", "C", "max_diag")).refusal.find("2^k") !=
         std::string::npos);
 }
+
+TEST_CASE("chunk_pass: tiles of the most modes that fit, in launches of equal counts; the register form past them") {
+  auto chunk_plan = [](int order, int size, const char* dtype, int tile_bytes) {
+    Tuning tuning;
+    tuning.chunk_tile_bytes = tile_bytes;
+    const auto attempt = try_plan(make_kernel_spec("chunk_pass", order, size, dtype, "C", "max_diag", tuning));
+    REQUIRE(attempt.plan);
+    return std::get<ChunkPassPlan>(attempt.plan->kind_plan);
+  };
+  // The launches cover the memory modes in order, each count at most max_modes.
+  auto covers = [](const ChunkPassPlan& plan, int order) {
+    int next = 0;
+    for (const auto& [first, count] : plan.chunks) {
+      if (first != next || count < 1 || count > plan.max_modes) return false;
+      next += count;
+    }
+    return next == order;
+  };
+  // N = 3, float32 by default: two buffers of 3^6 + 1 rows of 128 bytes fit 192 KB, of 3^7 + 1 do
+  // not: 16 modes in 3 launches of 6, 5 and 5, a block of 1024 threads for the 729 x 32 entries.
+  const ChunkPassPlan n3 = chunk_plan(16, 3, "float32", -1);
+  CHECK(n3.run == 32);
+  CHECK(n3.threads == 1024);
+  CHECK(n3.max_modes == 6);
+  CHECK(n3.tile_bytes == 2 * 730 * 32 * 4);
+  CHECK(n3.chunks == std::vector<std::pair<int, int>>{{0, 6}, {6, 5}, {11, 5}});
+  CHECK(covers(n3, 16));
+  // Within 48 KB: 3^4 + 1 rows, 4 launches of 4, 256 threads.
+  const ChunkPassPlan small = chunk_plan(16, 3, "float32", 48 * 1024);
+  CHECK(small.threads == 256);
+  CHECK(small.tile_bytes == 2 * 82 * 32 * 4);
+  CHECK(small.chunks == std::vector<std::pair<int, int>>{{0, 4}, {4, 4}, {8, 4}, {12, 4}});
+  // N = 2, float64 (runs of 16), tiles asked for: up to 7 modes; 30 modes in 5 launches of 6.
+  const ChunkPassPlan n2 = chunk_plan(30, 2, "float64", 48 * 1024);
+  CHECK(n2.run == 16);
+  CHECK(n2.chunks == std::vector<std::pair<int, int>>{{0, 6}, {6, 6}, {12, 6}, {18, 6}, {24, 6}});
+  CHECK(n2.tile_bytes == 2 * 65 * 16 * 8);
+  // Even N by default: the register form (dense units), 6 modes a launch in float32.
+  CHECK(chunk_plan(16, 4, "float32", -1).run == 0);
+  CHECK(chunk_plan(16, 4, "float32", -1).chunks == std::vector<std::pair<int, int>>{{0, 6}, {6, 5}, {11, 5}});
+  // N = 2 in float32 up to 8 modes at 96 KB.
+  CHECK(chunk_plan(31, 2, "float32", 96 * 1024).chunks == std::vector<std::pair<int, int>>{{0, 8}, {8, 8}, {16, 8}, {24, 7}});
+  // No mode's tile fits: the register form, up to 6 modes in float32 (64 registers of 4 bytes).
+  const ChunkPassPlan wide = chunk_plan(3, 801, "float32", -1);
+  CHECK(wide.run == 0);
+  CHECK(wide.tile_bytes == 0);
+  CHECK(covers(wide, 3));
+  const ChunkPassPlan asked = chunk_plan(16, 3, "float32", 0);
+  CHECK(asked.run == 0);
+  CHECK(asked.max_modes == 6);
+  CHECK(asked.chunks == std::vector<std::pair<int, int>>{{0, 6}, {6, 5}, {11, 5}});
+  // The tiled form's source and launch: its dynamic shared memory is the tile.
+  const auto entries = kernel_entries(make_kernel_spec("chunk_pass", 16, 3, "float32", "C", "max_diag"));
+  for (const auto& entry : entries)
+    if (entry.name.starts_with("chunk_pass")) {
+      CHECK(entry.dynamic_shared_bytes == 2 * 730 * 32 * 4);
+      CHECK(entry.resident_grid);
+    }
+  CHECK(contains(kernel_source(make_kernel_spec("chunk_pass", 16, 3, "float32", "C", "max_diag")),
+                 "inline constexpr bool TILED = true;"));
+  Tuning negative;
+  negative.chunk_tile_bytes = -2;
+  CHECK(contains(error_of([&] { make_kernel_spec("chunk_pass", 16, 3, "float32", "C", "max_diag", negative); }),
+                 "chunk_tile_bytes -2: use -1"));
+}

@@ -1,5 +1,6 @@
 #include "runtime/engines/gpu_kernels.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <thread>
 
@@ -137,6 +138,17 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       unless_unset(spec.tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment());
       unless_unset(spec.tuning.pass_max_registers, pass_max_registers_from_environment());
     }
+    if (kind == KernelKind::chunk_pass) {
+      if (const int tile_bytes = chunk_tile_bytes_from_environment(); tile_bytes != -1) spec.tuning.chunk_tile_bytes = tile_bytes;
+      // The tiles' shared memory within this device's opt-in limit (less 1 KB for the kernel's
+      // static shared memory): 227 KB on an H100, 163 KB on an A100, 64 KB on compute capability 7.5.
+      int device = 0, limit = 0;
+      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+      check_cuda(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
+      const long long asked = spec.tuning.chunk_tile_bytes == -1 ? codegen::default_chunk_tile_bytes : spec.tuning.chunk_tile_bytes;
+      if (asked > limit - 1024 && (spec.tuning.chunk_tile_bytes != -1 || spec.size % 2 == 1))
+        spec.tuning.chunk_tile_bytes = std::max(limit - 1024, 0);
+    }
     return spec;
   };
   // Loads kind's kernels and returns its typed plan.
@@ -168,7 +180,8 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       else
         load(spec, plan, arch, {&packed_angles, &packed_rotate, &packed_factor, &packed_figures, &packed_figures_final});
     } else if (set == KernelSet::chunk) {
-      chunk_plan = std::get<codegen::ChunkPassPlan>(load_kind(KernelKind::chunk_pass, {&chunk_pass, &group_factors}));
+      chunk_plan = std::get<codegen::ChunkPassPlan>(
+          load_kind(KernelKind::chunk_pass, {&chunk_pass, &chunk_pass_slab, &group_factors}));
     } else if (set == KernelSet::qubit) {
       qubit_plan = std::get<codegen::QubitSweepPlan>(
           load_kind(KernelKind::qubit_sweep, {&qubit_reduce_low, &qubit_reduce_high, &qubit_settle, &qubit_angles}));
@@ -295,6 +308,17 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
       check_cuda(cudaKernelSetAttributeForDevice(kernel->function, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  static_cast<int>(entry->dynamic_shared_bytes), device),
                  "cudaKernelSetAttributeForDevice (dynamic shared memory)");
+    }
+    if (entry->resident_grid) {
+      int device = 0, multiprocessors = 0, blocks_each = 0;
+      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+      check_cuda(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+      // A library's kernel handle stands for the function pointer in the runtime's calls.
+      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_each, reinterpret_cast<const void*>(kernel->function),
+                                                               entry->block_threads, kernel->dynamic_shared_bytes),
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      const long long resident = static_cast<long long>(std::max(blocks_each, 1)) * multiprocessors;
+      kernel->grid = dim3(static_cast<unsigned>(std::min(entry->grid_blocks, resident)));
     }
   }
 }

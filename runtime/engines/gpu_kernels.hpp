@@ -59,10 +59,11 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 // (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, the
 // N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm), or, for the XOR
 // subspace passes, off_norm alone (load_subspace() adds their kinds), or chunk_pass alone (with
-// group_factors: a slab's core on GPU ranks of an N = 2 tensor). general_symmetric is the general
-// set with symmetric_angles for the angles (structure symmetric: one rotation a pair, the same in
-// every mode); general_skew the general set with skew_angles for the angles and the figures
-// (structure skew, D >= 3); packed the packed symmetric engine's packed_symmetric kind.
+// chunk_pass_slab and group_factors: a slab's core on GPU ranks of an N = 2 tensor).
+// general_symmetric is the general set with symmetric_angles for the angles (structure symmetric:
+// one rotation a pair, the same in every mode); general_skew the general set with skew_angles for
+// the angles and the figures (structure skew, D >= 3); packed the packed symmetric engine's
+// packed_symmetric kind.
 enum class KernelSet { general, general_with_pivot_check, general_symmetric, general_skew, one_block, qubit, subspace, chunk, packed };
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
@@ -100,7 +101,7 @@ public:
   Launcher<codegen::kernel_signatures::lambda_from_lines> lambda_from_lines;
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
   Launcher<codegen::kernel_signatures::chunk_pass> chunk_pass;        // chunk_plan set
-  Launcher<codegen::kernel_signatures::chunk_pass_slab> chunk_pass_slab;  // the general sets' chunk_plan: GPU ranks' slabs
+  Launcher<codegen::kernel_signatures::chunk_pass_slab> chunk_pass_slab;  // with chunk_pass: GPU ranks' slabs
   Launcher<codegen::kernel_signatures::group_factors> group_factors;
   Launcher<codegen::kernel_signatures::off_norm_partial> off_norm_partial;
   Launcher<codegen::kernel_signatures::off_norm_final> off_norm_final;

@@ -64,4 +64,9 @@ int exchange_pieces_from_environment() {
                          "0..64");
 }
 
+int chunk_tile_bytes_from_environment() {
+  return integer_setting("TENSORDIAG_CHUNK_TILE_BYTES", -1, [](long bytes) { return bytes >= 0 && bytes <= 227 * 1024; },
+                         "0..232448");
+}
+
 }  // namespace tensordiag::runtime

@@ -26,6 +26,8 @@
 //                                   during the pass before it, the leaving rows sent in k pieces
 //                                   as the pass writes them (0: the change after the pass; at most
 //                                   64; unset: 4; runtime/distributed/overlapped_change.hpp)
+//   TENSORDIAG_CHUNK_TILE_BYTES=b   chunk_pass's shared-memory tile, bytes a block at most (0: the
+//                                   register form; at most 232448; codegen Tuning::chunk_tile_bytes)
 namespace tensordiag::runtime {
 
 int subspace_bits_from_environment();    // 0 when unset
@@ -35,6 +37,7 @@ int pass_warp_shuffles_from_environment();  // -1 when unset
 int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 int exchange_pieces_from_environment();  // -1 when unset
+int chunk_tile_bytes_from_environment();  // -1 when unset
 long long packed_full_bytes_from_environment();  // -1 when unset
 
 }  // namespace tensordiag::runtime

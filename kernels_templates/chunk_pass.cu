@@ -37,6 +37,7 @@ inline constexpr int MAX_MODES = ${max_modes};
 inline constexpr bool TILED = ${tiled};
 inline constexpr int RUN = ${run};  // the tiled form's row: entries of the modes after the chunk
 inline constexpr int REGS = TILED ? 1 : 1 << MAX_MODES;  // the register form's unit
+static_assert(THREADS % RUN == 0, "the tiled form: a thread keeps its column of a tile");
 inline constexpr int REPRESENTATIVES = (N + 1) / 2;
 inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * PAIRS * N;
 
@@ -214,13 +215,15 @@ __device__ inline ChunkTiles chunk_tiles(int first, int count, long long held_in
 template <int LOW>
 __device__ inline void rotate_tile_mode(Scalar* tile, const ChunkTiles& z, const int* column, const int* group,
                                         const Rotation* __restrict__ mode_rotations) {
-  const int items = z.tile_rows / N * PAIRS * RUN;
-  for (int item = threadIdx.x; item < items; item += THREADS) {
-    const int along = column[item % RUN];
-    const int pair = item / RUN % PAIRS;
-    const int other = item / RUN / PAIRS;  // the other modes' rows, the mode's index taken out
+  // A thread keeps its column (THREADS is a multiple of RUN) and steps through the other items.
+  const int along = column[threadIdx.x % RUN];
+  if (along < 0) return;
+  const int lines = z.tile_rows / N * PAIRS;  // (other rows, pair) a column
+  for (int line = threadIdx.x / RUN; line < lines; line += THREADS / RUN) {
+    const int pair = line % PAIRS;
+    const int other = line / PAIRS;  // the other modes' rows, the mode's index taken out
     const Rotation g = mode_rotations[pair];
-    if (along < 0 || is_identity(g)) continue;
+    if (is_identity(g)) continue;
     const int row = other / LOW * (N * LOW) + other % LOW;
     Scalar* x = tile + (row + group[2 * pair] * LOW) * z.row_stride + along;
     Scalar* y = tile + (row + group[2 * pair + 1] * LOW) * z.row_stride + along;
@@ -264,11 +267,19 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
     return row * z.inner;
   };
   if (!z.stretches) {
-    const long long start = outer_offset(t / z.runs), run_start = t % z.runs * RUN;
-    for (int e = threadIdx.x; e < z.copies; e += THREADS) {
-      const long long along = run_start + e % RUN, row = row_offset(e / RUN);
-      if (along < z.inner && row >= 0) visit(e, start + row + along);
+    // A thread keeps its place along the run (THREADS is a multiple of RUN) and steps THREADS /
+    // RUN rows at a time.
+    const long long along = t % z.runs * RUN + threadIdx.x % RUN;
+    if (along >= z.inner) return;
+    const long long start = outer_offset(t / z.runs) + along;
+    if (SLAB && first == 0) {
+      for (int e = threadIdx.x; e < z.copies; e += THREADS)
+        if (const long long row = row_offset(e / RUN); row >= 0) visit(e, start + row);
+      return;
     }
+    const long long step = THREADS / RUN * z.inner;
+    long long offset = start + threadIdx.x / RUN * z.inner;
+    for (int e = threadIdx.x; e < z.copies; e += THREADS, offset += step) visit(e, offset);
     return;
   }
   // STRETCHES: entry e is stretch e / stretch's entry e % stretch, both carried along.

@@ -208,13 +208,14 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
 //   tiled, 48 KB, 352 t     38.2    167.9     1355
 //   tiled, 192 KB, 256 t    46.8    138.1     1068     3952
 //   tiled, 192 KB, 1024 t   32.4     91.6     1319 (992 t)
-// So the default: at odd N the tiled form within 192 KB (the runtime lowers it to what the device
-// allows), 1024 threads a block where a tile holds 16384 entries or more (there 729 x 32), else
+// So the default: at odd N the tiled form within 192 KB, 1024 threads a block where a tile holds 16384 entries or more (there 729 x 32), else
 // 256; at even N the register form. A budget asked for takes the tiled form at any N, the
-// register form where not one mode's tile fits it.
+// register form where not one mode's tile fits it. Either budget stops at the device's opt-in
+// shared memory less 1 KB for the kernel's static shared memory.
 PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
   const bool asked = spec.tuning.chunk_tile_bytes != -1;
-  const long long tile_budget = !asked ? (z.n % 2 == 1 ? default_chunk_tile_bytes : 0) : spec.tuning.chunk_tile_bytes;
+  const long long wanted = !asked ? (z.n % 2 == 1 ? 192 * 1024 : 0) : spec.tuning.chunk_tile_bytes;
+  const long long tile_budget = std::min<long long>(wanted, spec.tuning.opt_in_shared_bytes - 1024);
   const int run = static_cast<int>(128 / z.scalar);
   // Two buffers of N^modes rows of `run` entries, and `run` entries of padding each (chunk_pass.cu).
   const auto tile_bytes = [&](int modes) { return 2 * (saturating_power(z.n, modes) + 1) * run * z.scalar; };

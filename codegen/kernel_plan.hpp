@@ -65,11 +65,6 @@ struct GroupPassPlan {
 };
 
 // A group's rotations a run of memory modes at a time (kernels_templates/chunk_pass.cu).
-// chunk_pass's tiles at odd N, bytes of shared memory a block at most, where the tuning does not
-// say (Tuning::chunk_tile_bytes = -1; the opt-in shared memory: the GPU engine lowers it to the
-// device's limit).
-inline constexpr long long default_chunk_tile_bytes = 192 * 1024;
-
 struct ChunkPassPlan {
   int threads;
   int max_modes;              // memory modes a launch mixes at most; the register form: 2^max_modes registers a thread

@@ -97,6 +97,10 @@ struct Tuning {
   // -1 = the default, measured in kernel_plan.cpp (plan_chunk_pass). Above 48 KB the tile takes
   // the opt-in dynamic shared memory; where not even one mode's tile fits, the register form runs.
   int chunk_tile_bytes = -1;
+  // The shared memory a block may opt in to on the device (cudaDevAttrMaxSharedMemoryPerBlockOptin;
+  // the GPU engine sets it, the default is an H100's 227 KB): chunk_pass keeps its tiles within it,
+  // less 1 KB for its static shared memory (an A100 allows 163 KB, compute capability 7.5 64 KB).
+  int opt_in_shared_bytes = 227 * 1024;
 };
 
 struct KernelSpec {

@@ -233,6 +233,17 @@ TEST_CASE("chunk_pass: tiles of the most modes that fit, in launches of equal co
   // Even N by default: the register form (dense units), 6 modes a launch in float32.
   CHECK(chunk_plan(16, 4, "float32", -1).run == 0);
   CHECK(chunk_plan(16, 4, "float32", -1).chunks == std::vector<std::pair<int, int>>{{0, 6}, {6, 5}, {11, 5}});
+  // A device that opts in to 64 KB a block (compute capability 7.5): the default and an asked
+  // 192 KB both stop at 63 KB, so 3^5 + 1 rows at most and 16 modes in 4 launches of 4.
+  for (const int tile_bytes : {-1, 192 * 1024}) {
+    Tuning small_device;
+    small_device.chunk_tile_bytes = tile_bytes;
+    small_device.opt_in_shared_bytes = 64 * 1024;
+    const auto capped = try_plan(make_kernel_spec("chunk_pass", 16, 3, "float32", "C", "max_diag", small_device));
+    REQUIRE(capped.plan);
+    CHECK(std::get<ChunkPassPlan>(capped.plan->kind_plan).chunks ==
+          std::vector<std::pair<int, int>>{{0, 4}, {4, 4}, {8, 4}, {12, 4}});
+  }
   // N = 2 in float32 up to 8 modes at 96 KB.
   CHECK(chunk_plan(31, 2, "float32", 96 * 1024).chunks == std::vector<std::pair<int, int>>{{0, 8}, {8, 8}, {16, 8}, {24, 7}});
   // No mode's tile fits: the register form, up to 6 modes in float32 (64 registers of 4 bytes).

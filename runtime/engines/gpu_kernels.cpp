@@ -129,25 +129,22 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   auto with_kind = [&base](KernelKind kind) {
     codegen::KernelSpec spec = base;
     spec.kind = kind;
+    // A variable that is set replaces the spec's value; unset (-1) keeps the value the caller
+    // chose (a test's tuning, or the default).
+    const auto unless_unset = [](int& field, int from_environment) {
+      if (from_environment != -1) field = from_environment;
+    };
     if (kind == KernelKind::group_pass) {
-      // A variable that is set replaces the spec's value; unset (-1) keeps the value the caller
-      // chose (a test's tuning, or the default).
-      const auto unless_unset = [](int& field, int from_environment) {
-        if (from_environment != -1) field = from_environment;
-      };
       unless_unset(spec.tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment());
       unless_unset(spec.tuning.pass_max_registers, pass_max_registers_from_environment());
     }
     if (kind == KernelKind::chunk_pass) {
-      if (const int tile_bytes = chunk_tile_bytes_from_environment(); tile_bytes != -1) spec.tuning.chunk_tile_bytes = tile_bytes;
-      // The tiles' shared memory within this device's opt-in limit (less 1 KB for the kernel's
-      // static shared memory): 227 KB on an H100, 163 KB on an A100, 64 KB on compute capability 7.5.
-      int device = 0, limit = 0;
+      unless_unset(spec.tuning.chunk_tile_bytes, chunk_tile_bytes_from_environment());
+      // The plan keeps the tiles within this device's opt-in shared memory.
+      int device = 0;
       check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-      check_cuda(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
-      const long long asked = spec.tuning.chunk_tile_bytes == -1 ? codegen::default_chunk_tile_bytes : spec.tuning.chunk_tile_bytes;
-      if (asked > limit - 1024 && (spec.tuning.chunk_tile_bytes != -1 || spec.size % 2 == 1))
-        spec.tuning.chunk_tile_bytes = std::max(limit - 1024, 0);
+      check_cuda(cudaDeviceGetAttribute(&spec.tuning.opt_in_shared_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                 "cudaDeviceGetAttribute");
     }
     return spec;
   };

@@ -219,6 +219,23 @@ TEST_CASE("TENSORDIAG_PASS_WARP_SHUFFLES (0, 1) and TENSORDIAG_PASS_MAX_REGISTER
   }
 }
 
+TEST_CASE("TENSORDIAG_CHUNK_TILE_BYTES: 0..232448, unset -1 (the plan's default), anything else one clear error") {
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_CHUNK_TILE_BYTES", std::nullopt);
+  CHECK(chunk_tile_bytes_from_environment() == -1);
+  for (const auto& [text, bytes] : {std::pair{"", -1}, std::pair{"0", 0}, std::pair{"49152", 49152}, std::pair{"232448", 232448}}) {
+    environment.set("TENSORDIAG_CHUNK_TILE_BYTES", text);
+    CHECK(chunk_tile_bytes_from_environment() == bytes);
+  }
+  for (const char* text : {"232449", "-1", "48K", "tiles"}) {
+    CAPTURE(text);
+    environment.set("TENSORDIAG_CHUNK_TILE_BYTES", text);
+    CHECK_THROWS_WITH_AS(chunk_tile_bytes_from_environment(),
+                         ("TENSORDIAG_CHUNK_TILE_BYTES must be 0..232448, not '" + std::string(text) + "'").c_str(),
+                         user_error);
+  }
+}
+
 TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..64, unset -1 (the plan's default), anything else one clear error") {
   tensordiag::test::ScopedEnvironment environment;
   environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", std::nullopt);

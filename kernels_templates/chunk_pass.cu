@@ -273,8 +273,20 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
     if (along >= z.inner) return;
     const long long start = outer_offset(t / z.runs) + along;
     if (SLAB && first == 0) {
-      for (int e = threadIdx.x; e < z.copies; e += THREADS)
-        if (const long long row = row_offset(e / RUN); row >= 0) visit(e, start + row);
+      // Row e / RUN is (index `top` of memory mode 0, row `below` of the chunk's other modes),
+      // both carried along, and the top index's row in the slab read as it changes: no division
+      // or table read an entry.
+      int top = threadIdx.x / RUN / rows_below_top, below = threadIdx.x / RUN % rows_below_top;
+      int row = top < N ? rows[top] : -1;
+      for (int e = threadIdx.x; e < z.copies; e += THREADS) {
+        if (row >= 0) visit(e, start + row * chunk_memory_stride(0) + below * z.inner);
+        below += THREADS / RUN;
+        if (below >= rows_below_top) {
+          top += below / rows_below_top;
+          below %= rows_below_top;
+          row = top < N ? rows[top] : -1;
+        }
+      }
       return;
     }
     const long long step = THREADS / RUN * z.inner;
@@ -282,12 +294,25 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
     for (int e = threadIdx.x; e < z.copies; e += THREADS, offset += step) visit(e, offset);
     return;
   }
-  // STRETCHES: entry e is stretch e / stretch's entry e % stretch, both carried along.
+  // STRETCHES: entry e is stretch e / stretch's entry e % stretch, both carried along, and so is
+  // the stretch's index before the chunk, `outer`: in a slab (first > 0) as the place `top` of
+  // memory mode 0's index among the held ones and the index `rest` of the modes between (a
+  // division a tile, none a stretch).
   const long long first_outer = t * z.stretches_a_tile;
   int stretch = threadIdx.x / z.stretch, at = threadIdx.x % z.stretch;
-  long long start = first_outer + stretch < z.outers ? outer_offset(first_outer + stretch) : 0;
+  long long outer = first_outer + stretch, rest = 0;
+  int top = 0;
+  if constexpr (SLAB) {
+    top = static_cast<int>(outer / z.before);
+    rest = outer % z.before;
+  }
+  const auto outer_start = [&]() -> long long {
+    if (SLAB && first > 0) return rows[held->index[top]] * chunk_memory_stride(0) + rest * z.outer_stride;
+    return outer * z.outer_stride;
+  };
+  long long start = outer < z.outers ? outer_start() : 0;
   for (int e = threadIdx.x; e < z.copies; e += THREADS) {
-    if (first_outer + stretch >= z.outers) break;
+    if (outer >= z.outers) break;
     if (SLAB && first == 0) {
       const long long row = row_offset(at / static_cast<int>(z.inner));
       if (row >= 0) visit(stretch * z.padded + at, start + row + at % static_cast<int>(z.inner));
@@ -296,11 +321,13 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
     }
     at += THREADS;
     if (at >= z.stretch) {
-      while (at >= z.stretch) {
-        at -= z.stretch;
-        ++stretch;
-      }
-      if (first_outer + stretch < z.outers) start = outer_offset(first_outer + stretch);
+      int steps = 0;
+      for (; at >= z.stretch; at -= z.stretch) ++steps;
+      stretch += steps;
+      outer += steps;
+      if constexpr (SLAB)
+        for (rest += steps; rest >= z.before; rest -= z.before) ++top;
+      if (outer < z.outers) start = outer_start();
     }
   }
 }

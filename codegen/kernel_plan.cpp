@@ -419,10 +419,10 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
   while ((1 << log_n) < z.n) ++log_n;
   // Unasked: cells of 8 where they fit the budget, else of 4 (on the H100, cells of 8 beat 4 and
   // 16 at every D = 3 shape measured: bench/results/xor_h100_2026-11-23.md). Asked-for cells may
-  // take up to the most a block can opt in to there (227 KB), one block a multiprocessor.
-  constexpr long long opt_in_limit = 227 * 1024;
+  // take up to the most a block can opt in to on the device (Tuning::opt_in_shared_bytes: 227 KB
+  // on an H100), one block a multiprocessor.
   int bits = spec.tuning.subspace_bits;
-  const long long budget = bits == 0 ? spec.tuning.subspace_shared_bytes : opt_in_limit;
+  const long long budget = bits == 0 ? spec.tuning.subspace_shared_bytes : spec.tuning.opt_in_shared_bytes;
   if (bits == 0)
     for (int k = std::min(3, log_n); k >= 2 && bits == 0; --k)
       if (subspace_apply_bytes(z, k) <= budget) bits = k;

@@ -99,7 +99,8 @@ struct Tuning {
   int chunk_tile_bytes = -1;
   // The shared memory a block may opt in to on the device (cudaDevAttrMaxSharedMemoryPerBlockOptin;
   // the GPU engine sets it, the default is an H100's 227 KB): chunk_pass keeps its tiles within it,
-  // less 1 KB for its static shared memory (an A100 allows 163 KB, compute capability 7.5 64 KB).
+  // less 1 KB for its static shared memory (an A100 allows 163 KB, compute capability 7.5 64 KB),
+  // and subspace_apply's asked-for cells theirs.
   int opt_in_shared_bytes = 227 * 1024;
 };
 

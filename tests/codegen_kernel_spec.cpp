@@ -170,10 +170,11 @@ TEST_CASE("every_kind_source: each kind's source, or the reason it cannot serve 
                  "use an SVD"));
 }
 
-TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4; asked-for cells up to 227 KB") {
-  auto apply_plan = [](int order, int size, const char* dtype, int bits) {
+TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4, asked-for cells up to the device's opt-in") {
+  auto apply_plan = [](int order, int size, const char* dtype, int bits, int opt_in = 227 * 1024) {
     Tuning tuning;
     tuning.subspace_bits = bits;
+    tuning.opt_in_shared_bytes = opt_in;
     return try_plan(make_kernel_spec("subspace_apply", order, size, dtype, "C", "max_diag", tuning));
   };
   const auto d3 = apply_plan(3, 128, "float32", 0);
@@ -186,6 +187,9 @@ TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4
   // 4^5 x 16 float64 entries are 131 KB: over the default budget, within the opt-in when asked.
   CHECK(apply_plan(6, 16, "float64", 0).refusal.starts_with("subspace_apply: a tile of 4^5 x 16 entries needs"));
   CHECK(apply_plan(6, 16, "float64", 2).plan);
+  // ... but not within an A100's 163 KB opt-in a block, or a 64 KB one.
+  CHECK(apply_plan(6, 16, "float64", 2, 163 * 1024).plan);
+  CHECK(apply_plan(6, 16, "float64", 2, 64 * 1024).refusal.find("over the limit of 65536 bytes") != std::string::npos);
   CHECK(apply_plan(9, 8, "float32", 2).refusal.starts_with("subspace_apply: a tile of 4^8 x 8 entries needs"));
   CHECK(apply_plan(3, 6, "float32", 0).refusal.find("N a power of two") != std::string::npos);
   // The angles' source is specialized for the cell: a tensor of 2^k a mode.
@@ -194,7 +198,7 @@ TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4
         std::string::npos);
 }
 
-TEST_CASE("chunk_pass: tiles of the most modes that fit, in launches of equal counts; the register form past them") {
+TEST_CASE("chunk_pass: tiles of the most modes that fit, in launches of equal counts, the register form past them") {
   auto chunk_plan = [](int order, int size, const char* dtype, int tile_bytes) {
     Tuning tuning;
     tuning.chunk_tile_bytes = tile_bytes;

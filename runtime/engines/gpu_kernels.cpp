@@ -141,10 +141,7 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
     if (kind == KernelKind::chunk_pass) {
       unless_unset(spec.tuning.chunk_tile_bytes, chunk_tile_bytes_from_environment());
       // The plan keeps the tiles within this device's opt-in shared memory.
-      int device = 0;
-      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-      check_cuda(cudaDeviceGetAttribute(&spec.tuning.opt_in_shared_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-                 "cudaDeviceGetAttribute");
+      spec.tuning.opt_in_shared_bytes = current_device_opt_in_shared_bytes();
     }
     return spec;
   };
@@ -233,6 +230,13 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   report_.seconds = stopwatch.seconds();
 }
 
+int current_device_opt_in_shared_bytes() {
+  int device = 0, bytes = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
+  return bytes;
+}
+
 codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits, bool symmetric) {
   base.kind = codegen::KernelKind::subspace_angles;
   base.size = 1 << cell_bits;
@@ -248,6 +252,7 @@ void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits, bool s
   codegen::KernelSpec apply = base_;
   apply.kind = codegen::KernelKind::subspace_apply;
   apply.tuning.subspace_bits = cell_bits;
+  apply.tuning.opt_in_shared_bytes = current_device_opt_in_shared_bytes();
   const codegen::KernelPlan apply_plan = codegen::plan_kernel(apply);
   subspace_plan = std::get<codegen::SubspaceApplyPlan>(apply_plan.kind_plan);
   load(apply, apply_plan, arch, {&subspace_apply});

@@ -48,6 +48,11 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
   return kernel_spec_for(TensorView<T>(tensor), rule, kind);
 }
 
+// The shared memory a block may opt in to on the current device
+// (cudaDevAttrMaxSharedMemoryPerBlockOptin): codegen Tuning::opt_in_shared_bytes for the plans
+// that take it (chunk_pass's tiles, subspace_apply's asked-for and order-3 cells).
+int current_device_opt_in_shared_bytes();
+
 // The spec of subspace_angles for the XOR passes of `base` with cells of 2^cell_bits: its source is
 // specialized for the cell, a C-order tensor of 2^cell_bits a mode; `symmetric`: structure
 // symmetric's variant (one rotation a pair in every mode).

@@ -84,6 +84,10 @@ template codegen::KernelSpec kernel_spec_for(const TensorView<std::complex<float
                                              codegen::KernelKind);
 template codegen::KernelSpec kernel_spec_for(const TensorView<std::complex<double>>&, const codegen::LoweredRule&,
                                              codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for<std::complex<float>>(int, int, Layout, const codegen::LoweredRule&,
+                                                                   codegen::KernelKind);
+template codegen::KernelSpec kernel_spec_for<std::complex<double>>(int, int, Layout, const codegen::LoweredRule&,
+                                                                    codegen::KernelKind);
 
 GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   using codegen::KernelKind;

@@ -1,6 +1,6 @@
 // chunk_pass alone (kernels_templates/chunk_pass.cu): one pivot group's rotations (random, some the
 // identity) applied a chunk of memory modes a launch, then group_factors, against the CPU's fused
-// pass (float64 to rounding, float32 to its rounding). Its two forms, the shared-memory tiles and
+// pass (float64 to rounding, float32 to its rounding; complex dtypes with unitary rotations too). Its two forms, the shared-memory tiles and
 // the register units, must give the same tensor value for value (every entry takes the same
 // rotations in the same order), and chunk_pass_slab on a slab (some rows of the slowest memory
 // mode, in shuffled places) the whole-tensor pass's values of those rows. The shapes and tile
@@ -14,14 +14,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numeric>
 
 #include "codegen/builtin_rules.hpp"
 #include "dsl/givens.hpp"
-#include "random_tensor.hpp"
+#include "random_group.hpp"
 #include "relative_difference.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/random_stream.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
@@ -30,7 +32,7 @@
 
 using namespace tensordiag::runtime;
 namespace codegen = tensordiag::codegen;
-using tensordiag::testing::relative_difference;
+using namespace tensordiag::testing;
 
 namespace {
 
@@ -85,42 +87,28 @@ void check_chunks(const ChunkCase& c, unsigned seed, double tolerance) {
   CAPTURE(kernels.chunk_plan->max_modes);
 
   RandomStream random(seed);
-  HostTensor<T> tensor = tensordiag::testing::random_tensor<T>(c.order, c.size, seed, c.layout);
-  const auto schedule = round_robin_schedule(c.size);
-  GroupRotations<T> group(c.order, schedule[seed % schedule.size()]);
-  for (auto& g : group.rotations) {
-    if (random.uniform() < 0.2) continue;  // the identity, as the pivot check leaves a rejected pair
-    const double phi = 6.283185307179586 * random.uniform();
-    g = {static_cast<T>(std::cos(phi)), static_cast<T>(std::sin(phi))};
-  }
-  std::vector<Matrix<T>> factors;
-  for (int n = 0; n < c.order; ++n) {
-    Matrix<T> m{c.size, std::vector<T>(static_cast<std::size_t>(c.size) * c.size)};
-    for (auto& x : m.data) x = static_cast<T>(random.gaussian());
-    factors.push_back(m);
-  }
-  std::vector<int> pairs;
-  for (const auto [p, q] : group.pairs) pairs.insert(pairs.end(), {p, q});
-  DeviceGroup<T> device{DeviceBuffer<int>(pairs.size()), DeviceBuffer<tensordiag::dsl::Givens<T>>(group.rotations.size())};
+  HostTensor<T> tensor(c.order, c.size, c.layout);
+  for (auto& x : tensor.values()) x = gaussian_scalar<T>(random);
+  GroupRotations<T> group = random_group<T>(c.order, c.size, seed, random);
+  std::vector<Matrix<T>> factors = random_factors<T>(c.order, c.size, random);
+  const std::vector<int> pairs = flat_pairs(group.pairs);
+  const auto rotations = kernel_rotations(group);
+  DeviceGroup<T> device{DeviceBuffer<int>(pairs.size()), DeviceBuffer<tensordiag::dsl::Givens<T>>(rotations.size())};
   device.pairs.upload(pairs);
-  device.rotations.upload(group.rotations);
+  device.rotations.upload(rotations);
   const std::vector<T> before(tensor.values().begin(), tensor.values().end());
 
   const std::vector<T> gpu = run_chunks(kernels, before, device);
-  std::vector<T> flat_factors;
-  for (const auto& m : factors) flat_factors.insert(flat_factors.end(), m.data.begin(), m.data.end());
-  DeviceBuffer<T> d_factors(flat_factors.size());
-  d_factors.upload(flat_factors);
+  DeviceBuffer<T> d_factors(static_cast<std::size_t>(c.order) * c.size * c.size);
+  d_factors.upload(flat_factors(factors));
   CudaStream stream;
   kernels.group_factors(stream.get(), device.pairs.data(), device.rotations.data(), d_factors.data());
   const auto gpu_factors = d_factors.download(stream.get());
 
   apply_group_pass(tensor, group, 0);
   apply_group_to_factors(factors, group);
-  std::vector<T> cpu_factors;
-  for (const auto& m : factors) cpu_factors.insert(cpu_factors.end(), m.data.begin(), m.data.end());
   CHECK(relative_difference(gpu, tensor.values()) <= tolerance);
-  CHECK(relative_difference(gpu_factors, cpu_factors) <= tolerance);
+  CHECK(relative_difference(gpu_factors, flat_factors(factors)) <= tolerance);
 
   // The other form: value for value.
   if (tiled) {
@@ -162,7 +150,7 @@ void check_chunks(const ChunkCase& c, unsigned seed, double tolerance) {
 }  // namespace
 
 TEST_SUITE("gpu") {
-  TEST_CASE("chunk_pass tiled and in registers equals the CPU's fused pass; its slab kernel the whole tensor's rows") {
+  TEST_CASE("chunk_pass tiled and in registers equals the CPU's fused pass, its slab kernel the whole tensor's rows") {
     if (!cuda_device()) {
       MESSAGE("skipped: " << cuda_unavailable_reason());
       return;
@@ -186,5 +174,20 @@ TEST_SUITE("gpu") {
     for (const auto& c : cases) check_chunks<double>(c, seed++, 1e-14);
     check_chunks<float>({10, 3, Layout::c_order, -1}, seed++, 1e-6);
     check_chunks<float>({16, 2, Layout::fortran_order, asked}, seed++, 1e-6);
+  }
+
+  TEST_CASE("chunk_pass on complex tensors: the unitary rotations tiled and in registers equal the CPU's fused pass") {
+    if (!cuda_device()) {
+      MESSAGE("skipped: " << cuda_unavailable_reason());
+      return;
+    }
+    using C64 = std::complex<float>;
+    using C128 = std::complex<double>;
+    unsigned seed = 71;
+    check_chunks<C128>({9, 3, Layout::c_order, -1}, seed++, 1e-14);         // tiled: runs, then stretches
+    check_chunks<C128>({7, 4, Layout::fortran_order, 48 * 1024, 5}, seed++, 1e-14);  // tiled at even N on 5 blocks
+    check_chunks<C128>({6, 5, Layout::c_order, 0}, seed++, 1e-14);          // the register form
+    check_chunks<C64>({10, 3, Layout::fortran_order, -1}, seed++, 1e-6);
+    check_chunks<C64>({12, 3, Layout::c_order, 196608}, seed++, 1e-6);      // 1024 threads, the opt-in shared memory
   }
 }

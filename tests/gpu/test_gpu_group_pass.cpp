@@ -12,6 +12,7 @@
 
 #include "dsl/givens.hpp"
 #include "codegen/builtin_rules.hpp"
+#include "random_group.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
 #include "runtime/cuda/cuda_device.hpp"
@@ -24,7 +25,7 @@
 
 using namespace tensordiag::runtime;
 namespace codegen = tensordiag::codegen;
-using tensordiag::testing::relative_difference;
+using namespace tensordiag::testing;
 
 namespace {
 
@@ -52,32 +53,18 @@ void check_pass(const PassCase& c, unsigned seed) {
   const GpuKernels<double> kernels(spec, cuda_device()->arch(), KernelSet::general);
 
   RandomStream random(seed);
-  HostTensor<double> tensor = tensordiag::testing::random_tensor<double>(c.order, c.size, seed, c.layout);
-  const auto schedule = round_robin_schedule(c.size);
-  GroupRotations<double> group(c.order, schedule[seed % schedule.size()]);
-  for (auto& g : group.rotations) {
-    if (random.uniform() < 0.2) continue;  // the identity
-    const double phi = 6.283185307179586 * random.uniform();
-    g = {std::cos(phi), std::sin(phi)};
-  }
-  std::vector<Matrix<double>> factors;
-  for (int n = 0; n < c.order; ++n) {
-    Matrix<double> m{c.size, std::vector<double>(static_cast<std::size_t>(c.size) * c.size)};
-    for (auto& x : m.data) x = random.gaussian();
-    factors.push_back(m);
-  }
+  HostTensor<double> tensor = random_tensor<double>(c.order, c.size, seed, c.layout);
+  GroupRotations<double> group = random_group<double>(c.order, c.size, seed, random);
+  std::vector<Matrix<double>> factors = random_factors<double>(c.order, c.size, random);
 
   DeviceBuffer<double> d_tensor(tensor.count()), d_factors(static_cast<std::size_t>(c.order) * c.size * c.size);
   d_tensor.upload(tensor.values());
-  std::vector<double> flat_factors;
-  for (const auto& m : factors) flat_factors.insert(flat_factors.end(), m.data.begin(), m.data.end());
-  d_factors.upload(flat_factors);
-  std::vector<int> pairs;
-  for (const auto [p, q] : group.pairs) pairs.insert(pairs.end(), {p, q});
+  d_factors.upload(flat_factors(factors));
+  const std::vector<int> pairs = flat_pairs(group.pairs);
   DeviceBuffer<int> d_pairs(std::max<std::size_t>(pairs.size(), 1));
   if (!pairs.empty()) d_pairs.upload(pairs);
   DeviceBuffer<tensordiag::dsl::Givens<double>> d_rotations(std::max<std::size_t>(group.rotations.size(), 1));
-  if (!group.rotations.empty()) d_rotations.upload(group.rotations);
+  if (!group.rotations.empty()) d_rotations.upload(kernel_rotations(group));
   DeviceBuffer<double> partials(static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles)), figures(2);
 
   CudaStream stream;
@@ -91,8 +78,7 @@ void check_pass(const PassCase& c, unsigned seed) {
 
   apply_group_pass(tensor, group, 0);
   apply_group_to_factors(factors, group);
-  std::vector<double> cpu_factors;
-  for (const auto& m : factors) cpu_factors.insert(cpu_factors.end(), m.data.begin(), m.data.end());
+  const std::vector<double> cpu_factors = flat_factors(factors);
   double off = 0, diag = 0;
   for (std::size_t i = 0; i < tensor.count(); ++i) {
     const double v = tensor.values()[i];

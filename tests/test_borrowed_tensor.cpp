@@ -25,7 +25,7 @@ TEST_CASE_TEMPLATE("a borrowed tensor reads the caller's memory in place", T, fl
   CHECK_THROWS_AS(static_cast<void>(borrowed.values()), internal_error);
 }
 
-TEST_CASE("a copy of a borrowed tensor owns its values; the borrowed one cannot be written") {
+TEST_CASE("a copy of a borrowed tensor owns its values, the borrowed one cannot be written") {
   std::vector<double> caller(27, 1.0);
   HostTensor<double> borrowed = HostTensor<double>::borrow(3, 3, Layout::fortran_order, caller.data());
   HostTensor<double> copy = borrowed;

@@ -450,7 +450,7 @@ TEST_CASE("cli: a bad batch is one line and writes nothing") {
   check_rejected(workspace, "diagonalize in.npy --out result --batch", "SVD");
 }
 
-TEST_CASE("cli: --schedule xor runs the XOR subspace passes and says so; N not a power of two is refused") {
+TEST_CASE("cli: --schedule xor runs the XOR subspace passes and says so, N not a power of two is refused") {
   const Workspace workspace;
   REQUIRE(workspace.run("generate --order 5 --size 8 --seed 12 t.npy").exit_code == 0);
   const CliRun run = workspace.run("diagonalize t.npy --out result --backend cpu --schedule xor");

@@ -109,7 +109,7 @@ TEST_CASE("complex symmetric rotation: the closed form reaches the brute-force m
     }
 }
 
-TEST_CASE("complex symmetric rotation: real pivot values of order 2 give the real Jacobi angle; of order 3 at least its objective") {
+TEST_CASE("complex symmetric rotation: real pivot values of order 2 give the real Jacobi angle, of order 3 at least its objective") {
   std::mt19937_64 random(77);
   std::normal_distribution<double> gauss;
   for (const int order : {2, 3})
@@ -132,7 +132,7 @@ TEST_CASE("complex symmetric rotation: real pivot values of order 2 give the rea
     }
 }
 
-TEST_CASE("complex symmetric rotation: a diagonal pivot keeps the identity; a near-diagonal one a step of full relative precision") {
+TEST_CASE("complex symmetric rotation: a diagonal pivot keeps the identity, a near-diagonal one a step of full relative precision") {
   const std::vector<cd> diagonal{{2.0, 1.0}, 0.0, 0.0, {-1.5, 0.5}};
   const tensordiag::dsl::UnitaryGivens<double> identity = complex_symmetric_rotation(diagonal);
   CHECK(identity.al == 1.0);

@@ -104,7 +104,7 @@ constexpr double eps = std::numeric_limits<double>::epsilon();
 
 }  // namespace
 
-TEST_CASE("hosvd start: the bases are the Gram matrices' ordered, signed eigenvectors; the rotation is T x_n Q_n^T") {
+TEST_CASE("hosvd start: the bases are the Gram matrices' ordered, signed eigenvectors, the rotation is T x_n Q_n^T") {
   for (const Layout layout : {Layout::c_order, Layout::fortran_order})
     for (const auto& [order, size] : {std::pair{3, 5}, std::pair{4, 4}, std::pair{5, 3}}) {
       CAPTURE(order);
@@ -196,7 +196,7 @@ TEST_CASE("hosvd start: a run from it reconstructs T, reports on T's scale and s
   }
 }
 
-TEST_CASE("hosvd start, structure symmetric: one Q, G_1's, in every mode; C stays symmetric") {
+TEST_CASE("hosvd start, structure symmetric: one Q, G_1's, in every mode, C stays symmetric") {
   // D = 2 is the symmetric eigenproblem: G_1 = T^2 has T's eigenvectors (distinct |eigenvalues|),
   // so the start is already the answer.
   for (const auto& [order, size, noise] : {std::tuple{2, 9, 0.0}, std::tuple{4, 6, 0.0}, std::tuple{3, 7, 0.1}}) {

@@ -588,7 +588,7 @@ TEST_CASE("npy: every seed of the fuzz corpus is read or refused alike from a fi
   CHECK(arrays >= 20);
 }
 
-TEST_CASE("npy: complex64 and complex128 tensors and matrices round-trip exactly; the real reader refuses them") {
+TEST_CASE("npy: complex64 and complex128 tensors and matrices round-trip exactly, the real reader refuses them") {
   const ScratchDir dir("npy");
   std::mt19937_64 engine(91);
   std::normal_distribution<double> gauss;

@@ -60,7 +60,7 @@ TEST_CASE("a bad batch is refused with a message naming the file") {
                        tensordiag::user_error);
 }
 
-TEST_CASE("a complex batch round-trips in both orders; a NaN in an imaginary part and a real file are refused") {
+TEST_CASE("a complex batch round-trips in both orders, a NaN in an imaginary part and a real file are refused") {
   const tensordiag::testing::ScratchDir dir("npy_batch");
   using C = std::complex<double>;
   for (auto layout : {Layout::c_order, Layout::fortran_order}) {

@@ -259,7 +259,7 @@ TEST_CASE("cli packed: --batch runs every row of a (B, binom(N + D - 1, D)) file
   check_rejected(workspace, "diagonalize empty.npy --packed 4 --batch --out refused", "empty.npy: the batch holds no tensor");
 }
 
-TEST_CASE("packed files: the header alone gives the shape and the refusals; values round-trip bit for bit") {
+TEST_CASE("packed files: the header alone gives the shape and the refusals, values round-trip bit for bit") {
   const Workspace workspace;
   REQUIRE(workspace.run("generate --order 4 --size 7 --seed 9 --structure symmetric --packed --dtype float32 p.npy").exit_code == 0);
   runtime::PackedSymmetricFile file(workspace / "p.npy", 4);

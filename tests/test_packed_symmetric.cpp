@@ -547,7 +547,7 @@ TEST_CASE("packed: options and entries it does not take are one-line user errors
                        doctest::Contains("starting from the HOSVD of a packed tensor of order 8 and size 64"), user_error);
 }
 
-TEST_CASE("packed: a batch runs each tensor as it runs alone; an empty batch or mixed shapes are refused") {
+TEST_CASE("packed: a batch runs each tensor as it runs alone, an empty batch or mixed shapes are refused") {
   Options options;
   options.backend = Backend::cpu;
   options.max_sweeps = 5;

@@ -36,7 +36,7 @@ TEST_CASE("cli skew: a generated skew tensor is diagonalized to its block form, 
   CHECK(report["reconstruction_error"].get<double>() < 1e-13);
 }
 
-TEST_CASE("cli skew: a skew matrix (order 2) reaches the Murnaghan form; the GPU backend says it is the CPU's") {
+TEST_CASE("cli skew: a skew matrix (order 2) reaches the Murnaghan form, the GPU backend says it is the CPU's") {
   const Workspace workspace;
   REQUIRE(workspace.run("generate --order 2 --size 9 --seed 4 --structure skew --noise 0.5 m.npy").exit_code == 0);
   const CliRun run = workspace.run("diagonalize m.npy --out result --structure skew");

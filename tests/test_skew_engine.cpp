@@ -253,7 +253,7 @@ TEST_CASE("skew: D = 2 reaches the Murnaghan form, blocks equal Eigen's eigenval
   }
 }
 
-TEST_CASE("skew: float32 planted tensors converge to the float32 tolerance; the HOSVD start gives the same blocks") {
+TEST_CASE("skew: float32 planted tensors converge to the float32 tolerance, the HOSVD start gives the same blocks") {
   for (auto [order, size] : {std::pair{2, 9}, {3, 6}, {4, 8}}) {
     CAPTURE(order);
     const auto truth = planted_skew<float>(order, size, 77u + static_cast<unsigned>(order));

@@ -62,7 +62,7 @@ TEST_CASE("spec kernels: a change to any field of the spec changes the fingerpri
   CHECK(seen.size() == edits.size() + 1);
 }
 
-TEST_CASE("spec kernels: a spec asked again gets the same kernel, without the cache; another spec its own") {
+TEST_CASE("spec kernels: a spec asked again gets the same kernel, without the cache, another spec its own") {
   const codegen::KernelSpec spec = codegen::make_kernel_spec("off_norm", 3, 5, "float64", "F", "max_diag");
   bool compiled = true;
   const auto first = kernel_for_spec(spec, "sm_90", &compiled);

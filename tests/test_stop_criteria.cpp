@@ -44,7 +44,7 @@ TEST_CASE("stop criteria: under stall_tol without halving off_rel is a stall, at
   CHECK_FALSE(stop_reason_after(gaining, float64_criteria, false).has_value());
 }
 
-TEST_CASE("stop criteria: max_trace watches the trace; tolerance comes before the callback, max_sweeps last") {
+TEST_CASE("stop criteria: max_trace watches the trace, tolerance comes before the callback, max_sweeps last") {
   StopCriteria trace_criteria = float64_criteria;
   trace_criteria.stalls_on = dsl::StallFigure::trace;
   // ||diag C||^2 grows, the trace does not: a stall for max_trace only.

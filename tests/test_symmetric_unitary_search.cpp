@@ -111,7 +111,7 @@ TEST_CASE("symmetric unitary search: at orders 4 to 8 it reaches the brute-force
     }
 }
 
-TEST_CASE("symmetric unitary search: near a converged pivot a small step of full relative precision; the identity "
+TEST_CASE("symmetric unitary search: near a converged pivot a small step of full relative precision, the identity "
           "where the change is under 2^-60") {
   std::mt19937_64 random(99);
   for (int order : {4, 5, 7})

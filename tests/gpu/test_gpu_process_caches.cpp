@@ -53,7 +53,7 @@ TEST_SUITE("gpu") {
     CHECK(first.history.back().diag_norm2 > 2 * first.history.front().diag_norm2);  // the run did rotate
   }
 
-  TEST_CASE("pinned blocks are reused by size class; large ones bypass the pool") {
+  TEST_CASE("pinned blocks are reused by size class, large ones bypass the pool") {
     void* small = pinned_allocate(1000);  // class 1024
     static_cast<char*>(small)[999] = 1;
     pinned_release(small, 1000);

@@ -127,7 +127,7 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("skew float32 on the GPU: the CPU's core and Q to 1e-4 after 4 sweeps; planted blocks to the float32 tolerance") {
+  TEST_CASE("skew float32 on the GPU: the CPU's core and Q to 1e-4 after 4 sweeps, planted blocks to the float32 tolerance") {
     unsigned seed = 1400;
     for (const Shape shape : {Shape{3, 10}, Shape{4, 9, Layout::fortran_order}, Shape{3, 40}}) {
       CAPTURE(shape.order);

@@ -297,17 +297,22 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
   // STRETCHES: entry e is stretch e / stretch's entry e % stretch, both carried along, and so is
   // the stretch's index before the chunk, `outer`: in a slab (first > 0) as the place `top` of
   // memory mode 0's index among the held ones and the index `rest` of the modes between (a
-  // division a tile, none a stretch).
+  // division a tile, none a stretch), with where that held index's row starts (a table read as
+  // `top` changes).
   const long long first_outer = t * z.stretches_a_tile;
   int stretch = threadIdx.x / z.stretch, at = threadIdx.x % z.stretch;
-  long long outer = first_outer + stretch, rest = 0;
+  long long outer = first_outer + stretch, rest = 0, top_start = 0;
   int top = 0;
+  const auto held_row_start = [&]() -> long long {
+    return top < held->indices ? rows[held->index[top]] * chunk_memory_stride(0) : 0;
+  };
   if constexpr (SLAB) {
     top = static_cast<int>(outer / z.before);
     rest = outer % z.before;
+    top_start = held_row_start();
   }
   const auto outer_start = [&]() -> long long {
-    if (SLAB && first > 0) return rows[held->index[top]] * chunk_memory_stride(0) + rest * z.outer_stride;
+    if (SLAB && first > 0) return top_start + rest * z.outer_stride;
     return outer * z.outer_stride;
   };
   long long start = outer < z.outers ? outer_start() : 0;
@@ -325,8 +330,11 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
       for (; at >= z.stretch; at -= z.stretch) ++steps;
       stretch += steps;
       outer += steps;
-      if constexpr (SLAB)
+      if constexpr (SLAB) {
+        const int was = top;
         for (rest += steps; rest >= z.before; rest -= z.before) ++top;
+        if (top != was) top_start = held_row_start();
+      }
       if (outer < z.outers) start = outer_start();
     }
   }

@@ -95,7 +95,10 @@ TEST_CASE("distributed schedule: more ranks than index pairs, or xor where it ca
                        doctest::Contains("more ranks (2) than the distributed mode of size N = 3 can take"),
                        user_error);
   CHECK_THROWS_WITH_AS(runtime::distributed_schedule(2, 2, SweepSchedule::automatic),
-                       doctest::Contains("use at most 1 ranks"), user_error);
+                       doctest::Contains("use at most 1 rank"), user_error);
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(7, 4, SweepSchedule::automatic),
+                       doctest::Contains("can take: each rank holds whole index pairs of it, so use at most 3 ranks"),
+                       user_error);
   CHECK_THROWS_WITH_AS(runtime::distributed_schedule(12, 2, SweepSchedule::xor_subspaces),
                        doctest::Contains("--schedule xor on 2 ranks needs N and the number of ranks to be powers of two"),
                        user_error);

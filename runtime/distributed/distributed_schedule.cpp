@@ -94,10 +94,10 @@ std::size_t DistributedSchedule::rows_moved_per_sweep() const {
 
 DistributedSchedule distributed_schedule(int size, int ranks, SweepSchedule asked) {
   if (ranks < 1) throw internal_error("distributed_schedule: no ranks");
-  if (size / 2 < ranks)
+  if (const int most = std::max(1, size / 2); most < ranks)
     throw user_error("more ranks (" + std::to_string(ranks) + ") than the distributed mode of size N = " +
                      std::to_string(size) + " can take: each rank holds whole index pairs of it, so use at most " +
-                     std::to_string(std::max(1, size / 2)) + " ranks");
+                     std::to_string(most) + (most == 1 ? " rank" : " ranks"));
   if (asked == SweepSchedule::xor_subspaces && !xor_applies(size, ranks))
     throw user_error("--schedule xor on " + std::to_string(ranks) + " ranks needs N and the number of ranks to be "
                      "powers of two (N = " + std::to_string(size) + "): use --schedule round-robin or auto");

@@ -294,31 +294,45 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
     for (int e = threadIdx.x; e < z.copies; e += THREADS, offset += step) visit(e, offset);
     return;
   }
-  // STRETCHES: entry e is stretch e / stretch's entry e % stretch, both carried along, and so is
-  // the stretch's index before the chunk, `outer`: in a slab (first > 0) as the place `top` of
-  // memory mode 0's index among the held ones and the index `rest` of the modes between (a
-  // division a tile, none a stretch), with where that held index's row starts (a table read as
-  // `top` changes).
+  // STRETCHES: entry e is stretch e / stretch's entry e % stretch, both carried along.
   const long long first_outer = t * z.stretches_a_tile;
   int stretch = threadIdx.x / z.stretch, at = threadIdx.x % z.stretch;
+  if constexpr (!SLAB) {
+    long long start = first_outer + stretch < z.outers ? outer_offset(first_outer + stretch) : 0;
+    for (int e = threadIdx.x; e < z.copies; e += THREADS) {
+      if (first_outer + stretch >= z.outers) break;
+      visit(stretch * z.padded + at, start + at);
+      at += THREADS;
+      if (at >= z.stretch) {
+        while (at >= z.stretch) {
+          at -= z.stretch;
+          ++stretch;
+        }
+        if (first_outer + stretch < z.outers) start = outer_offset(first_outer + stretch);
+      }
+    }
+    return;
+  }
+  // A slab carries the stretch's index before the chunk, `outer`, along too: after memory mode 0
+  // as the place `top` of memory mode 0's index among the held ones and the index `rest` of the
+  // modes between (a division a tile, none a stretch), with where that held index's row starts (a
+  // table read as `top` changes). Its own loop: the whole tensor's, above, keeps its registers
+  // (this one in it cost float64 3^16 6%).
   long long outer = first_outer + stretch, rest = 0, top_start = 0;
-  int top = 0;
+  int top = static_cast<int>(outer / z.before);
+  rest = outer % z.before;
   const auto held_row_start = [&]() -> long long {
     return top < held->indices ? rows[held->index[top]] * chunk_memory_stride(0) : 0;
   };
-  if constexpr (SLAB) {
-    top = static_cast<int>(outer / z.before);
-    rest = outer % z.before;
-    top_start = held_row_start();
-  }
+  top_start = held_row_start();
   const auto outer_start = [&]() -> long long {
-    if (SLAB && first > 0) return top_start + rest * z.outer_stride;
+    if (first > 0) return top_start + rest * z.outer_stride;
     return outer * z.outer_stride;
   };
   long long start = outer < z.outers ? outer_start() : 0;
   for (int e = threadIdx.x; e < z.copies; e += THREADS) {
     if (outer >= z.outers) break;
-    if (SLAB && first == 0) {
+    if (first == 0) {
       const long long row = row_offset(at / static_cast<int>(z.inner));
       if (row >= 0) visit(stretch * z.padded + at, start + row + at % static_cast<int>(z.inner));
     } else {
@@ -330,11 +344,9 @@ __device__ inline void for_tile_entries(const ChunkTiles& z, long long t, int fi
       for (; at >= z.stretch; at -= z.stretch) ++steps;
       stretch += steps;
       outer += steps;
-      if constexpr (SLAB) {
-        const int was = top;
-        for (rest += steps; rest >= z.before; rest -= z.before) ++top;
-        if (top != was) top_start = held_row_start();
-      }
+      const int was = top;
+      for (rest += steps; rest >= z.before; rest -= z.before) ++top;
+      if (top != was) top_start = held_row_start();
       if (outer < z.outers) start = outer_start();
     }
   }

@@ -412,6 +412,13 @@ long long subspace_apply_bytes(const Sizes& z, int bits) {
   return (tile + tile / z.n) * z.scalar + (z.d - 1 + z.n / cell) * cell * cell * z.scalar;
 }
 
+// Its static shared memory: a row's start (8 bytes) for each of the tile's cell^(D-1) rows, and the
+// cosets' N indices (kernels_templates/subspace_apply.cu's row_offset and inner_index). A block's
+// opt-in limit counts both.
+long long subspace_apply_static_bytes(const Sizes& z, int bits) {
+  return saturating_power(1LL << bits, z.d - 1) * 8 + static_cast<long long>(z.n) * 4;
+}
+
 PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
   if (z.n < 4 || (z.n & (z.n - 1)) != 0)
     return refused("subspace_apply: the XOR schedule takes N a power of two >= 4 (N is " + std::to_string(z.n) + ")");
@@ -422,13 +429,17 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
   // take up to the most a block can opt in to on the device (Tuning::opt_in_shared_bytes: 227 KB
   // on an H100), one block a multiprocessor.
   int bits = spec.tuning.subspace_bits;
-  const long long budget = bits == 0 ? spec.tuning.subspace_shared_bytes : spec.tuning.opt_in_shared_bytes;
-  if (bits == 0)
+  const bool asked = bits != 0;
+  const long long budget = asked ? spec.tuning.opt_in_shared_bytes : spec.tuning.subspace_shared_bytes;
+  // The bytes held against the budget: the tile and blocks, and against the device's opt-in limit
+  // the static arrays too.
+  const auto held = [&](int k) { return subspace_apply_bytes(z, k) + (asked ? subspace_apply_static_bytes(z, k) : 0); };
+  if (!asked)
     for (int k = std::min(3, log_n); k >= 2 && bits == 0; --k)
-      if (subspace_apply_bytes(z, k) <= budget) bits = k;
-  if (bits == 0 || bits > log_n || subspace_apply_bytes(z, bits) > budget)
+      if (held(k) <= budget) bits = k;
+  if (bits == 0 || bits > log_n || held(bits) > budget)
     return refused("subspace_apply: a tile of " + std::to_string(1 << std::max(bits, 2)) + "^" + std::to_string(z.d - 1) +
-                   " x " + std::to_string(z.n) + " entries needs " + bytes(subspace_apply_bytes(z, std::max(bits, 2))) +
+                   " x " + std::to_string(z.n) + " entries needs " + bytes(held(std::max(bits, 2))) +
                    " of shared memory, over the limit of " + bytes(budget) + " per block (N = " + std::to_string(z.n) +
                    " allows cells of at most 2^" + std::to_string(log_n) + ")");
   const long long cell = 1LL << bits;

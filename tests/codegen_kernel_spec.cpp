@@ -187,9 +187,16 @@ TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4
   // 4^5 x 16 float64 entries are 131 KB: over the default budget, within the opt-in when asked.
   CHECK(apply_plan(6, 16, "float64", 0).refusal.starts_with("subspace_apply: a tile of 4^5 x 16 entries needs"));
   CHECK(apply_plan(6, 16, "float64", 2).plan);
-  // ... but not within an A100's 163 KB opt-in a block, or a 64 KB one.
+  // ... and within an A100's 163 KB opt-in a block, not a 64 KB one.
   CHECK(apply_plan(6, 16, "float64", 2, 163 * 1024).plan);
   CHECK(apply_plan(6, 16, "float64", 2, 64 * 1024).refusal.find("over the limit of 65536 bytes") != std::string::npos);
+  // Against the opt-in limit the static arrays count too: 4^5 row starts of 8 bytes and 16 indices.
+  const long long dynamic = std::get<SubspaceApplyPlan>(apply_plan(6, 16, "float64", 2).plan->kind_plan).dynamic_shared_bytes;
+  const long long static_bytes = 1024 * 8 + 16 * 4;
+  CHECK(apply_plan(6, 16, "float64", 2, static_cast<int>(dynamic + static_bytes)).plan);
+  const std::string needs = "needs " + std::to_string(dynamic + static_bytes) + " bytes";
+  CHECK(apply_plan(6, 16, "float64", 2, static_cast<int>(dynamic + static_bytes - 1)).refusal.find(needs) !=
+        std::string::npos);
   CHECK(apply_plan(9, 8, "float32", 2).refusal.starts_with("subspace_apply: a tile of 4^8 x 8 entries needs"));
   CHECK(apply_plan(3, 6, "float32", 0).refusal.find("N a power of two") != std::string::npos);
   // The angles' source is specialized for the cell: a tensor of 2^k a mode.

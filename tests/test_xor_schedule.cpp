@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <initializer_list>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "dsl/builtin_rules.hpp"
@@ -172,83 +174,49 @@ TEST_CASE("the xor schedule for N not a power of two is a user error naming N") 
   CHECK_THROWS_AS(parse_schedule("spiral"), user_error);
 }
 
-TEST_CASE("TENSORDIAG_SUBSPACE_BITS: 0 or 2..10, anything else one clear error") {
+namespace {
+
+// An integer tuning variable and its reader: unset it reads `unset`, each accepted text its value,
+// and each refused text throws the one line "NAME must be RANGE, not 'TEXT'".
+void check_integer_setting(const char* name, int (*read)(), int unset, const char* range,
+                           std::initializer_list<std::pair<const char*, int>> accepted,
+                           std::initializer_list<const char*> refused) {
+  CAPTURE(name);
   tensordiag::test::ScopedEnvironment environment;
-  environment.set("TENSORDIAG_SUBSPACE_BITS", std::nullopt);
-  CHECK(subspace_bits_from_environment() == 0);
-  for (const auto& [text, bits] : {std::pair{"", 0}, std::pair{"0", 0}, std::pair{"2", 2}, std::pair{"10", 10}}) {
-    environment.set("TENSORDIAG_SUBSPACE_BITS", text);
-    CHECK(subspace_bits_from_environment() == bits);
-  }
-  for (const char* text : {"1", "11", "-2", "3x", "many", "99999999999999999999"}) {
+  environment.set(name, std::nullopt);
+  CHECK(read() == unset);
+  for (const auto& [text, value] : accepted) {
     CAPTURE(text);
-    environment.set("TENSORDIAG_SUBSPACE_BITS", text);
-    CHECK_THROWS_WITH_AS(subspace_bits_from_environment(),
-                         ("TENSORDIAG_SUBSPACE_BITS must be 0 or 2..10, not '" + std::string(text) + "'").c_str(),
-                         user_error);
+    environment.set(name, text);
+    CHECK(read() == value);
   }
+  for (const char* text : refused) {
+    CAPTURE(text);
+    environment.set(name, text);
+    CHECK_THROWS_WITH_AS(read(), (std::string(name) + " must be " + range + ", not '" + text + "'").c_str(), user_error);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("TENSORDIAG_SUBSPACE_BITS: 0 or 2..10, anything else one clear error") {
+  check_integer_setting("TENSORDIAG_SUBSPACE_BITS", subspace_bits_from_environment, 0, "0 or 2..10",
+                        {{"", 0}, {"0", 0}, {"2", 2}, {"10", 10}}, {"1", "11", "-2", "3x", "many", "99999999999999999999"});
 }
 
 TEST_CASE("TENSORDIAG_PASS_WARP_SHUFFLES (0, 1) and TENSORDIAG_PASS_MAX_REGISTERS (0, 32..255): else one clear error") {
-  tensordiag::test::ScopedEnvironment environment;
-  environment.set("TENSORDIAG_PASS_WARP_SHUFFLES", std::nullopt);
-  environment.set("TENSORDIAG_PASS_MAX_REGISTERS", std::nullopt);
-  CHECK(pass_warp_shuffles_from_environment() == -1);
-  CHECK(pass_max_registers_from_environment() == -1);
-  for (const auto& [text, on] : {std::pair{"0", 0}, std::pair{"1", 1}, std::pair{"", -1}}) {
-    environment.set("TENSORDIAG_PASS_WARP_SHUFFLES", text);
-    CHECK(pass_warp_shuffles_from_environment() == on);
-  }
-  for (const auto& [text, registers] : {std::pair{"0", 0}, std::pair{"32", 32}, std::pair{"255", 255}, std::pair{"", -1}}) {
-    environment.set("TENSORDIAG_PASS_MAX_REGISTERS", text);
-    CHECK(pass_max_registers_from_environment() == registers);
-  }
-  for (const char* text : {"2", "-1", "yes"}) {
-    CAPTURE(text);
-    environment.set("TENSORDIAG_PASS_WARP_SHUFFLES", text);
-    CHECK_THROWS_WITH_AS(pass_warp_shuffles_from_environment(),
-                         ("TENSORDIAG_PASS_WARP_SHUFFLES must be 0 or 1, not '" + std::string(text) + "'").c_str(),
-                         user_error);
-  }
-  for (const char* text : {"31", "256", "-128", "128k"}) {
-    CAPTURE(text);
-    environment.set("TENSORDIAG_PASS_MAX_REGISTERS", text);
-    CHECK_THROWS_WITH_AS(pass_max_registers_from_environment(),
-                         ("TENSORDIAG_PASS_MAX_REGISTERS must be 0 or 32..255, not '" + std::string(text) + "'").c_str(),
-                         user_error);
-  }
+  check_integer_setting("TENSORDIAG_PASS_WARP_SHUFFLES", pass_warp_shuffles_from_environment, -1, "0 or 1",
+                        {{"0", 0}, {"1", 1}, {"", -1}}, {"2", "-1", "yes"});
+  check_integer_setting("TENSORDIAG_PASS_MAX_REGISTERS", pass_max_registers_from_environment, -1, "0 or 32..255",
+                        {{"0", 0}, {"32", 32}, {"255", 255}, {"", -1}}, {"31", "256", "-128", "128k"});
 }
 
 TEST_CASE("TENSORDIAG_CHUNK_TILE_BYTES: 0..232448, unset -1 (the plan's default), anything else one clear error") {
-  tensordiag::test::ScopedEnvironment environment;
-  environment.set("TENSORDIAG_CHUNK_TILE_BYTES", std::nullopt);
-  CHECK(chunk_tile_bytes_from_environment() == -1);
-  for (const auto& [text, bytes] : {std::pair{"", -1}, std::pair{"0", 0}, std::pair{"49152", 49152}, std::pair{"232448", 232448}}) {
-    environment.set("TENSORDIAG_CHUNK_TILE_BYTES", text);
-    CHECK(chunk_tile_bytes_from_environment() == bytes);
-  }
-  for (const char* text : {"232449", "-1", "48K", "tiles"}) {
-    CAPTURE(text);
-    environment.set("TENSORDIAG_CHUNK_TILE_BYTES", text);
-    CHECK_THROWS_WITH_AS(chunk_tile_bytes_from_environment(),
-                         ("TENSORDIAG_CHUNK_TILE_BYTES must be 0..232448, not '" + std::string(text) + "'").c_str(),
-                         user_error);
-  }
+  check_integer_setting("TENSORDIAG_CHUNK_TILE_BYTES", chunk_tile_bytes_from_environment, -1, "0..232448",
+                        {{"", -1}, {"0", 0}, {"49152", 49152}, {"232448", 232448}}, {"232449", "-1", "48K", "tiles"});
 }
 
 TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..64, unset -1 (the plan's default), anything else one clear error") {
-  tensordiag::test::ScopedEnvironment environment;
-  environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", std::nullopt);
-  CHECK(pivot_gram_size_from_environment() == -1);
-  for (const auto& [text, size] : {std::pair{"", -1}, std::pair{"0", 0}, std::pair{"32", 32}, std::pair{"64", 64}}) {
-    environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", text);
-    CHECK(pivot_gram_size_from_environment() == size);
-  }
-  for (const char* text : {"65", "-1", "8.5", "all"}) {
-    CAPTURE(text);
-    environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", text);
-    CHECK_THROWS_WITH_AS(pivot_gram_size_from_environment(),
-                         ("TENSORDIAG_PIVOT_GRAM_SIZE must be 0..64, not '" + std::string(text) + "'").c_str(),
-                         user_error);
-  }
+  check_integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", pivot_gram_size_from_environment, -1, "0..64",
+                        {{"", -1}, {"0", 0}, {"32", 32}, {"64", 64}}, {"65", "-1", "8.5", "all"});
 }

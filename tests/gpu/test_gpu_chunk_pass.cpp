@@ -13,7 +13,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <complex>
 #include <numeric>
 
@@ -21,9 +20,7 @@
 #include "dsl/givens.hpp"
 #include "random_group.hpp"
 #include "relative_difference.hpp"
-#include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/random_stream.hpp"
-#include "runtime/core/scalar.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"

@@ -8,8 +8,6 @@
 // shuffles (thread modes and the innermost mode) or, for the same shapes, through shared memory.
 #include <doctest/doctest.h>
 
-#include <cmath>
-
 #include "dsl/givens.hpp"
 #include "codegen/builtin_rules.hpp"
 #include "random_group.hpp"
@@ -20,7 +18,6 @@
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/group_pass.hpp"
-#include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/random_stream.hpp"
 
 using namespace tensordiag::runtime;

@@ -81,8 +81,11 @@ PlanAttempt plan_pivot_angles_split(const KernelSpec& spec, const Sizes& z) {
   const int head = z.d - tail;
   const int threads = static_cast<int>(std::clamp<long long>(1LL << tail, 32, 512));
   const long long contract_blocks = std::clamp<long long>(256 / std::max<long long>(z.pairs, 1), 1, 1LL << std::min(head, 20));
-  const PivotAnglesSplitPlan plan{threads, head, contract_blocks, z.pairs * contract_blocks * 2 * (1LL << tail)};
-  return planned({{"figures.cuh"},
+  // The partials are Wide (wide_scalar.cuh): two doubles an entry for a complex tensor.
+  const long long doubles_per_entry = is_complex(spec.dtype) ? 2 : 1;
+  const PivotAnglesSplitPlan plan{threads, head, contract_blocks,
+                                  z.pairs * contract_blocks * 2 * (1LL << tail) * doubles_per_entry};
+  return planned({{"figures.cuh", "wide_scalar.cuh"},
                   true,
                   plan,
                   {{"pivot_head", threads, z.pairs},
@@ -111,7 +114,7 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   const PivotCheckGatherPlan plan{threads, static_cast<int>(team),
                                   std::max<long long>(1, ceil_div(upper * gather_team, threads)),
                                   ceil_div(square * line_team, threads), ceil_div(square, threads)};
-  return planned({{"group_membership.cuh", "lambda_layout.cuh"},
+  return planned({{"group_membership.cuh", "lambda_layout.cuh", "wide_scalar.cuh"},
                   false,
                   plan,
                   {{"pivot_check_gather", threads, plan.blocks},
@@ -557,10 +560,11 @@ namespace {
 // The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes, the
 // pivot check (its skew-Hermitian Lambda as the real 2N x 2N embedding, whose norm the real Lanczos
 // takes), the figures, the one-block run, the XOR subspace passes and the symmetric angles (complex
-// symmetric tensors, orders 2 and 3: validate). The others are real arithmetic (orders, the split
-// contraction) and refuse it.
+// symmetric tensors, orders 2 and 3: validate), and the split angles of pivot subtensors over a
+// warp's shared memory. The others are real arithmetic and refuse it.
 bool takes_complex(KernelKind kind) {
-  return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_check_gather || kind == KernelKind::symmetric_angles ||
+  return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_angles_split ||
+         kind == KernelKind::pivot_check_gather || kind == KernelKind::symmetric_angles ||
          kind == KernelKind::lambda_norm || kind == KernelKind::group_pass ||
          kind == KernelKind::chunk_pass || kind == KernelKind::off_norm || kind == KernelKind::small_tensor ||
          kind == KernelKind::subspace_angles || kind == KernelKind::subspace_apply;
@@ -572,9 +576,11 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   validate(spec);
   if (is_complex(spec.dtype) && !takes_complex(spec.kind))
     return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
-                   " runs pivot_angles, the pivot check's kinds, group_pass, chunk_pass, off_norm, small_tensor, the "
-                   "subspace kinds and symmetric_angles)");
-  if (is_complex(spec.dtype) && (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::small_tensor) &&
+                   " runs pivot_angles, pivot_angles_split, the pivot check's kinds, group_pass, chunk_pass, off_norm, "
+                   "small_tensor, the subspace kinds and symmetric_angles)");
+  if (is_complex(spec.dtype) &&
+      (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::pivot_angles_split ||
+       spec.kind == KernelKind::small_tensor) &&
       spec.rule.hermitian_terms.empty())
     return refused("rule '" + spec.rule.name + "' is real-only (its objective has no complex lift): complex tensors take "
                    "rule max_diag");

@@ -39,7 +39,7 @@ struct PivotAnglesSplitPlan {
   int threads;
   int head_modes;             // HEAD; the other D - HEAD modes are the tail, 2^(D - HEAD) entries
   long long contract_blocks;  // per pair
-  long long partial_doubles;  // the partials buffer: pairs * contract_blocks * 2 * 2^(D - HEAD)
+  long long partial_doubles;  // the partials buffer: pairs * contract_blocks * 2 * 2^(D - HEAD), twice for complex
 };
 
 // A team of lanes per entry of Lambda's strict upper triangle (plan_pivot_check_gather says how many).

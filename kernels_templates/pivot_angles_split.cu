@@ -2,17 +2,18 @@
 // entries, bit n of an entry's index picking q in mode n) does not fit one block's shared memory
 // (issue 12; pivot_angles serves the shapes where it does). The rule needs four entries of S after
 // the rotations of modes < n (DESIGN.md section 2): a_n (all p), b_n (q in mode n only), d_n (all
-// q), e_n (p in mode n only). Rotating mode m maps the value at p to c x_p + s x_q and the value at
-// q to -s x_p + c x_q, so
-//   a_{n+1} = c_n a_n + s_n b_n,   d_{n+1} = c_n d_n - s_n e_n,
+// q), e_n (p in mode n only). Rotating mode m maps the value at p to c x_p + conj(s) x_q and the
+// value at q to c x_q - s x_p (prelude's rotated_at_p, rotated_at_q; conj(s) = s on a real tensor,
+// and on a complex one (c, s) = (al, be) of the unitary rotation, al real: DESIGN.md section 7), so
+//   a_{n+1} = c_n a_n + conj(s_n) b_n,   d_{n+1} = c_n d_n - s_n e_n,
 //   b_n = sum_i U_n(i) S[i, q, p..p],   e_n = sum_i V_n(i) S[i, p, q..q]   (i: the modes < n),
-//   U_n(i) = prod_{m<n} (i_m ? s_m : c_m),   V_n(i) = prod_{m<n} (i_m ? c_m : -s_m):
-// contractions of 2^n entries each. The modes split into a head 0..HEAD-1 and a tail of TAIL
-// modes:
+//   U_n(i) = prod_{m<n} (i_m ? conj(s_m) : c_m),   V_n(i) = prod_{m<n} (i_m ? c_m : -s_m):
+// contractions of 2^n entries each, summed in Wide (wide_scalar.cuh: double, or Complex<double>).
+// The modes split into a head 0..HEAD-1 and a tail of TAIL modes:
 //   pivot_head      per pair, the head modes one after the other from those small corners of S
 //                   (2^(HEAD+1) entries in all); grid = PAIRS, block = THREADS
 //   pivot_contract  the one read of every S: P[j] = sum_i U_HEAD(i) S[i, j], Q[j] = sum_i V_HEAD(i) S[i, j]
-//                   over the head index i, for every tail index j, in double; CONTRACT_BLOCKS
+//                   over the head index i, for every tail index j, in Wide; CONTRACT_BLOCKS
 //                   blocks per pair each sum a share of the i and write their partial P and Q;
 //                   grid = PAIRS * CONTRACT_BLOCKS, block = THREADS
 //   pivot_tail      per pair, P and Q summed (in a fixed order) into shared memory, then the tail
@@ -25,8 +26,9 @@
 //   tensor     N^D entries: the core before this group's rotations (read only)
 //   pairs, rotations: as every group kernel (prelude); the head's rotations are written by
 //              pivot_head and read by pivot_contract, the tail's written by pivot_tail
-//   partials   PAIRS * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES doubles: block b of pair k writes P at
-//              ((k * CONTRACT_BLOCKS + b) * 2) * TAIL_ENTRIES and Q after it
+//   partials   PAIRS * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES Wide values (two doubles each for a
+//              complex tensor): block b of pair k writes P at ((k * CONTRACT_BLOCKS + b) * 2) *
+//              TAIL_ENTRIES and Q after it
 //   rows       null, or for a slab of a distributed run (pivot_subtensor.cuh) the row of each
 //              index of the slowest memory mode, -1 where another rank holds it: that rank's
 //              pairs get (0, 0) in every mode, so that the sum across ranks is each pair's owner's
@@ -66,14 +68,28 @@ __device__ inline long long tail_offset(int p, int q, int j, const int* rows) {
 }
 
 // U(i) and V(i) over the modes m < count (the rows p and q of their rotations `head`).
-__device__ inline double2 head_weights(const Rotation* head, int count, long long i) {
-  double u = 1.0, v = 1.0;
+struct HeadWeights {
+  Wide u, v;
+};
+__device__ inline HeadWeights head_weights(const Rotation* head, int count, long long i) {
+  Wide u(1.0), v(1.0);
   for (int m = 0; m < count; ++m) {
     const bool at_q = (i >> m) & 1;
-    u *= static_cast<double>(at_q ? head[m].s : head[m].c);
-    v *= static_cast<double>(at_q ? head[m].c : -head[m].s);
+    u = u * (at_q ? widen(conj(head[m].s)) : widen(head[m].c));
+    v = v * (at_q ? widen(head[m].c) : widen(-head[m].s));
   }
-  return make_double2(u, v);
+  return {u, v};
+}
+
+// b and e summed over the block, in every thread (block_sum: a complex value as two real sums).
+__device__ inline void block_sum_both(double& b, double& e) {
+  const double2 total = block_sum(make_double2(b, e));
+  b = total.x;
+  e = total.y;
+}
+__device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tensordiag::dsl::Complex<double>& e) {
+  block_sum_both(b.re, e.re);
+  block_sum_both(b.im, e.im);
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
@@ -98,22 +114,22 @@ pivot_head(${pivot_head_parameters}) {
       b_fixed += place(m, p, rows) * STRIDE[m];
       e_fixed += place(m, q, rows) * STRIDE[m];
     }
-    double2 be = make_double2(0.0, 0.0);
+    Wide b_sum(0.0), e_sum(0.0);
     for (long long i = threadIdx.x; i < (1LL << n); i += THREADS) {
-      const double2 w = head_weights(head, n, i);
+      const HeadWeights w = head_weights(head, n, i);
       const long long offset = head_offset(p, q, n, i, rows);
-      be.x += w.x * static_cast<double>(tensor[b_fixed + offset]);
-      be.y += w.y * static_cast<double>(tensor[e_fixed + offset]);
+      b_sum += w.u * widen(tensor[b_fixed + offset]);
+      e_sum += w.v * widen(tensor[e_fixed + offset]);
     }
-    be = block_sum(be);
-    const Scalar b = static_cast<Scalar>(be.x), e = static_cast<Scalar>(be.y);
+    block_sum_both(b_sum, e_sum);
+    const Scalar b = narrow(b_sum), e = narrow(e_sum);
     const Rotation g = rule_rotation(a, b, d, e);
     if (threadIdx.x == 0) {
       head[n] = g;
       rotations[n * PAIRS + k] = g;
     }
-    a = g.c * a + g.s * b;
-    d = g.c * d - g.s * e;
+    a = rotated_at_p(g, a, b);
+    d = rotated_at_q(g, d, e);
     __syncthreads();  // head[n] is seen by every thread before mode n + 1
   }
 }
@@ -128,26 +144,26 @@ pivot_contract(${pivot_contract_parameters}) {
   for (int m = threadIdx.x; m < HEAD; m += THREADS) head[m] = rotations[m * PAIRS + k];
   __syncthreads();
   long long tail[PER_THREAD];
-  double sum_p[PER_THREAD], sum_q[PER_THREAD];
+  Wide sum_p[PER_THREAD], sum_q[PER_THREAD];
 #pragma unroll
   for (int r = 0; r < PER_THREAD; ++r) {
     const int j = threadIdx.x + r * THREADS;
     tail[r] = j < TAIL_ENTRIES ? tail_offset(p, q, j, rows) : 0;
-    sum_p[r] = 0.0;
-    sum_q[r] = 0.0;
+    sum_p[r] = Wide(0.0);
+    sum_q[r] = Wide(0.0);
   }
   for (long long i = share; i < HEAD_ENTRIES; i += CONTRACT_BLOCKS) {
-    const double2 w = head_weights(head, HEAD, i);
+    const HeadWeights w = head_weights(head, HEAD, i);
     const long long row = head_offset(p, q, HEAD, i, rows);
 #pragma unroll
     for (int r = 0; r < PER_THREAD; ++r) {
       if (threadIdx.x + r * THREADS >= TAIL_ENTRIES) continue;
-      const double x = static_cast<double>(tensor[row + tail[r]]);
-      sum_p[r] += w.x * x;
-      sum_q[r] += w.y * x;
+      const Wide x = widen(tensor[row + tail[r]]);
+      sum_p[r] += w.u * x;
+      sum_q[r] += w.v * x;
     }
   }
-  double* out = partials + static_cast<long long>(blockIdx.x) * 2 * TAIL_ENTRIES;
+  Wide* out = reinterpret_cast<Wide*>(partials) + static_cast<long long>(blockIdx.x) * 2 * TAIL_ENTRIES;
 #pragma unroll
   for (int r = 0; r < PER_THREAD; ++r) {
     const int j = threadIdx.x + r * THREADS;
@@ -165,15 +181,15 @@ pivot_tail(${pivot_tail_parameters}) {
     for (int n = HEAD + threadIdx.x; n < D; n += THREADS) rotations[n * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
     return;
   }
-  const double* in = partials + static_cast<long long>(k) * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES;
+  const Wide* in = reinterpret_cast<const Wide*>(partials) + static_cast<long long>(k) * CONTRACT_BLOCKS * 2 * TAIL_ENTRIES;
   for (int j = threadIdx.x; j < TAIL_ENTRIES; j += THREADS) {
-    double sum_p = 0.0, sum_q = 0.0;
+    Wide sum_p(0.0), sum_q(0.0);
     for (int b = 0; b < CONTRACT_BLOCKS; ++b) {
       sum_p += in[static_cast<long long>(b) * 2 * TAIL_ENTRIES + j];
       sum_q += in[static_cast<long long>(b) * 2 * TAIL_ENTRIES + TAIL_ENTRIES + j];
     }
-    contracted_p[j] = static_cast<Scalar>(sum_p);
-    contracted_q[j] = static_cast<Scalar>(sum_q);
+    contracted_p[j] = narrow(sum_p);
+    contracted_q[j] = narrow(sum_q);
   }
   __syncthreads();
   constexpr int all = TAIL_ENTRIES - 1;
@@ -186,11 +202,11 @@ pivot_tail(${pivot_tail_parameters}) {
       const int low = half & (bit - 1);
       const int j = ((half - low) << 1) | low;
       const Scalar xp = contracted_p[j], yp = contracted_p[j | bit];
-      contracted_p[j] = g.c * xp + g.s * yp;
-      contracted_p[j | bit] = -g.s * xp + g.c * yp;
+      contracted_p[j] = rotated_at_p(g, xp, yp);
+      contracted_p[j | bit] = rotated_at_q(g, yp, xp);
       const Scalar xq = contracted_q[j], yq = contracted_q[j | bit];
-      contracted_q[j] = g.c * xq + g.s * yq;
-      contracted_q[j | bit] = -g.s * xq + g.c * yq;
+      contracted_q[j] = rotated_at_p(g, xq, yq);
+      contracted_q[j | bit] = rotated_at_q(g, yq, xq);
     }
     if (threadIdx.x == 0) rotations[n * PAIRS + k] = g;
     __syncthreads();

@@ -55,14 +55,7 @@ inline constexpr int TEAM = ${team_lanes};  // the most lanes a team takes: a po
 inline constexpr int WARPS = THREADS / 32;
 static_assert(TEAM >= 32 && THREADS % TEAM == 0 && (TEAM & (TEAM - 1)) == 0, "pivot_check_gather: TEAM divides the block");
 
-// Scalar in double, the check's precision: double, or Complex<double>.
-__device__ inline double widen(float x) { return x; }
-__device__ inline double widen(double x) { return x; }
-template <class R>
-__device__ inline tensordiag::dsl::Complex<double> widen(tensordiag::dsl::Complex<R> z) {
-  return {static_cast<double>(z.re), static_cast<double>(z.im)};
-}
-using Wide = decltype(widen(Scalar{}));
+// Wide (wide_scalar.cuh): Scalar in double, the check's precision.
 
 // Entry (i, j) of an N x N matrix of Wide values kept as doubles in lambda_layout.cuh's layout: a
 // complex one as its real 2N x 2N embedding.

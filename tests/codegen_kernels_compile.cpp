@@ -11,6 +11,7 @@
 #include <atomic>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "codegen/kernel_source.hpp"
@@ -189,8 +190,8 @@ TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes 
   CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", 20, 3, "float32", "C", "max_diag")), codegen_error);
 }
 
-// The complex kinds (issue 11, item 3): the general engine's angles and passes, the pivot check's
-// Lambda and its norm, the figures, the one-block run and the XOR subspace passes, for
+// The complex kinds (issue 11, item 3): the general engine's angles (both forms) and passes, the
+// pivot check's Lambda and its norm, the figures, the one-block run and the XOR subspace passes, for
 // complex64 and complex128, both layouts, at every listed D and N they serve (pivot_angles up to the
 // subtensor its warp holds, group_pass up to its tile), and structure symmetric's unitary step
 // (symmetric_angles) at order 3, which refuses orders 4 and up for complex dtypes; every other
@@ -204,7 +205,8 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the oth
         if (order == 9 && size == 128) continue;
         const int i = static_cast<int>(cases.size());
         const Case c{kind, order, size, i % 2 == 0 ? "complex64" : "complex128", i % 4 < 2 ? "C" : "F", "max_diag"};
-        const bool complex_kind = kind == "pivot_angles" || kind == "pivot_check_gather" || kind == "lambda_norm" ||
+        const bool complex_kind = kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "pivot_check_gather" ||
+                                  kind == "lambda_norm" ||
                                   kind == "group_pass" ||
                                   kind == "chunk_pass" || kind == "off_norm" || kind == "small_tensor" ||
                                   kind == "subspace_angles" || kind == "subspace_apply" ||
@@ -228,6 +230,24 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the oth
   check_compiles(cases);
   CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("pivot_angles", 4, 8, "complex64", "C", "max_trace")),
                        doctest::Contains("real-only"), codegen_error);
+}
+
+// The split angles in complex arithmetic at the orders whose pivot subtensors are over a warp's
+// shared memory (complex64 from D = 13, complex128 from D = 12), where the engine takes them: N = 2
+// up to D = 24, N = 3 and 4, both dtypes and layouts; and with the chunked pass they run beside.
+TEST_CASE("the complex split angles and chunked pass compile at the orders that take them") {
+  std::vector<Case> cases;
+  int i = 0;
+  for (const auto& [order, size] : std::vector<std::pair<int, int>>{{12, 2}, {13, 2}, {16, 2}, {20, 2}, {24, 2},
+                                                                    {12, 3}, {14, 3}, {16, 3}, {12, 4}})
+    for (const char* dtype : {"complex64", "complex128"}) {
+      if (std::string(dtype) == "complex64" && order == 12) continue;  // its subtensor fits: pivot_angles
+      for (const char* kind : {"pivot_angles_split", "chunk_pass"})
+        cases.push_back({kind, order, size, dtype, i++ % 2 == 0 ? "C" : "F", "max_diag"});
+      CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("pivot_angles", order, size, dtype, "C", "max_diag")),
+                           doctest::Contains("exceeds the shared memory"), codegen_error);
+    }
+  check_compiles(cases);
 }
 
 // Order 2, structure symmetric (the Jacobi eigenvalue method on the GPU): the symmetric angles,

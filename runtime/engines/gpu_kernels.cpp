@@ -108,10 +108,6 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
       kinds.refusal = angles.refusal + "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
       return kinds;
     }
-    if (codegen::is_complex(base.dtype)) {
-      kinds.refusal = angles.refusal + "; complex tensors have no split path";
-      return kinds;
-    }
     kinds.angles = KernelKind::pivot_angles_split;
   }
   if (!attempt(KernelKind::group_pass).plan) kinds.pass = KernelKind::chunk_pass;

@@ -1,14 +1,10 @@
 #pragma once
 // The options of the structured GPU tests (structure symmetric and skew against the CPU engines):
 // a shape with its layout, a structure on a backend, and a fixed number of sweeps on the GPU.
+#include "gpu/test_shape.hpp"
 #include "runtime/diagonalize.hpp"
 
 namespace tensordiag::testing {
-
-struct Shape {
-  int order, size;
-  runtime::Layout layout = runtime::Layout::c_order;
-};
 
 inline runtime::Options structured_on(runtime::Structure structure, runtime::Backend backend) {
   runtime::Options options;

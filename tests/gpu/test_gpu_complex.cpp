@@ -3,20 +3,20 @@
 // Against the CPU complex engine on the same input and schedule: the same sweeps, core and U_1 to
 // 1e-10 relative in complex128 (the phases fixed the same way on both), off_rel to 1e-9; planted
 // tensors recovered to 1e-12 with unitarity and reconstruction within 30 N D eps; complex64 within
-// its own tolerance; a real tensor run as complex128 follows the real GPU engine; and the runs the
-// GPU declines (subtensors over the shared memory) with their reasons; the pivot check (Lambda
-// skew-Hermitian, its norm from its real embedding) against the CPU's decisions.
+// its own tolerance; a real tensor run as complex128 follows the real GPU engine; the pivot check
+// (Lambda skew-Hermitian, its norm from its real embedding) against the CPU's decisions. Orders
+// whose pivot subtensors are over a warp's shared memory: test_gpu_complex_split.cpp.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
-#include <random>
 #include <set>
 #include <string>
 
 #include "complex_recovery.hpp"
+#include "gpu/complex_gpu_cpu.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
@@ -28,65 +28,6 @@ using namespace tensordiag;
 using namespace tensordiag::runtime;
 using namespace tensordiag::testing;
 
-namespace {
-
-Options on(Backend backend) {
-  Options options;
-  options.backend = backend;
-  options.verify = true;
-  options.max_sweeps = 40;
-  return options;
-}
-
-// On the GPU for exactly `sweeps` sweeps: no tolerance or stall stop.
-Options fixed_sweeps(int sweeps) {
-  Options options = on(Backend::cuda);
-  options.max_sweeps = sweeps;
-  options.tol = 0.0;
-  options.stall_tol = 0.0;
-  return options;
-}
-
-// The GPU run against the CPU complex engine with the same options and the schedule the GPU ran
-// (its XOR subspace passes are the CPU's XOR groups in the same order): the same sweeps, core and
-// U_1 within `bound` relative, off_rel within 10 bound, ||diag C||^2 never down. Returns the GPU
-// result.
-template <class R>
-Result<std::complex<R>> check_gpu_equals_cpu(const HostTensor<std::complex<R>>& tensor, Options options, double bound) {
-  options.backend = Backend::cuda;
-  const Result<std::complex<R>> gpu = diagonalize_complex(tensor, options);
-  options.backend = Backend::cpu;
-  if (gpu.schedule == "xor") options.schedule = SweepSchedule::xor_subspaces;
-  const Result<std::complex<R>> cpu = diagonalize_complex(tensor, options);
-  REQUIRE(gpu.backend == Backend::cuda);
-  CHECK((gpu.engine == "cuda" || gpu.engine == "cuda_one_block"));
-  CHECK(cpu.engine == "cpu_complex");
-  CHECK(gpu.schedule == cpu.schedule);
-  REQUIRE(gpu.sweeps() == cpu.sweeps());
-  CHECK(relative_difference(gpu.core.values(), cpu.core.values()) <= bound);
-  for (std::size_t n = 0; n < gpu.factors.size(); ++n) {
-    CAPTURE(n);
-    CHECK(relative_difference(gpu.factors[n].data, cpu.factors[n].data) <= bound);
-  }
-  for (std::size_t k = 0; k < cpu.history.size(); ++k)
-    CHECK(std::abs(gpu.history[k].off_rel - cpu.history[k].off_rel) <= 10 * bound);
-  for (std::size_t k = 1; k < gpu.history.size(); ++k)
-    CHECK(gpu.history[k].diag_norm2 >= gpu.history[k - 1].diag_norm2 * (1 - 10 * bound));
-  // The diagonal real and >= 0 (the phases fixed on the host, as on the CPU).
-  for (int i = 0; i < tensor.size(); ++i) {
-    const std::complex<R> c = gpu.core.data()[i * gpu.core.diagonal_stride()];
-    CHECK(c.imag() == R(0));
-    CHECK(c.real() >= R(0));
-  }
-  return gpu;
-}
-
-struct Shape {
-  int order, size;
-  Layout layout = Layout::c_order;
-};
-
-}  // namespace
 
 TEST_SUITE("gpu") {
   TEST_CASE("complex128 planted tensors, D = 3..10: the GPU equals the CPU complex engine and recovers |S_i|") {
@@ -347,19 +288,5 @@ TEST_SUITE("gpu") {
     Options options = fixed_sweeps(4);
     options.eta = 0.6;
     check_gpu_equals_cpu(single.tensor, options, 1e-4);
-  }
-
-  TEST_CASE("complex runs the GPU declines: subtensors over the shared memory, with reasons") {
-    // N = 2, D = 14: a pair's 2^14 complex128 entries are over a warp's shared memory, and complex
-    // tensors have no split path.
-    HostTensor<std::complex<double>> qubits(14, 2, Layout::c_order);
-    std::mt19937_64 random(1501);
-    std::normal_distribution<double> gauss;
-    for (auto& x : qubits.values()) x = {gauss(random), gauss(random)};
-    Options wide = on(Backend::cuda);
-    wide.max_sweeps = 2;
-    CHECK_THROWS_WITH_AS(diagonalize_complex(qubits, wide), doctest::Contains("no split path"), user_error);
-    wide.backend = Backend::automatic;
-    CHECK(diagonalize_complex(qubits, wide).engine == "cpu_complex");
   }
 }

@@ -1,6 +1,7 @@
 #include "runtime/engines/gpu_kernels.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <thread>
 
@@ -89,6 +90,23 @@ template codegen::KernelSpec kernel_spec_for<std::complex<float>>(int, int, Layo
 template codegen::KernelSpec kernel_spec_for<std::complex<double>>(int, int, Layout, const codegen::LoweredRule&,
                                                                     codegen::KernelKind);
 
+namespace {
+
+// At odd N group_pass's tiles give each outer memory mode a p-or-q slot, and the unpaired index
+// leaves (1 + 1/N)^(D - 1) times the tensor's entries in slots (group_pass.cu); chunk_pass reads and
+// writes the tensor once a run of modes. Measured on an H100 (float32 unless said, 10 sweeps, ms a
+// sweep, group_pass against chunk_pass; bench/results/odd_pass_h100_2026-11-27.md): N = 3, D = 11
+// (17.8 times the entries) 0.14 against 0.22; D = 12 (23.7) 0.31 against 0.27; D = 13 1.06 against
+// 0.53 (float64 1.01 against 0.25, complex64 1.56 against 0.27); D = 15 17.1 against 0.74; N = 5,
+// D = 9 (4.3) 0.23 against 0.27; N = 7 and 9 up to 5.5 M entries: group_pass 2-5 times faster.
+constexpr double chunk_pass_slot_ratio = 20.0;
+
+bool chunk_pass_pays(const codegen::KernelSpec& base) {
+  return base.size % 2 == 1 && std::pow(1.0 + 1.0 / base.size, base.order - 1) >= chunk_pass_slot_ratio;
+}
+
+}  // namespace
+
 GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   using codegen::KernelKind;
   const bool checked = set == KernelSet::general_with_pivot_check;
@@ -110,7 +128,11 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
     }
     kinds.angles = KernelKind::pivot_angles_split;
   }
-  if (!attempt(KernelKind::group_pass).plan) kinds.pass = KernelKind::chunk_pass;
+  // chunk_pass where group_pass cannot plan, else where it pays (TENSORDIAG_CHUNKED_PASS: always, 1,
+  // or never, 0).
+  const int chunked = chunked_pass_from_environment();
+  const bool wanted = chunked == 1 || (chunked == -1 && chunk_pass_pays(base));
+  if (wanted || !attempt(KernelKind::group_pass).plan) kinds.pass = KernelKind::chunk_pass;
   std::vector<KernelKind> rest{kinds.angles, kinds.pass, KernelKind::off_norm};
   if (checked) rest.push_back(KernelKind::pivot_check_gather);
   for (const KernelKind kind : rest)

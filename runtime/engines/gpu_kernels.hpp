@@ -73,8 +73,9 @@ enum class KernelSet { general, general_with_pivot_check, general_symmetric, gen
 
 // The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
 // pivot_angles_split where a pivot subtensor is over one warp's shared memory; symmetric_angles
-// for general_symmetric, skew_angles for general_skew) and the pass
-// (group_pass, or chunk_pass where its tile does not fit its registers); or why the set cannot
+// for general_symmetric, skew_angles for general_skew) and the pass (group_pass, or chunk_pass
+// where its tile does not fit its registers or where odd N's unpaired index would leave most of
+// its slots empty: TENSORDIAG_CHUNKED_PASS overrides the latter); or why the set cannot
 // serve the shape (the first refusal among its kinds).
 struct GeneralKinds {
   codegen::KernelKind angles = codegen::KernelKind::pivot_angles;

@@ -69,4 +69,8 @@ int chunk_tile_bytes_from_environment() {
                          "0..232448");
 }
 
+int chunked_pass_from_environment() {
+  return integer_setting("TENSORDIAG_CHUNKED_PASS", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
+}
+
 }  // namespace tensordiag::runtime

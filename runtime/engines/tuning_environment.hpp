@@ -28,6 +28,9 @@
 //                                   64; unset: 4; runtime/distributed/overlapped_change.hpp)
 //   TENSORDIAG_CHUNK_TILE_BYTES=b   chunk_pass's shared-memory tile, bytes a block at most (0: the
 //                                   register form; at most 232448; codegen Tuning::chunk_tile_bytes)
+//   TENSORDIAG_CHUNKED_PASS=b       the general engine's pass: chunk_pass wherever it plans (1), or
+//                                   group_pass wherever it plans (0); unset: chunk_pass where
+//                                   group_pass cannot plan and where it pays (gpu_kernels.cpp)
 namespace tensordiag::runtime {
 
 int subspace_bits_from_environment();    // 0 when unset
@@ -38,6 +41,7 @@ int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 int exchange_pieces_from_environment();  // -1 when unset
 int chunk_tile_bytes_from_environment();  // -1 when unset
+int chunked_pass_from_environment();  // -1 when unset
 long long packed_full_bytes_from_environment();  // -1 when unset
 
 }  // namespace tensordiag::runtime

@@ -81,8 +81,11 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("the chunked pass (small N, large D) equals the CPU (float64, 1e-10), with the split angles") {
     // group_pass's tile of N x 2^(D-1) entries over its registers: N = 2 from D = 16 (float64),
-    // N = 3 from D = 15; chunks of 5 memory modes.
-    check_random_shapes({{16, 2, Layout::c_order}, {20, 2, Layout::fortran_order}, {15, 3, Layout::c_order}}, 60);
+    // N = 3 from D = 15; chunks of 5 memory modes. And N = 3 from D = 12, where group_pass's slots
+    // would mostly be empty (gpu_kernels.cpp).
+    check_random_shapes({{16, 2, Layout::c_order}, {20, 2, Layout::fortran_order}, {15, 3, Layout::c_order},
+                         {12, 3, Layout::fortran_order}},
+                        60);
     // The path each shape took is in the result (report.json's "kernels").
     Options options;
     options.backend = Backend::cuda;
@@ -91,6 +94,10 @@ TEST_SUITE("gpu") {
           std::vector<std::string>{"pivot_angles_split", "chunk_pass", "off_norm"});
     CHECK(diagonalize(random_tensor<double>(14, 2, 5), options).kernels ==
           std::vector<std::string>{"pivot_angles_split", "group_pass", "off_norm"});
+    CHECK(diagonalize(random_tensor<double>(12, 3, 5), options).kernels ==
+          std::vector<std::string>{"pivot_angles", "chunk_pass", "off_norm"});
+    CHECK(diagonalize(random_tensor<double>(11, 3, 5), options).kernels ==
+          std::vector<std::string>{"pivot_angles", "group_pass", "off_norm"});
     CHECK(diagonalize(random_tensor<double>(5, 5, 5), options).kernels ==
           std::vector<std::string>{"pivot_angles", "group_pass", "off_norm"});
   }

@@ -252,12 +252,23 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
   report_.seconds = stopwatch.seconds();
 }
 
-int current_device_opt_in_shared_bytes() {
-  int device = 0, bytes = 0;
+namespace {
+
+int current_device() {
+  int device = 0;
   check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-  check_cuda(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
-  return bytes;
+  return device;
 }
+
+int current_device_attribute(cudaDeviceAttr attribute) {
+  int value = 0;
+  check_cuda(cudaDeviceGetAttribute(&value, attribute, current_device()), "cudaDeviceGetAttribute");
+  return value;
+}
+
+}  // namespace
+
+int current_device_opt_in_shared_bytes() { return current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin); }
 
 codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits, bool symmetric) {
   base.kind = codegen::KernelKind::subspace_angles;
@@ -326,17 +337,13 @@ void GpuKernels<T>::load(const codegen::KernelSpec& spec, const codegen::KernelP
     kernel->dynamic_shared_bytes = static_cast<std::size_t>(entry->dynamic_shared_bytes);
     // Opt in to the dynamic shared memory on this device: static and dynamic together may pass
     // CUDA's default 48 KB only with the attribute set.
-    if (entry->dynamic_shared_bytes > 0) {
-      int device = 0;
-      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    if (entry->dynamic_shared_bytes > 0)
       check_cuda(cudaKernelSetAttributeForDevice(kernel->function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(entry->dynamic_shared_bytes), device),
+                                                 static_cast<int>(entry->dynamic_shared_bytes), current_device()),
                  "cudaKernelSetAttributeForDevice (dynamic shared memory)");
-    }
     if (entry->resident_grid) {
-      int device = 0, multiprocessors = 0, blocks_each = 0;
-      check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-      check_cuda(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+      const int multiprocessors = current_device_attribute(cudaDevAttrMultiProcessorCount);
+      int blocks_each = 0;
       // A library's kernel handle stands for the function pointer in the runtime's calls.
       check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_each, reinterpret_cast<const void*>(kernel->function),
                                                                entry->block_threads, kernel->dynamic_shared_bytes),

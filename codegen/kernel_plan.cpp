@@ -272,7 +272,7 @@ PlanAttempt plan_off_norm(const KernelSpec& spec, const Sizes& z) {
 PlanAttempt plan_mode_product(const KernelSpec& spec, const Sizes& z) {
   const int threads = threads_for(z.entries, spec.tuning);
   const ModeProductPlan plan{threads, std::min(ceil_div(z.entries, threads), spec.tuning.max_grid_blocks)};
-  return planned({{"mode_product_entry.cuh"}, false, plan, {{"mode_product", threads, plan.blocks}}});
+  return planned({{"wide_scalar.cuh", "mode_product_entry.cuh"}, false, plan, {{"mode_product", threads, plan.blocks}}});
 }
 
 std::string too_large_for_a_block(std::string_view kind, const Sizes& z, long long needed, const Tuning& tuning) {
@@ -287,7 +287,7 @@ PlanAttempt plan_multi_mode_product(const KernelSpec& spec, const Sizes& z) {
                    "; chain mode_product instead");
   const int threads = threads_for(z.entries, spec.tuning);
   return planned(
-      {{"mode_product_entry.cuh"}, false, MultiModeProductPlan{threads}, {{"multi_mode_product", threads, 1, true}}});
+      {{"wide_scalar.cuh", "mode_product_entry.cuh"}, false, MultiModeProductPlan{threads}, {{"multi_mode_product", threads, 1, true}}});
 }
 
 // Structure skew's groups a sweep at most (runtime/algorithm/skew_schedule.hpp): the round robin
@@ -560,10 +560,12 @@ namespace {
 // The kinds a complex dtype has (issue 11, item 3): the general engine's angles and passes, the
 // pivot check (its skew-Hermitian Lambda as the real 2N x 2N embedding, whose norm the real Lanczos
 // takes), the figures, the one-block run, the XOR subspace passes and the symmetric angles (complex
-// symmetric tensors, orders 2 and 3: validate), and the split angles of pivot subtensors over a
-// warp's shared memory. The others are real arithmetic and refuse it.
+// symmetric tensors, orders 2 and 3: validate), the split angles of pivot subtensors over a
+// warp's shared memory, and the mode products of the device verification. The others are real
+// arithmetic and refuse it.
 bool takes_complex(KernelKind kind) {
   return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_angles_split ||
+         kind == KernelKind::mode_product || kind == KernelKind::multi_mode_product ||
          kind == KernelKind::pivot_check_gather || kind == KernelKind::symmetric_angles ||
          kind == KernelKind::lambda_norm || kind == KernelKind::group_pass ||
          kind == KernelKind::chunk_pass || kind == KernelKind::off_norm || kind == KernelKind::small_tensor ||
@@ -577,7 +579,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   if (is_complex(spec.dtype) && !takes_complex(spec.kind))
     return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
                    " runs pivot_angles, pivot_angles_split, the pivot check's kinds, group_pass, chunk_pass, off_norm, "
-                   "small_tensor, the subspace kinds and symmetric_angles)");
+                   "the mode products, small_tensor, the subspace kinds and symmetric_angles)");
   if (is_complex(spec.dtype) &&
       (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::pivot_angles_split ||
        spec.kind == KernelKind::small_tensor) &&

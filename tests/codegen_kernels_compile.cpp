@@ -191,9 +191,10 @@ TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes 
 }
 
 // The complex kinds (issue 11, item 3): the general engine's angles (both forms) and passes, the
-// pivot check's Lambda and its norm, the figures, the one-block run and the XOR subspace passes, for
-// complex64 and complex128, both layouts, at every listed D and N they serve (pivot_angles up to the
-// subtensor its warp holds, group_pass up to its tile), and structure symmetric's unitary step
+// pivot check's Lambda and its norm, the figures, the one-block run, the XOR subspace passes and
+// the device verification's mode products, for complex64 and complex128, both layouts, at every
+// listed D and N they serve (pivot_angles up to the subtensor its warp holds, group_pass up to its
+// tile, multi_mode_product up to its shared memory), and structure symmetric's unitary step
 // (symmetric_angles) at order 3, which refuses orders 4 and up for complex dtypes; every other
 // kind, and max_trace's angles, refuse a complex spec with a reason.
 TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the others refuse complex") {
@@ -209,7 +210,8 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the oth
                                   kind == "lambda_norm" ||
                                   kind == "group_pass" ||
                                   kind == "chunk_pass" || kind == "off_norm" || kind == "small_tensor" ||
-                                  kind == "subspace_angles" || kind == "subspace_apply" ||
+                                  kind == "subspace_angles" || kind == "subspace_apply" || kind == "mode_product" ||
+                                  kind == "multi_mode_product" ||
                                   (kind == "symmetric_angles" && order <= 3);
         // What a refusal must say: a complex kind refuses for another reason than the dtype.
         const std::string refusal = complex_kind                ? ""

@@ -7,6 +7,7 @@
 #include <complex>
 
 #include "runtime/algorithm/run_result.hpp"
+#include "runtime/core/structure.hpp"
 
 namespace tensordiag::runtime {
 
@@ -21,6 +22,14 @@ void fix_diagonal_phases(Result<std::complex<R>>& result);
 // |C_ii|; result.factors then holds U D times.
 template <class R>
 void fix_symmetric_diagonal_phases(Result<std::complex<R>>& result);
+
+// The fix a complex engine's result takes: fix_symmetric_diagonal_phases under structure
+// symmetric, else fix_diagonal_phases.
+template <class R>
+void fix_complex_phases(Result<std::complex<R>>& result, Structure structure) {
+  if (structure == Structure::symmetric) fix_symmetric_diagonal_phases(result);
+  else fix_diagonal_phases(result);
+}
 
 extern template void fix_diagonal_phases(Result<std::complex<float>>&);
 extern template void fix_diagonal_phases(Result<std::complex<double>>&);

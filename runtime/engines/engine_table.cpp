@@ -44,19 +44,12 @@ constexpr Engine<T> engine_table[] = {
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 
-// Every complex result's phases, fixed on the host: the general fix (U_1 takes them), or under
-// structure symmetric spread over the modes, whose D factors got the same rotations.
-template <class R>
-void fix_complex_phases(Result<std::complex<R>>& result, Structure structure) {
-  if (structure == Structure::symmetric) fix_symmetric_diagonal_phases(result);
-  else fix_diagonal_phases(result);
-}
-
+// Every complex result's phases, fixed on the host (diagonal_phases.hpp): the general fix (U_1
+// takes them), or under structure symmetric spread over the modes, whose D factors got the same
+// rotations. The general GPU engine fixes them itself, before it verifies on the device.
 template <class R>
 Result<std::complex<R>> run_gpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
-  Result<std::complex<R>> result = run_gpu_engine(tensor, run);
-  fix_complex_phases(result, run.settings.structure);
-  return result;
+  return run_gpu_engine(tensor, run);
 }
 
 template <class R>

@@ -9,6 +9,7 @@
 
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
+#include "runtime/algorithm/diagonal_phases.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/skew_blocks.hpp"
 #include "runtime/algorithm/skew_schedule.hpp"
@@ -390,6 +391,15 @@ void download_result(DeviceState<T>& state, Layout layout, cudaStream_t stream, 
   result.factors = download_factors(state, stream);
 }
 
+// The host's core and factors (a complex result after its phases are fixed) back to the device.
+template <class T>
+void upload_result(const Result<T>& result, cudaStream_t stream, DeviceState<T>& state) {
+  state.tensor.upload(result.core.data(), result.core.count(), stream);
+  const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
+  for (std::size_t n = 0; n < result.factors.size(); ++n)
+    state.factors.upload(result.factors[n].data.data(), square, stream, n * square);
+}
+
 // The core and the factors handed to the caller where they are, on the device (diagonalize_on_device).
 template <class T>
 void keep_result(DeviceState<T>& state, Layout layout, int device, cudaStream_t stream, DeviceResult<T>& kept) {
@@ -513,15 +523,20 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   // As on the CPU, total_seconds is the diagonalization alone; the verification has its own time
   // (and its kernel's compile time joins compile_seconds).
   result.timings.total_seconds = total.seconds();
-  // A complex result is verified on the host (diagonalize_complex), after its phases are fixed.
-  if constexpr (!is_complex_v<T>)
-    if (settings.verify) {
-      // The orthogonality is checked on the host: a kept run downloads its (small) factors for it.
-      const std::vector<Matrix<T>> kept_factors = kept ? download_factors(state, stream.get()) : std::vector<Matrix<T>>{};
-      result.verification = verify_on_device(
-          DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures, kept != nullptr},
-          kept ? kept_factors : result.factors, kernels, device.arch(), stream.get());
-    }
+  // A complex result's phases are fixed on the host (diagonal_phases.hpp); where it is verified,
+  // the fixed core and factors go back to the device first, so that the verification checks the
+  // outputs as they are written.
+  if constexpr (is_complex_v<T>) {
+    fix_complex_phases(result, settings.structure);
+    if (settings.verify) upload_result(result, stream.get(), state);
+  }
+  if (settings.verify) {
+    // The orthogonality is checked on the host: a kept run downloads its (small) factors for it.
+    const std::vector<Matrix<T>> kept_factors = kept ? download_factors(state, stream.get()) : std::vector<Matrix<T>>{};
+    result.verification = verify_on_device(
+        DeviceVerificationInputs<T>{tensor, state.tensor, state.factors, state.partials, state.figures, kept != nullptr},
+        kept ? kept_factors : result.factors, kernels, device.arch(), stream.get());
+  }
   if (kept) keep_result(state, tensor.layout(), device.index, stream.get(), *kept);
   // After the verification, which the sign flips do not change (a kept run has no structure).
   if constexpr (!is_complex_v<T>)

@@ -59,6 +59,12 @@ template std::optional<double> device_reconstruction_error(const DeviceVerificat
                                                            const std::string&, cudaStream_t);
 template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<double>&,
                                                            GpuKernels<double>&, const std::string&, cudaStream_t);
+template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<std::complex<float>>&,
+                                                           GpuKernels<std::complex<float>>&, const std::string&,
+                                                           cudaStream_t);
+template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<std::complex<double>>&,
+                                                           GpuKernels<std::complex<double>>&, const std::string&,
+                                                           cudaStream_t);
 
 template <class T>
 std::optional<Verification> verify_on_device(const DeviceVerificationInputs<T>& on_device,
@@ -76,5 +82,13 @@ template std::optional<Verification> verify_on_device(const DeviceVerificationIn
 template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<double>&,
                                                       const std::vector<Matrix<double>>&, GpuKernels<double>&,
                                                       const std::string&, cudaStream_t);
+template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<std::complex<float>>&,
+                                                      const std::vector<Matrix<std::complex<float>>>&,
+                                                      GpuKernels<std::complex<float>>&, const std::string&,
+                                                      cudaStream_t);
+template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<std::complex<double>>&,
+                                                      const std::vector<Matrix<std::complex<double>>>&,
+                                                      GpuKernels<std::complex<double>>&, const std::string&,
+                                                      cudaStream_t);
 
 }  // namespace tensordiag::runtime

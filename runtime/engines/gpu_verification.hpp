@@ -7,9 +7,11 @@
 // are summed in double by residual_partial and off_norm_final, in a fixed order. Each mode product
 // accumulates in double and rounds to the dtype once (mode_product_entry.cuh), where the host's
 // verification keeps double throughout: for float32 the two figures differ at the level of float32
-// rounding, for float64 at that of float64.
+// rounding, for float64 at that of float64. Complex tensors the same way (the products in
+// Complex<double>, the residual as squared moduli).
 #include <cuda_runtime_api.h>
 
+#include <complex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,9 +56,23 @@ extern template std::optional<Verification> verify_on_device(const DeviceVerific
 extern template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<double>&,
                                                              const std::vector<Matrix<double>>&, GpuKernels<double>&,
                                                              const std::string&, cudaStream_t);
+extern template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<std::complex<float>>&,
+                                                             const std::vector<Matrix<std::complex<float>>>&,
+                                                             GpuKernels<std::complex<float>>&, const std::string&,
+                                                             cudaStream_t);
+extern template std::optional<Verification> verify_on_device(const DeviceVerificationInputs<std::complex<double>>&,
+                                                             const std::vector<Matrix<std::complex<double>>>&,
+                                                             GpuKernels<std::complex<double>>&, const std::string&,
+                                                             cudaStream_t);
 extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<float>&,
                                                                   GpuKernels<float>&, const std::string&, cudaStream_t);
 extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<double>&,
                                                                   GpuKernels<double>&, const std::string&, cudaStream_t);
+extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<std::complex<float>>&,
+                                                                  GpuKernels<std::complex<float>>&, const std::string&,
+                                                                  cudaStream_t);
+extern template std::optional<double> device_reconstruction_error(const DeviceVerificationInputs<std::complex<double>>&,
+                                                                  GpuKernels<std::complex<double>>&, const std::string&,
+                                                                  cudaStream_t);
 
 }  // namespace tensordiag::runtime

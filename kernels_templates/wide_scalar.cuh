@@ -1,5 +1,6 @@
-// Scalar in double: the precision in which the pivot check and the split angles sum their terms
-// (double for float32 and float64, Complex<double> for complex64 and complex128), and back.
+// Scalar in double: the precision in which the pivot check, the split angles and the mode products
+// sum their terms (double for float32 and float64, Complex<double> for complex64 and complex128),
+// and back.
 __device__ inline double widen(float x) { return x; }
 __device__ inline double widen(double x) { return x; }
 template <class R>

@@ -44,14 +44,6 @@ constexpr Engine<T> engine_table[] = {
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
 };
 
-// Every complex result's phases, fixed on the host (diagonal_phases.hpp): the general fix (U_1
-// takes them), or under structure symmetric spread over the modes, whose D factors got the same
-// rotations. The general GPU engine fixes them itself, before it verifies on the device.
-template <class R>
-Result<std::complex<R>> run_gpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
-  return run_gpu_engine(tensor, run);
-}
-
 template <class R>
 Result<std::complex<R>> run_cpu_complex(const HostTensor<std::complex<R>>& tensor, const EngineRun& run) {
   Result<std::complex<R>> result = run.settings.structure == Structure::symmetric
@@ -71,15 +63,16 @@ std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostT
 }
 
 // Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
-// a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host.
+// a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host
+// (diagonal_phases.hpp; the general GPU engine does it itself, before it verifies on the device).
 // Structure symmetric: at orders 2 and 3 the same engines with the unitary step (small_tensor's and
 // symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp); from order 4
 // the CPU's alone (its searched step: the GPU engines decline those orders).
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},
-    {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>, one_after_another<std::complex<R>, run_gpu_complex<R>>,
-     false},
+    {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>,
+     one_after_another<std::complex<R>, run_gpu_engine<std::complex<R>>>, false},
     {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,
      one_after_another<std::complex<R>, run_cpu_complex<R>>, false},
 };

@@ -21,6 +21,12 @@ const CublasLibrary& cublas() {
       library.function<decltype(&cublasDgemmStridedBatched)>("cublasDgemmStridedBatched"),
       library.function<decltype(&cublasSgemv)>("cublasSgemv_v2"),
       library.function<decltype(&cublasDgemv)>("cublasDgemv_v2"),
+      library.function<decltype(&cublasCgemm)>("cublasCgemm_v2"),
+      library.function<decltype(&cublasZgemm)>("cublasZgemm_v2"),
+      library.function<decltype(&cublasCgemmStridedBatched)>("cublasCgemmStridedBatched"),
+      library.function<decltype(&cublasZgemmStridedBatched)>("cublasZgemmStridedBatched"),
+      library.function<decltype(&cublasCgemv)>("cublasCgemv_v2"),
+      library.function<decltype(&cublasZgemv)>("cublasZgemv_v2"),
   };
   return entries;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The cuBLAS entry points the HOSVD start on the device takes (engines/gpu_hosvd_start.*): Gram
-// matrices and mode products of the tensor as (strided-batched) gemms, loaded on first use
+// matrices and mode products of the tensor as (strided-batched) gemms, real and complex, loaded on first use
 // (shared_library.hpp) as cuSOLVER is, so that CPU runs map neither.
 #include <cublas_v2.h>
 
@@ -16,6 +16,13 @@ struct CublasLibrary {
   decltype(&cublasDgemmStridedBatched) dgemm_strided_batched;
   decltype(&cublasSgemv) sgemv;
   decltype(&cublasDgemv) dgemv;
+  // Complex tensors' (complex64, complex128).
+  decltype(&cublasCgemm) cgemm;
+  decltype(&cublasZgemm) zgemm;
+  decltype(&cublasCgemmStridedBatched) cgemm_strided_batched;
+  decltype(&cublasZgemmStridedBatched) zgemm_strided_batched;
+  decltype(&cublasCgemv) cgemv;
+  decltype(&cublasZgemv) zgemv;
 };
 
 // Opens cuBLAS the first time (thread-safe); throws user_error when it cannot be loaded.

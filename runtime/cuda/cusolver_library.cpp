@@ -19,6 +19,10 @@ const CusolverLibrary& cusolver() {
       library.function<decltype(&cusolverDnSsyevd)>("cusolverDnSsyevd"),
       library.function<decltype(&cusolverDnDsyevd_bufferSize)>("cusolverDnDsyevd_bufferSize"),
       library.function<decltype(&cusolverDnDsyevd)>("cusolverDnDsyevd"),
+      library.function<decltype(&cusolverDnCheevd_bufferSize)>("cusolverDnCheevd_bufferSize"),
+      library.function<decltype(&cusolverDnCheevd)>("cusolverDnCheevd"),
+      library.function<decltype(&cusolverDnZheevd_bufferSize)>("cusolverDnZheevd_bufferSize"),
+      library.function<decltype(&cusolverDnZheevd)>("cusolverDnZheevd"),
   };
   return entries;
 }

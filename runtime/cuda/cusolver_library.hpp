@@ -16,6 +16,10 @@ struct CusolverLibrary {
   decltype(&cusolverDnSsyevd) ssyevd;
   decltype(&cusolverDnDsyevd_bufferSize) dsyevd_buffer_size;
   decltype(&cusolverDnDsyevd) dsyevd;
+  decltype(&cusolverDnCheevd_bufferSize) cheevd_buffer_size;
+  decltype(&cusolverDnCheevd) cheevd;
+  decltype(&cusolverDnZheevd_bufferSize) zheevd_buffer_size;
+  decltype(&cusolverDnZheevd) zheevd;
 };
 
 // Opens cuSOLVER the first time (thread-safe); throws user_error when it cannot be loaded.

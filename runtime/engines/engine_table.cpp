@@ -72,7 +72,7 @@ template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},
     {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>,
-     one_after_another<std::complex<R>, run_gpu_engine<std::complex<R>>>, false},
+     one_after_another<std::complex<R>, run_gpu_engine<std::complex<R>>>, true},
     {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,
      one_after_another<std::complex<R>, run_cpu_complex<R>>, false},
 };

@@ -499,10 +499,8 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   // its sums of squares, which NaN or Inf anywhere makes non-finite.
   if (tensor.memory() == Memory::cuda && !(std::isfinite(off_input) && std::isfinite(result.history[0].diag_norm2)))
     throw user_error("the tensor contains NaN or Inf");
-  // A complex run's HOSVD start is computed on the host (run_from_hosvd.hpp): init is identity here.
-  if constexpr (!is_complex_v<T>)
-    if (settings.init == Init::hosvd)
-      start_from_hosvd(state, figures, tensor.layout(), settings.structure, off_input, stream.get(), result);
+  if (settings.init == Init::hosvd)
+    start_from_hosvd(state, figures, tensor.layout(), settings.structure, off_input, stream.get(), result);
   std::optional<CudaGraph> graph;
   if (sweep.capturable()) graph.emplace(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();

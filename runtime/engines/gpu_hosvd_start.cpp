@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <complex>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "runtime/algorithm/hosvd_basis.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cublas_library.hpp"
 #include "runtime/cuda/cuda_check.hpp"
@@ -37,6 +39,17 @@ int gram_batch(int size) {
   return std::max(1, static_cast<int>(products_entries / (static_cast<std::size_t>(size) * size)));
 }
 
+// std::complex<R> as the CUDA libraries' complex types (the same layout), real pointers as they are.
+template <class T>
+auto* cu(T* x) {
+  if constexpr (std::is_same_v<std::remove_const_t<T>, std::complex<float>>)
+    return reinterpret_cast<std::conditional_t<std::is_const_v<T>, const cuComplex, cuComplex>*>(x);
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, std::complex<double>>)
+    return reinterpret_cast<std::conditional_t<std::is_const_v<T>, const cuDoubleComplex, cuDoubleComplex>*>(x);
+  else
+    return x;
+}
+
 class BlasHandle {
 public:
   explicit BlasHandle(cudaStream_t stream) {
@@ -49,15 +62,22 @@ public:
   BlasHandle(const BlasHandle&) = delete;
   BlasHandle& operator=(const BlasHandle&) = delete;
 
-  // C <- op(A) op(B) + beta C (column-major, alpha = 1).
+  // C <- op(A) op(B) + beta C (column-major, alpha = 1). std::complex<R> is laid out as cuComplex
+  // and cuDoubleComplex are.
   template <class T>
   void gemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T* a, int lda, const T* b, int ldb,
             T beta, T* c, int ldc) const {
     const T one = 1;
     if constexpr (std::is_same_v<T, float>)
       check_cublas(cublas().sgemm(handle_, ta, tb, m, n, k, &one, a, lda, b, ldb, &beta, c, ldc), "cublasSgemm");
-    else
+    else if constexpr (std::is_same_v<T, double>)
       check_cublas(cublas().dgemm(handle_, ta, tb, m, n, k, &one, a, lda, b, ldb, &beta, c, ldc), "cublasDgemm");
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      check_cublas(cublas().cgemm(handle_, ta, tb, m, n, k, cu(&one), cu(a), lda, cu(b), ldb, cu(&beta), cu(c), ldc),
+                   "cublasCgemm");
+    else
+      check_cublas(cublas().zgemm(handle_, ta, tb, m, n, k, cu(&one), cu(a), lda, cu(b), ldb, cu(&beta), cu(c), ldc),
+                   "cublasZgemm");
   }
 
   // C_j <- op(A_j) op(B_j) for j < batches, X_j = X + j * stride_x (alpha = 1, beta = 0).
@@ -70,10 +90,18 @@ public:
       check_cublas(cublas().sgemm_strided_batched(handle_, ta, tb, m, n, k, &one, a, lda, stride_a, b, ldb, stride_b,
                                                   &zero, c, ldc, stride_c, batches),
                    "cublasSgemmStridedBatched");
-    else
+    else if constexpr (std::is_same_v<T, double>)
       check_cublas(cublas().dgemm_strided_batched(handle_, ta, tb, m, n, k, &one, a, lda, stride_a, b, ldb, stride_b,
                                                   &zero, c, ldc, stride_c, batches),
                    "cublasDgemmStridedBatched");
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      check_cublas(cublas().cgemm_strided_batched(handle_, ta, tb, m, n, k, cu(&one), cu(a), lda, stride_a, cu(b), ldb,
+                                                  stride_b, cu(&zero), cu(c), ldc, stride_c, batches),
+                   "cublasCgemmStridedBatched");
+    else
+      check_cublas(cublas().zgemm_strided_batched(handle_, ta, tb, m, n, k, cu(&one), cu(a), lda, stride_a, cu(b), ldb,
+                                                  stride_b, cu(&zero), cu(c), ldc, stride_c, batches),
+                   "cublasZgemmStridedBatched");
   }
 
   // y <- A x + beta y for the column-major m x n A (leading dimension m).
@@ -82,8 +110,14 @@ public:
     const T one = 1;
     if constexpr (std::is_same_v<T, float>)
       check_cublas(cublas().sgemv(handle_, CUBLAS_OP_N, m, n, &one, a, m, x, 1, &beta, y, 1), "cublasSgemv");
-    else
+    else if constexpr (std::is_same_v<T, double>)
       check_cublas(cublas().dgemv(handle_, CUBLAS_OP_N, m, n, &one, a, m, x, 1, &beta, y, 1), "cublasDgemv");
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      check_cublas(cublas().cgemv(handle_, CUBLAS_OP_N, m, n, cu(&one), cu(a), m, cu(x), 1, cu(&beta), cu(y), 1),
+                   "cublasCgemv");
+    else
+      check_cublas(cublas().zgemv(handle_, CUBLAS_OP_N, m, n, cu(&one), cu(a), m, cu(x), 1, cu(&beta), cu(y), 1),
+                   "cublasZgemv");
   }
 
 private:
@@ -107,33 +141,50 @@ private:
   cusolverDnHandle_t handle_ = nullptr;
 };
 
-// cuSOLVER's syevd for one N x N symmetric matrix: its eigenvectors, column-major by ascending
-// eigenvalue (what hosvd_basis takes), overwrite it and are downloaded.
+// cuSOLVER's syevd (heevd for a complex tensor's Hermitian Gram) for one N x N matrix: its
+// eigenvectors, column-major by ascending eigenvalue (what hosvd_basis takes), overwrite it and are
+// downloaded.
 template <class T>
 class Eigenvectors {
 public:
   Eigenvectors(int size, T* matrix, cudaStream_t stream)
       : size_(size), handle_(stream), values_(static_cast<std::size_t>(size)), info_(1) {
     int work = 0;
+    const auto h = handle_.get();
     if constexpr (std::is_same_v<T, float>)
-      check_cusolver(cusolver().ssyevd_buffer_size(handle_.get(), mode, fill, size, matrix, size, values_.data(), &work),
+      check_cusolver(cusolver().ssyevd_buffer_size(h, mode, fill, size, matrix, size, values_.data(), &work),
                      "cusolverDnSsyevd_bufferSize");
-    else
-      check_cusolver(cusolver().dsyevd_buffer_size(handle_.get(), mode, fill, size, matrix, size, values_.data(), &work),
+    else if constexpr (std::is_same_v<T, double>)
+      check_cusolver(cusolver().dsyevd_buffer_size(h, mode, fill, size, matrix, size, values_.data(), &work),
                      "cusolverDnDsyevd_bufferSize");
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      check_cusolver(cusolver().cheevd_buffer_size(h, mode, fill, size, cu(matrix), size, values_.data(), &work),
+                     "cusolverDnCheevd_bufferSize");
+    else
+      check_cusolver(cusolver().zheevd_buffer_size(h, mode, fill, size, cu(matrix), size, values_.data(), &work),
+                     "cusolverDnZheevd_bufferSize");
     workspace_ = DeviceBuffer<T>(static_cast<std::size_t>(std::max(work, 1)));
   }
 
   std::vector<T> of(T* matrix, cudaStream_t stream) {
     const int work = static_cast<int>(workspace_.count());
+    const auto h = handle_.get();
     if constexpr (std::is_same_v<T, float>)
-      check_cusolver(cusolver().ssyevd(handle_.get(), mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
+      check_cusolver(cusolver().ssyevd(h, mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
                                        info_.data()),
                      "cusolverDnSsyevd");
-    else
-      check_cusolver(cusolver().dsyevd(handle_.get(), mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
+    else if constexpr (std::is_same_v<T, double>)
+      check_cusolver(cusolver().dsyevd(h, mode, fill, size_, matrix, size_, values_.data(), workspace_.data(), work,
                                        info_.data()),
                      "cusolverDnDsyevd");
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      check_cusolver(cusolver().cheevd(h, mode, fill, size_, cu(matrix), size_, values_.data(), cu(workspace_.data()),
+                                       work, info_.data()),
+                     "cusolverDnCheevd");
+    else
+      check_cusolver(cusolver().zheevd(h, mode, fill, size_, cu(matrix), size_, values_.data(), cu(workspace_.data()),
+                                       work, info_.data()),
+                     "cusolverDnZheevd");
     std::vector<T> vectors(static_cast<std::size_t>(size_) * size_);
     int info = 0;
     check_cuda(cudaMemcpyAsync(vectors.data(), matrix, vectors.size() * sizeof(T), cudaMemcpyDeviceToHost, stream),
@@ -150,32 +201,41 @@ private:
   static constexpr cublasFillMode_t fill = CUBLAS_FILL_MODE_LOWER;
   int size_;
   SolverHandle handle_;
-  DeviceBuffer<T> values_;
+  DeviceBuffer<real_t<T>> values_;
   DeviceBuffer<T> workspace_;
   DeviceBuffer<int> info_;
 };
 
+// The transpose that forms a Gram matrix: the conjugate one for a complex tensor.
+template <class T>
+constexpr cublasOperation_t adjoint_op = is_complex_v<T> ? CUBLAS_OP_C : CUBLAS_OP_T;
+
 // g <- G_n of the tensor x (ModeBlocks' formulas): for s > 1, the products P_a of a batch of blocks
 // by one strided-batched gemm, then summed as the N^2 x batch matrix [P_a] times a vector of ones.
+// A complex tensor's G_n = T_(n) T_(n)^H: W W^H for s = 1; for s > 1 the products X_a^H X_a, whose
+// sum is conj(G_n) (returns true: its eigenvectors are the conjugates of G_n's, the eigenvalues the
+// same).
 template <class T>
-void gram(const BlasHandle& blas, const T* x, ModeBlocks m, int size, DeviceBuffer<T>& products,
+bool gram(const BlasHandle& blas, const T* x, ModeBlocks m, int size, DeviceBuffer<T>& products,
           const DeviceBuffer<T>& ones, T* g) {
   if (m.stride == 1) {
-    blas.gemm<T>(CUBLAS_OP_N, CUBLAS_OP_T, size, size, m.count, x, size, x, size, T(0), g, size);
-    return;
+    blas.gemm<T>(CUBLAS_OP_N, adjoint_op<T>, size, size, m.count, x, size, x, size, T(0), g, size);
+    return false;
   }
   const long long block = static_cast<long long>(size) * m.stride;
   const int batch = static_cast<int>(ones.count());
   for (int first = 0; first < m.count; first += batch) {
     const int count = std::min(batch, m.count - first);
     const T* blocks = x + first * block;
-    blas.gemm_batched<T>(CUBLAS_OP_T, CUBLAS_OP_N, size, size, m.stride, blocks, m.stride, block, blocks, m.stride, block,
-                         products.data(), size, static_cast<long long>(size) * size, count);
+    blas.gemm_batched<T>(adjoint_op<T>, CUBLAS_OP_N, size, size, m.stride, blocks, m.stride, block, blocks, m.stride,
+                         block, products.data(), size, static_cast<long long>(size) * size, count);
     blas.gemv<T>(size * size, count, products.data(), ones.data(), T(first == 0 ? 0 : 1), g);
   }
+  return is_complex_v<T>;
 }
 
-// y <- x x_n Q^T, `q` = Q row-major, which cuBLAS reads as the column-major Q^T.
+// y <- x x_n Q^T, `q` = Q row-major, which cuBLAS reads as the column-major Q^T (a complex tensor
+// passes conj(Q) for x x_n Q^H).
 template <class T>
 void mode_product(const BlasHandle& blas, const T* x, ModeBlocks m, int size, const T* q, T* y) {
   if (m.stride == 1) {
@@ -224,9 +284,14 @@ GpuHosvdStart<T> gpu_hosvd_start(T* tensor, int order, int size, const std::vect
     // G_n of the partly rotated x is T's own: rotations of the other modes multiply T_(n) on the
     // right by an orthogonal matrix.
     if (mode == 0 || !shares_one_factor(structure)) {
-      gram(blas, x, m, size, products, ones, gram_matrix.data());
-      start.bases.push_back(hosvd_basis<T>(eigenvectors.of(gram_matrix.data(), stream).data(), size));
-      basis.upload(start.bases.back().data, stream);
+      const bool conjugated = gram(blas, x, m, size, products, ones, gram_matrix.data());
+      std::vector<T> vectors = eigenvectors.of(gram_matrix.data(), stream);
+      if (conjugated)
+        for (T& v : vectors) v = conjugate(v);
+      start.bases.push_back(hosvd_basis<T>(vectors.data(), size));
+      std::vector<T> uploaded = start.bases.back().data;  // Q, or conj(Q) for x x_n Q^H
+      for (T& v : uploaded) v = conjugate(v);
+      basis.upload(uploaded, stream);
     } else {
       start.bases.push_back(start.bases.front());
     }
@@ -245,5 +310,9 @@ template GpuHosvdStart<float> gpu_hosvd_start(float*, int, int, const std::vecto
                                               cudaStream_t);
 template GpuHosvdStart<double> gpu_hosvd_start(double*, int, int, const std::vector<std::ptrdiff_t>&, Structure,
                                                cudaStream_t);
+template GpuHosvdStart<std::complex<float>> gpu_hosvd_start(std::complex<float>*, int, int,
+                                                            const std::vector<std::ptrdiff_t>&, Structure, cudaStream_t);
+template GpuHosvdStart<std::complex<double>> gpu_hosvd_start(std::complex<double>*, int, int,
+                                                             const std::vector<std::ptrdiff_t>&, Structure, cudaStream_t);
 
 }  // namespace tensordiag::runtime

@@ -5,9 +5,12 @@
 // lies: G_n by cuBLAS gemms on the tensor's mode-n matrices, its eigenvectors by cuSOLVER syevd,
 // ordered and signed on the host (N x N), then the mode product by one more gemm. All in the
 // tensor's dtype: for float32 the Gram sums and eigenvectors are float32, where the host's start
-// works in double.
+// works in double. A complex tensor (complex64, complex128) the same way with the Hermitian
+// G_n = T_(n) T_(n)^H (cuBLAS's conjugate transposes, cuSOLVER heevd), Q_n unitary and the tensor
+// becoming T x_1 Q_1^H ... x_D Q_D^H, as the host's complex start.
 #include <cuda_runtime_api.h>
 
+#include <complex>
 #include <cstddef>
 #include <vector>
 
@@ -39,5 +42,11 @@ extern template GpuHosvdStart<float> gpu_hosvd_start(float*, int, int, const std
                                                      cudaStream_t);
 extern template GpuHosvdStart<double> gpu_hosvd_start(double*, int, int, const std::vector<std::ptrdiff_t>&, Structure,
                                                       cudaStream_t);
+extern template GpuHosvdStart<std::complex<float>> gpu_hosvd_start(std::complex<float>*, int, int,
+                                                                   const std::vector<std::ptrdiff_t>&, Structure,
+                                                                   cudaStream_t);
+extern template GpuHosvdStart<std::complex<double>> gpu_hosvd_start(std::complex<double>*, int, int,
+                                                                    const std::vector<std::ptrdiff_t>&, Structure,
+                                                                    cudaStream_t);
 
 }  // namespace tensordiag::runtime

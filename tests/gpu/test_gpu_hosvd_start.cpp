@@ -3,14 +3,17 @@
 // gemms, in batches of the Gram's workspace), cuSOLVER's eigenvectors ordered and signed as on the
 // host: the same Q_n and T x_n Q_n^T as the host's start. A general GPU run from it reconstructs T,
 // reports on T's scale, and agrees with the CPU's run from the host start; a device input takes it
-// too; engines that do not compute it get the host's.
+// too; engines that do not compute it get the host's. Complex tensors the same way (T_(n) T_(n)^H,
+// heevd, T x_n Q_n^H).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "complex_recovery.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
 #include "runtime/algorithm/generator.hpp"
@@ -19,6 +22,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/diagonalize.hpp"
+#include "runtime/diagonalize_complex.hpp"
 #include "runtime/engines/gpu_hosvd_start.hpp"
 
 using namespace tensordiag;
@@ -70,6 +74,49 @@ TEST_SUITE("gpu") {
     }
     // N = 2, D = 23: the middle modes' Gram products come in several batches of the workspace.
     check_device_start_equals_host_start(random_tensor<double>(23, 2, 14), 1e-10);
+  }
+
+  TEST_CASE("gpu hosvd start of complex tensors: the host's unitary bases and T x_n Q_n^H, every kind of mode") {
+    for (const Layout layout : {Layout::c_order, Layout::fortran_order}) {
+      CAPTURE(to_string(layout));
+      check_device_start_equals_host_start(testing::planted_complex<double>(4, 6, 21, layout, 0.3).tensor, 1e-11);
+      check_device_start_equals_host_start(testing::planted_complex<double>(3, 17, 22, layout, 0.3).tensor, 1e-11);
+      check_device_start_equals_host_start(testing::planted_complex<float>(5, 4, 23, layout, 0.3).tensor, 1e-4);
+    }
+    // N = 2, D = 21: the middle modes' Gram products in several batches.
+    check_device_start_equals_host_start(testing::planted_complex<double>(21, 2, 24, Layout::c_order, 0.3).tensor,
+                                         1e-10);
+  }
+
+  TEST_CASE("gpu hosvd start: a complex GPU run starts on the device and reaches the CPU's fixed point") {
+    for (const auto& [order, size] : {std::pair{4, 8}, std::pair{3, 24}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      const HostTensor<std::complex<double>> tensor =
+          testing::planted_complex<double>(order, size, 30 + static_cast<unsigned>(order), Layout::c_order, 0.1).tensor;
+      Options options;
+      options.backend = Backend::cuda;
+      options.verify = true;
+      options.init = Init::hosvd;
+      options.on_sweep = [](const SweepRecord&) { return false; };  // off the one-block engine
+      const Result<std::complex<double>> gpu = diagonalize_complex(tensor, options);
+      CHECK(gpu.engine == "cuda");
+      CHECK(gpu.hosvd_start);
+      CHECK(gpu.hosvd_on_device);
+      REQUIRE(gpu.verification);
+      CHECK(gpu.verification->reconstruction_error <= 30.0 * size * order * eps);
+      CHECK(gpu.verification->orthogonality_error <= 30.0 * size * eps);
+      // Sweep 0 is T x_n Q_n^H against off(T), as the host's start gives it.
+      const HosvdStart<std::complex<double>> start = hosvd_start(tensor, 0);
+      CHECK(gpu.history.front().off_rel ==
+            doctest::Approx(std::sqrt(off_norm2(start.rotated) / off_norm2(tensor))).epsilon(1e-8));
+      options.backend = Backend::cpu;
+      const Result<std::complex<double>> cpu = diagonalize_complex(tensor, options);
+      CHECK_FALSE(cpu.hosvd_on_device);
+      CHECK(std::abs(gpu.sweeps() - cpu.sweeps()) <= 1);
+      CHECK(std::abs(gpu.history.back().off_rel - cpu.history.back().off_rel) <=
+            1e-4 * cpu.history.back().off_rel + 1e-13);
+    }
   }
 
   TEST_CASE("gpu hosvd start: a general GPU run from it reconstructs T and reports on T's scale") {

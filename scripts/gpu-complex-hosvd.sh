@@ -10,6 +10,7 @@
 set -uo pipefail
 default_out=/tmp/complex-hosvd
 source "$(dirname "$0")/gpu-start.sh"
+source "$(dirname "$0")/gpu-ab-cases.sh"
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(3x256:complex64 3x128:complex128 6x16:complex64 9x8:complex64 20x2:complex128)
 ./build/tests/tensordiag_gpu_tests -ts=gpu -tc="*hosvd*" 2>&1 | tee "$out/hosvd_tests.log" | tail -3
@@ -27,17 +28,6 @@ print('%.4f %-6s %.4f %.3f' % (r['init']['seconds'], r['init']['computed_on'], r
       float(sys.argv[3]) - float(sys.argv[2])))" "$work/o/report.json" "$start" "$end"
 }
 printf '%-18s %-6s %9s %-6s %9s %8s\n' case build init_s on sweeps_s wall_s | tee "$out/table.txt"
-for c in "${cases[@]}"; do
-  shape=${c%%:*} dtype=${c#*:} order=${shape%x*} size=${shape#*x}
-  ./build/tensordiag generate --order "$order" --size "$size" --dtype "$dtype" --seed 1 --noise 1e-3 "$work/t.npy" \
-    > /dev/null || { status=1; continue; }
-  for program in build/base/tensordiag build/tensordiag; do run "./$program" "$work/t.npy" > /dev/null || status=1; done
-  for round in $(seq 1 "${ROUNDS:-2}"); do
-    for program in build/base/tensordiag build/tensordiag; do
-      name=${program%/tensordiag}
-      printf '%-18s %-6s %s\n' "$c" "${name#build/}" "$(run "./$program" "$work/t.npy" || echo failed)" | tee -a "$out/table.txt"
-    done
-  done
-done
+ab_cases "${cases[@]}"
 rm -rf "$work"
 exit $status

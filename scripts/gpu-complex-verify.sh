@@ -10,6 +10,7 @@
 set -uo pipefail
 default_out=/tmp/complex-verify
 source "$(dirname "$0")/gpu-start.sh"
+source "$(dirname "$0")/gpu-ab-cases.sh"
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(3x128:complex64 3x256:complex128 6x16:complex64 9x8:complex64 20x2:complex128
                                  24x2:complex64 14x3:complex128)
@@ -25,17 +26,6 @@ print('%.4f %.2e %.2e %.3f' % (r['timings']['verification_seconds'], r['reconstr
       r['orthogonality_error'], float(sys.argv[3]) - float(sys.argv[2])))" "$work/o/report.json" "$start" "$end"
 }
 printf '%-18s %-6s %10s %10s %10s %8s\n' case build verify_s recon ortho wall_s | tee "$out/table.txt"
-for c in "${cases[@]}"; do
-  shape=${c%%:*} dtype=${c#*:} order=${shape%x*} size=${shape#*x}
-  ./build/tensordiag generate --order "$order" --size "$size" --dtype "$dtype" --seed 1 --noise 1e-3 "$work/t.npy" \
-    > /dev/null || { status=1; continue; }
-  for program in build/base/tensordiag build/tensordiag; do run "./$program" "$work/t.npy" > /dev/null || status=1; done
-  for round in $(seq 1 "${ROUNDS:-2}"); do
-    for program in build/base/tensordiag build/tensordiag; do
-      name=${program%/tensordiag}
-      printf '%-18s %-6s %s\n' "$c" "${name#build/}" "$(run "./$program" "$work/t.npy" || echo failed)" | tee -a "$out/table.txt"
-    done
-  done
-done
+ab_cases "${cases[@]}"
 rm -rf "$work"
 exit $status

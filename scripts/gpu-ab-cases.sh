@@ -1,0 +1,21 @@
+# Sourced by the scripts/gpu-*.sh that time an earlier build against this one (after gpu-start.sh,
+# with `work` a scratch folder and a function `run PROGRAM TENSOR` that prints one line of figures):
+# ab_cases DxN:dtype ... writes each case's `generate --seed 1 --noise 1e-3` tensor, runs both
+# builds once (compiles), then ROUNDS rounds (default 2) alternating build/base/tensordiag and
+# build/tensordiag, each line "case build figures" appended to $out/table.txt; failures set status=1.
+ab_cases() {
+  local c shape dtype order size program round name
+  for c in "$@"; do
+    shape=${c%%:*} dtype=${c#*:} order=${shape%x*} size=${shape#*x}
+    ./build/tensordiag generate --order "$order" --size "$size" --dtype "$dtype" --seed 1 --noise 1e-3 "$work/t.npy" \
+      > /dev/null || { status=1; continue; }
+    for program in build/base/tensordiag build/tensordiag; do run "./$program" "$work/t.npy" > /dev/null || status=1; done
+    for round in $(seq 1 "${ROUNDS:-2}"); do
+      for program in build/base/tensordiag build/tensordiag; do
+        name=${program%/tensordiag}
+        printf '%-18s %-6s %s\n' "$c" "${name#build/}" "$(run "./$program" "$work/t.npy" || echo failed)" \
+          | tee -a "$out/table.txt"
+      done
+    done
+  done
+}

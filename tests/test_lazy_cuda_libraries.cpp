@@ -48,4 +48,9 @@ TEST_CASE("cuBLAS and cuSOLVER open with every entry point the runtime names") {
   CHECK_NOTHROW(runtime::cusolver());
   CHECK(static_cast<bool>(runtime::cublas().dgemm_strided_batched));
   CHECK(static_cast<bool>(runtime::cusolver().dsyevd));
+  // The complex HOSVD start's (gpu_hosvd_start.cpp).
+  CHECK(static_cast<bool>(runtime::cublas().zgemm_strided_batched));
+  CHECK(static_cast<bool>(runtime::cublas().cgemv));
+  CHECK(static_cast<bool>(runtime::cusolver().zheevd));
+  CHECK(static_cast<bool>(runtime::cusolver().cheevd_buffer_size));
 }

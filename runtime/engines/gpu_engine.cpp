@@ -383,6 +383,14 @@ std::vector<Matrix<T>> download_factors(DeviceState<T>& state, cudaStream_t stre
   return matrices;
 }
 
+// D row-major N x N matrices into the device's factors (download_factors's inverse).
+template <class T>
+void upload_factors(const std::vector<Matrix<T>>& matrices, cudaStream_t stream, DeviceState<T>& state) {
+  const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
+  for (std::size_t n = 0; n < matrices.size(); ++n)
+    state.factors.upload(matrices[n].data.data(), square, stream, n * square);
+}
+
 // The core and the factors back to the host.
 template <class T>
 void download_result(DeviceState<T>& state, Layout layout, cudaStream_t stream, Result<T>& result) {
@@ -395,9 +403,7 @@ void download_result(DeviceState<T>& state, Layout layout, cudaStream_t stream, 
 template <class T>
 void upload_result(const Result<T>& result, cudaStream_t stream, DeviceState<T>& state) {
   state.tensor.upload(result.core.data(), result.core.count(), stream);
-  const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
-  for (std::size_t n = 0; n < result.factors.size(); ++n)
-    state.factors.upload(result.factors[n].data.data(), square, stream, n * square);
+  upload_factors(result.factors, stream, state);
 }
 
 // The core and the factors handed to the caller where they are, on the device (diagonalize_on_device).
@@ -444,9 +450,7 @@ void start_from_hosvd(DeviceState<T>& state, SweepFigures<T>& figures, Layout la
                       double off_input, cudaStream_t stream, Result<T>& result) {
   const GpuHosvdStart<T> start = gpu_hosvd_start(state.tensor.data(), state.order, state.size,
                                                  strides_of(state.order, state.size, layout), structure, stream);
-  const std::size_t square = static_cast<std::size_t>(state.size) * state.size;
-  for (std::size_t n = 0; n < start.bases.size(); ++n)
-    state.factors.upload(start.bases[n].data.data(), square, stream, n * square);
+  upload_factors(start.bases, stream, state);
   figures.enqueue_from_tensor(stream);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   result.history.front() = figures.record(0, off_input, 0.0);

@@ -352,11 +352,17 @@ PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
 
 // N = 2 only. A row of 2^low_bits entries is D / 2 bits, at least one tile of 16-byte loads
 // (256 threads) and at most 16 bits; the high half's two weight tables (2^ceil(high/2) pairs of
-// doubles each) keep it to 20 bits: D <= 36 (float32 275 GB, past any one device). Row shares:
-// about 1024 blocks for qubit_reduce_high, each at least 64 rows, a power of two.
-PlanAttempt plan_qubit_sweep(const KernelSpec&, const Sizes& z) {
-  constexpr int threads = 256, largest_low = 16, largest_high = 20;
-  const int tile_bits = z.scalar == 4 ? 10 : 9;  // log2(threads * 16 bytes / scalar)
+// Wide each, 16 or 32 bytes) keep it to 20 bits for a real tensor, 18 for a complex one (both
+// tables in 32 KB of shared memory): D <= 36 (float32 275 GB) or 34 (complex64 137 GB), past any
+// one device. Row shares: about 1024 blocks for qubit_reduce_high, each at least 64 rows, a power
+// of two. The small arrays and the partials hold a pair of Wide an index: 2 doubles, or 4 for a
+// complex tensor.
+PlanAttempt plan_qubit_sweep(const KernelSpec& spec, const Sizes& z) {
+  const bool complex = is_complex(spec.dtype);
+  const int largest_high = complex ? 18 : 20;
+  constexpr int threads = 256, largest_low = 16;
+  int tile_bits = 0;  // log2(threads * 16 bytes / scalar)
+  while ((1LL << (tile_bits + 1)) * z.scalar <= 16LL * threads) ++tile_bits;
   if (z.n != 2) return refused("qubit_sweep: N = 2 only (N is " + std::to_string(z.n) + ")");
   const int low = std::min(z.d / 2, largest_low);
   if (low < tile_bits || z.d - low > largest_high)
@@ -364,10 +370,12 @@ PlanAttempt plan_qubit_sweep(const KernelSpec&, const Sizes& z) {
                    std::to_string(largest_low + largest_high) + " for this dtype");
   const int high = z.d - low;
   const long long tiles = 1LL << (low - tile_bits);
+  const long long pair_doubles = complex ? 4 : 2;
   long long shares = 1;
   while (shares * 2 * tiles <= 1024 && (shares * 2) << 6 <= (1LL << high)) shares *= 2;
-  const QubitSweepPlan plan{threads, 1024, low, 10, 256, shares, shares * (2LL << low), 2LL << low, 2LL << high};
-  return planned({{"figures.cuh"},
+  const QubitSweepPlan plan{threads, 1024, low, 10, 256, shares, shares * (pair_doubles << low), pair_doubles << low,
+                            pair_doubles << high};
+  return planned({{"figures.cuh", "wide_scalar.cuh"},
                   true,
                   plan,
                   {{"qubit_reduce_low", threads, std::min<long long>(1LL << high, 2048)},
@@ -561,15 +569,15 @@ namespace {
 // pivot check (its skew-Hermitian Lambda as the real 2N x 2N embedding, whose norm the real Lanczos
 // takes), the figures, the one-block run, the XOR subspace passes and the symmetric angles (complex
 // symmetric tensors, orders 2 and 3: validate), the split angles of pivot subtensors over a
-// warp's shared memory, and the mode products of the device verification. The others are real
-// arithmetic and refuse it.
+// warp's shared memory, the mode products of the device verification, and the N = 2 sweeps of
+// qubit_sweep (U in SU(2) a mode). The others are real arithmetic and refuse it.
 bool takes_complex(KernelKind kind) {
   return kind == KernelKind::pivot_angles || kind == KernelKind::pivot_angles_split ||
          kind == KernelKind::mode_product || kind == KernelKind::multi_mode_product ||
          kind == KernelKind::pivot_check_gather || kind == KernelKind::symmetric_angles ||
          kind == KernelKind::lambda_norm || kind == KernelKind::group_pass ||
          kind == KernelKind::chunk_pass || kind == KernelKind::off_norm || kind == KernelKind::small_tensor ||
-         kind == KernelKind::subspace_angles || kind == KernelKind::subspace_apply;
+         kind == KernelKind::subspace_angles || kind == KernelKind::subspace_apply || kind == KernelKind::qubit_sweep;
 }
 
 }  // namespace
@@ -579,10 +587,10 @@ PlanAttempt try_plan(const KernelSpec& spec) {
   if (is_complex(spec.dtype) && !takes_complex(spec.kind))
     return refused(std::string(to_string(spec.kind)) + ": takes real dtypes (" + std::string(to_string(spec.dtype)) +
                    " runs pivot_angles, pivot_angles_split, the pivot check's kinds, group_pass, chunk_pass, off_norm, "
-                   "the mode products, small_tensor, the subspace kinds and symmetric_angles)");
+                   "the mode products, small_tensor, the subspace kinds, qubit_sweep and symmetric_angles)");
   if (is_complex(spec.dtype) &&
       (spec.kind == KernelKind::pivot_angles || spec.kind == KernelKind::pivot_angles_split ||
-       spec.kind == KernelKind::small_tensor) &&
+       spec.kind == KernelKind::small_tensor || spec.kind == KernelKind::qubit_sweep) &&
       spec.rule.hermitian_terms.empty())
     return refused("rule '" + spec.rule.name + "' is real-only (its objective has no complex lift): complex tensors take "
                    "rule max_diag");

@@ -114,9 +114,9 @@ struct QubitSweepPlan {
   int cell_bits;               // qubit_settle's bits a launch at most
   long long settle_blocks;     // qubit_settle's grid (grid-stride over cells)
   long long shares;            // qubit_reduce_high's row shares
-  long long partial_doubles;   // qubit_reduce_high's output: shares * 2^low_bits * 2
-  long long small_low_doubles;   // the low half's small array: 2^low_bits * 2
-  long long small_high_doubles;  // the high half's: 2^(D - low_bits) * 2
+  long long partial_doubles;   // qubit_reduce_high's output: shares * 2^low_bits * 2 (4 complex)
+  long long small_low_doubles;   // the low half's small array: 2^low_bits * 2 (4 complex)
+  long long small_high_doubles;  // the high half's: 2^(D - low_bits) * 2 (4 complex)
 };
 
 // The angles of an XOR subspace pass (kernels_templates/subspace_angles.cu); the spec's size is the

@@ -53,3 +53,14 @@ __device__ inline double2 block_sum(double2 v) {
   __syncthreads();  // warp_sums is free for the next call
   return total;
 }
+
+// Two values summed over the block, in every thread (block_sum; a complex value as two real sums).
+__device__ inline void block_sum_both(double& b, double& e) {
+  const double2 total = block_sum(make_double2(b, e));
+  b = total.x;
+  e = total.y;
+}
+__device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tensordiag::dsl::Complex<double>& e) {
+  block_sum_both(b.re, e.re);
+  block_sum_both(b.im, e.im);
+}

@@ -81,17 +81,6 @@ __device__ inline HeadWeights head_weights(const Rotation* head, int count, long
   return {u, v};
 }
 
-// b and e summed over the block, in every thread (block_sum: a complex value as two real sums).
-__device__ inline void block_sum_both(double& b, double& e) {
-  const double2 total = block_sum(make_double2(b, e));
-  b = total.x;
-  e = total.y;
-}
-__device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tensordiag::dsl::Complex<double>& e) {
-  block_sum_both(b.re, e.re);
-  block_sum_both(b.im, e.im);
-}
-
 extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_head(${pivot_head_parameters}) {
   __shared__ Rotation head[HEAD];

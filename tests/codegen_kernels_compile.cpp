@@ -190,6 +190,25 @@ TEST_CASE("qubit_sweep compiles for N = 2 at every order it serves, both dtypes 
   CHECK_THROWS_AS(kernel_entries(make_kernel_spec("qubit_sweep", 20, 3, "float32", "C", "max_diag")), codegen_error);
 }
 
+// Complex N = 2 tensors (U in SU(2) a mode): a row is at least one tile of 16-byte loads (2^9
+// complex64 or 2^8 complex128 entries) and the high half at most 18 bits (its weight tables of
+// complex pairs in 32 KB): complex64 D = 18..34, complex128 D = 16..34, both layouts.
+TEST_CASE("qubit_sweep compiles for complex N = 2 at every order it serves") {
+  std::vector<Case> cases;
+  for (int order = 16; order <= 34; ++order)
+    for (const char* dtype : {"complex64", "complex128"}) {
+      if (std::string(dtype) == "complex64" && order < 18) continue;
+      cases.push_back({"qubit_sweep", order, 2, dtype, cases.size() % 2 == 0 ? "C" : "F", "max_diag"});
+    }
+  check_compiles(cases);
+  for (const auto& [order, dtype] : std::vector<std::pair<int, const char*>>{
+           {17, "complex64"}, {35, "complex64"}, {15, "complex128"}, {35, "complex128"}})
+    CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("qubit_sweep", order, 2, dtype, "C", "max_diag")),
+                         doctest::Contains("is outside"), codegen_error);
+  CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("qubit_sweep", 20, 2, "complex64", "C", "max_trace")),
+                       doctest::Contains("real-only"), codegen_error);
+}
+
 // The complex kinds (issue 11, item 3): the general engine's angles (both forms) and passes, the
 // pivot check's Lambda and its norm, the figures, the one-block run, the XOR subspace passes and
 // the device verification's mode products, for complex64 and complex128, both layouts, at every
@@ -211,7 +230,7 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the oth
                                   kind == "group_pass" ||
                                   kind == "chunk_pass" || kind == "off_norm" || kind == "small_tensor" ||
                                   kind == "subspace_angles" || kind == "subspace_apply" || kind == "mode_product" ||
-                                  kind == "multi_mode_product" ||
+                                  kind == "multi_mode_product" || kind == "qubit_sweep" ||
                                   (kind == "symmetric_angles" && order <= 3);
         // What a refusal must say: a complex kind refuses for another reason than the dtype.
         const std::string refusal = complex_kind                ? ""

@@ -117,7 +117,7 @@ TEST_CASE("the general GPU engine declines the shapes its kernels cannot serve, 
   CHECK(check_reason->find("the pivot check on the GPU needs it") != std::string::npos);
 }
 
-TEST_CASE("the qubit engine takes float32 N = 2 from D = 20, eta below 1.5, and says why it declines the rest") {
+TEST_CASE("the qubit engine takes float32 N = 2 from D = 20 and complex64 from D = 18, eta below 1.5, and says why it declines the rest") {
   const auto find = [](auto table) {
     const auto found = std::find_if(table.begin(), table.end(), [](const auto& e) { return e.name == "cuda_qubit"; });
     REQUIRE(found != table.end());
@@ -135,7 +135,18 @@ TEST_CASE("the qubit engine takes float32 N = 2 from D = 20, eta below 1.5, and 
     }
   CHECK(qubit32.declines(HostTensor<float>(19, 2, Layout::c_order), 1, run).value().starts_with("qubit_sweep: D = 19 is outside 20..36"));
   CHECK(qubit32.declines(HostTensor<float>(12, 3, Layout::c_order), 1, run).value() == "the qubit path takes N = 2 only");
-  CHECK(qubit64.declines(HostTensor<double>(20, 2, Layout::c_order), 1, run).value().find("float32 only") != std::string::npos);
+  CHECK(qubit64.declines(HostTensor<double>(20, 2, Layout::c_order), 1, run).value().find("float32 and complex64 only") !=
+        std::string::npos);
+  // Complex N = 2 (U in SU(2) a mode): complex64 from D = 18 (a row of 2^9 entries), not complex128.
+  const auto qubit_complex64 = find(engines<std::complex<float>>());
+  const auto qubit_complex128 = find(engines<std::complex<double>>());
+  CHECK_FALSE(qubit_complex64.declines(HostTensor<std::complex<float>>(18, 2, Layout::fortran_order), 1, run));
+  CHECK(qubit_complex64.declines(HostTensor<std::complex<float>>(17, 2, Layout::c_order), 1, run)
+            .value()
+            .starts_with("qubit_sweep: D = 17 is outside 18..34"));
+  CHECK(qubit_complex128.declines(HostTensor<std::complex<double>>(18, 2, Layout::c_order), 1, run)
+            .value()
+            .find("float32 and complex64 only") != std::string::npos);
   // The pivot check accepts every rotation of an N = 2 tensor below eta = 2 (qubit_pivot_check.hpp).
   EngineRun checked = run;
   checked.settings.eta = 0.01;
@@ -215,7 +226,10 @@ TEST_CASE("complex symmetric tensors from order 4: both GPU engines decline them
       continue;
     }
     REQUIRE(reason);
-    CHECK(reason->find("take the searched unitary step, on the CPU only") != std::string::npos);
+    // The N = 2 engine has no symmetric step at any order.
+    CHECK(reason->find(engine.name == "cuda_qubit" ? "structure symmetric runs on the general and one-block engines"
+                                                   : "take the searched unitary step, on the CPU only") !=
+          std::string::npos);
     // Order 3 is the closed form's: any refusal there is another one.
     const auto third_reason = engine.declines(third, 1, run);
     if (third_reason) CHECK(third_reason->find("searched unitary step") == std::string::npos);

@@ -48,5 +48,9 @@ template double device_bytes_needed(const HostTensor<float>&);
 template double device_bytes_needed(const HostTensor<double>&);
 template void check_device_memory(const CudaDeviceInfo&, const HostTensor<float>&);
 template void check_device_memory(const CudaDeviceInfo&, const HostTensor<double>&);
+template double device_bytes_needed(const HostTensor<std::complex<float>>&);
+template double device_bytes_needed(const HostTensor<std::complex<double>>&);
+template void check_device_memory(const CudaDeviceInfo&, const HostTensor<std::complex<float>>&);
+template void check_device_memory(const CudaDeviceInfo&, const HostTensor<std::complex<double>>&);
 
 }  // namespace tensordiag::runtime

@@ -2,6 +2,7 @@
 // Whether a run's buffers fit the device, asked before any work (issue 13): an engine declines a
 // tensor that does not fit, so --backend cuda fails with one line naming the bytes needed and
 // free, and --backend auto runs on the CPU with a note that says the same.
+#include <complex>
 #include <optional>
 #include <string>
 
@@ -30,5 +31,9 @@ extern template double device_bytes_needed(const HostTensor<float>&);
 extern template double device_bytes_needed(const HostTensor<double>&);
 extern template void check_device_memory(const CudaDeviceInfo&, const HostTensor<float>&);
 extern template void check_device_memory(const CudaDeviceInfo&, const HostTensor<double>&);
+extern template double device_bytes_needed(const HostTensor<std::complex<float>>&);
+extern template double device_bytes_needed(const HostTensor<std::complex<double>>&);
+extern template void check_device_memory(const CudaDeviceInfo&, const HostTensor<std::complex<float>>&);
+extern template void check_device_memory(const CudaDeviceInfo&, const HostTensor<std::complex<double>>&);
 
 }  // namespace tensordiag::runtime

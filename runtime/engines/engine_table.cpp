@@ -62,15 +62,18 @@ std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostT
   return results;
 }
 
-// Complex tensors (issue 11, item 3): the one-block and general GPU engines' kernels generated for
-// a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host
-// (diagonal_phases.hpp; the general GPU engine does it itself, before it verifies on the device).
+// Complex tensors (issue 11, item 3): the one-block, N = 2 (complex64) and general GPU engines'
+// kernels generated for a complex scalar, or the CPU's complex engine; every result's diagonal is made real >= 0 on the host
+// (diagonal_phases.hpp; the general and N = 2 GPU engines do it themselves, before they verify on
+// the device).
 // Structure symmetric: at orders 2 and 3 the same engines with the unitary step (small_tensor's and
 // symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp); from order 4
 // the CPU's alone (its searched step: the GPU engines decline those orders).
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},
+    {"cuda_qubit", Backend::cuda, structures_served<std::complex<R>, qubit_engine_declines<std::complex<R>>, false>,
+     one_after_another<std::complex<R>, run_gpu_qubit_engine<std::complex<R>>>, false},
     {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>,
      one_after_another<std::complex<R>, run_gpu_engine<std::complex<R>>>, true},
     {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,

@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <cstddef>
 #include <type_traits>
+#include <vector>
 
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
+#include "runtime/algorithm/diagonal_phases.hpp"
 #include "runtime/algorithm/qubit_pivot_check.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
@@ -22,10 +27,10 @@ namespace tensordiag::runtime {
 namespace {
 
 // The core: the tensor rotated in place by the accumulated rotations (chunk_pass, the pair (0, 1)
-// in every mode); returns the factors.
+// in every mode); returns them (qubit_sweep.hpp: a complex core still owes its phases).
 template <class T>
-std::vector<Matrix<T>> write_core(QubitState<T>& state, const GpuKernels<T>& kernels, cudaStream_t stream) {
-  const QubitRotations<T> accumulated = accumulated_rotations(state, stream);
+QubitRotations<T> write_core(QubitState<T>& state, const GpuKernels<T>& kernels, cudaStream_t stream) {
+  QubitRotations<T> accumulated = accumulated_rotations(state, stream);
   DeviceBuffer<dsl::Givens<T>> device_rotations(accumulated.rotations.size());
   device_rotations.upload(accumulated.rotations, stream);
   DeviceBuffer<int> pair(2);
@@ -33,7 +38,43 @@ std::vector<Matrix<T>> write_core(QubitState<T>& state, const GpuKernels<T>& ker
   for (const auto& [first, count] : kernels.chunk_plan->chunks)
     kernels.chunk_pass(stream, state.values.data(), pair.data(), device_rotations.data(), first, count);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return accumulated.factors;
+  return accumulated;
+}
+
+// C <- C' x_n diag(w_n, conj(w_n)) for every mode n (qubit_sweep.hpp): each entry times the product
+// of its indices' phases, taken from two tables over the low and the high half of the offset's bits
+// (at N = 2 mode n's stride is 2^bit).
+template <class R>
+void apply_mode_phases(HostTensor<std::complex<R>>& core, const std::vector<std::complex<double>>& phases) {
+  const int order = core.order();
+  std::vector<std::complex<double>> phase_of_bit(static_cast<std::size_t>(order));
+  for (std::size_t n = 0; n < phase_of_bit.size(); ++n) {
+    int bit = 0;
+    while ((std::ptrdiff_t{1} << bit) < core.strides()[n]) ++bit;
+    phase_of_bit[static_cast<std::size_t>(bit)] = phases[n];
+  }
+  const auto table = [&phase_of_bit](int first_bit, int bits) {
+    std::vector<std::complex<double>> products(std::size_t{1} << bits);
+    for (std::size_t k = 0; k < products.size(); ++k) {
+      std::complex<double> w = 1.0;
+      for (int b = 0; b < bits; ++b) {
+        const std::complex<double> phase = phase_of_bit[static_cast<std::size_t>(first_bit + b)];
+        w *= ((k >> b) & 1) ? std::conj(phase) : phase;
+      }
+      products[k] = w;
+    }
+    return products;
+  };
+  const int low_bits = order / 2;
+  const std::vector<std::complex<double>> low = table(0, low_bits), high = table(low_bits, order - low_bits);
+  const auto rows = static_cast<std::ptrdiff_t>(high.size());
+  std::complex<R>* const entries = core.data();
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t row = 0; row < rows; ++row) {
+    std::complex<R>* const line = entries + row * static_cast<std::ptrdiff_t>(low.size());
+    for (std::size_t k = 0; k < low.size(); ++k)
+      line[k] = std::complex<R>(std::complex<double>(line[k]) * (high[static_cast<std::size_t>(row)] * low[k]));
+  }
 }
 
 }  // namespace
@@ -43,8 +84,9 @@ std::optional<std::string> qubit_engine_declines(const HostTensor<T>& first, std
   if (first.size() != 2) return "the qubit path takes N = 2 only";
   if (run.settings.eta > 0 && !pivot_check_accepts_every_pair(2, run.settings.eta))
     return "the qubit path takes the pivot check where it accepts every rotation of an N = 2 tensor, eta < 1.5";
-  if (!std::is_same_v<T, float>)
-    return "the qubit path's convergence figure resolves off(C) to about 1e-7 of ||T||: it takes float32 only";
+  if (!std::is_same_v<real_t<T>, float>)
+    return "the qubit path's convergence figure resolves off(C) to about 1e-7 of ||T||: it takes float32 and "
+           "complex64 only";
   const codegen::PlanAttempt attempt = codegen::try_plan(kernel_spec_for(first, run.rule, codegen::KernelKind::qubit_sweep));
   if (!attempt.plan) return attempt.refusal;
   return current_device_memory_refusal(device_bytes_needed(first));  // the tensors run one at a time
@@ -69,7 +111,7 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
   kernels.off_norm_final(stream.get(), state.partials.data(), static_cast<int>(kernels.off_norm_plan.partial_blocks),
                          state.figures.data());
   double input_figures[2];
-  T corners[2];
+  T corners[2];  // T[0..0] and T[1..1]
   state.figures.download(input_figures, 2, stream.get());
   check_cuda(cudaMemcpyAsync(&corners[0], state.values.data(), sizeof(T), cudaMemcpyDeviceToHost, stream.get()),
              "cudaMemcpyAsync");
@@ -83,7 +125,9 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
   // 2^D terms behind ||T||^2, a and d): the figure never claims less (1.3e-7 of ||T|| at D = 30).
   const double resolution = 5.0 * tensor.order() * 0x1p-53 * norm2;
   result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, input_figures[1],
-                                       static_cast<double>(corners[0]) + static_cast<double>(corners[1]), 0.0});
+                                       static_cast<double>(real_part(corners[0])) +
+                                           static_cast<double>(real_part(corners[1])),
+                                       0.0});
   CudaGraph graph(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();
 
@@ -94,18 +138,27 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
     graph.launch(stream.get());
     after.record(stream.get());
     stream.synchronize();
-    const double a = sweep.a(), d = sweep.d();
+    const wide_t<T> a = sweep.a(), d = sweep.d();
+    const double diag2 = abs2(a) + abs2(d);
     // off(C)^2 = ||T||^2 - ||diag C||^2: C is T rotated in exact arithmetic (qubit_sweep.cu).
-    const double off2 = std::max(norm2 - (a * a + d * d), resolution);
-    return SweepRecord{n, off_input > 0 ? std::sqrt(off2) / off_input : 0.0, a * a + d * d, a + d,
+    const double off2 = std::max(norm2 - diag2, resolution);
+    return SweepRecord{n, off_input > 0 ? std::sqrt(off2) / off_input : 0.0, diag2, real_part(a) + real_part(d),
                        after.seconds_since(before)};
   });
   result.timings.sweeps_seconds = sweeps.seconds();
 
-  result.factors = write_core(state, kernels, stream.get());
+  QubitRotations<T> accumulated = write_core(state, kernels, stream.get());
+  result.factors = std::move(accumulated.factors);
   result.core = HostTensor<T>(tensor.order(), tensor.size(), tensor.layout());
   state.values.download(result.core.data(), result.core.count(), stream.get());
   stream.synchronize();
+  // A complex core takes its modes' phases, then the diagonal's (diagonal_phases.hpp), on the host;
+  // where it is verified, the core goes back to the device as it will be written.
+  if constexpr (is_complex_v<T>) {
+    apply_mode_phases(result.core, accumulated.phases);
+    fix_complex_phases(result, Structure::general);
+    if (run.settings.verify) state.values.upload(result.core.data(), result.core.count(), stream.get());
+  }
   result.timings.total_seconds = total.seconds();
   if (run.settings.verify) {
     // On the device where it has room; else diagonalize() verifies on the host.
@@ -126,5 +179,11 @@ template std::optional<std::string> qubit_engine_declines(const HostTensor<float
 template std::optional<std::string> qubit_engine_declines(const HostTensor<double>&, std::size_t, const EngineRun&);
 template Result<float> run_gpu_qubit_engine(const HostTensor<float>&, const EngineRun&);
 template Result<double> run_gpu_qubit_engine(const HostTensor<double>&, const EngineRun&);
+template std::optional<std::string> qubit_engine_declines(const HostTensor<std::complex<float>>&, std::size_t,
+                                                          const EngineRun&);
+template std::optional<std::string> qubit_engine_declines(const HostTensor<std::complex<double>>&, std::size_t,
+                                                          const EngineRun&);
+template Result<std::complex<float>> run_gpu_qubit_engine(const HostTensor<std::complex<float>>&, const EngineRun&);
+template Result<std::complex<double>> run_gpu_qubit_engine(const HostTensor<std::complex<double>>&, const EngineRun&);
 
 }  // namespace tensordiag::runtime

@@ -293,6 +293,17 @@ __device__ inline double2 block_sum(double2 v) {
   return total;
 }
 
+// Two values summed over the block, in every thread (block_sum; a complex value as two real sums).
+__device__ inline void block_sum_both(double& b, double& e) {
+  const double2 total = block_sum(make_double2(b, e));
+  b = total.x;
+  e = total.y;
+}
+__device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tensordiag::dsl::Complex<double>& e) {
+  block_sum_both(b.re, e.re);
+  block_sum_both(b.im, e.im);
+}
+
 // ---- group_pass.cu ----
 // group_pass: all D modes' rotations of one pivot group applied to the tensor in one read+write
 // pass (DESIGN.md section 3; the GPU form of runtime/engines/group_pass.cpp):

@@ -43,7 +43,7 @@ runtime::Result<std::complex<R>> check_gpu_equals_cpu(const runtime::HostTensor<
   if (gpu.schedule == "xor") options.schedule = runtime::SweepSchedule::xor_subspaces;
   const runtime::Result<std::complex<R>> cpu = runtime::diagonalize_complex(tensor, options);
   REQUIRE(gpu.backend == runtime::Backend::cuda);
-  CHECK((gpu.engine == "cuda" || gpu.engine == "cuda_one_block"));
+  CHECK((gpu.engine == "cuda" || gpu.engine == "cuda_one_block" || gpu.engine == "cuda_qubit"));
   CHECK(cpu.engine == "cpu_complex");
   CHECK(gpu.schedule == cpu.schedule);
   REQUIRE(gpu.sweeps() == cpu.sweeps());

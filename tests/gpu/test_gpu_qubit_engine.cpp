@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/builtin_rules.hpp"
+#include "gpu/qubit_equals_cpu.hpp"
 #include "random_tensor.hpp"
 #include "relative_difference.hpp"
 #include "runtime/algorithm/generator.hpp"
@@ -21,6 +22,7 @@
 using namespace tensordiag;
 using namespace tensordiag::runtime;
 using tensordiag::testing::random_tensor;
+using tensordiag::testing::check_qubit_run_equals_cpu;
 using tensordiag::testing::relative_difference;
 
 namespace {
@@ -35,18 +37,7 @@ void check_qubit_equals_cpu(const HostTensor<double>& tensor, const std::string&
   options.stall_tol = 0;
   const auto cpu = diagonalize(tensor, options);
   const EngineRun run{RunSettings{StopCriteria{3, 1e-300, 0.0}, 0.0, 1, {}}, codegen::lower_builtin_rule(rule)};
-  const auto gpu = run_gpu_qubit_engine(tensor, run);
-  REQUIRE(gpu.sweeps() == 3);
-  REQUIRE(cpu.sweeps() == 3);
-  CHECK(relative_difference(gpu.core.values(), cpu.core.values()) <= 1e-10);
-  for (std::size_t n = 0; n < cpu.factors.size(); ++n)
-    CHECK(relative_difference(gpu.factors[n].data, cpu.factors[n].data) <= 1e-10);
-  for (std::size_t k = 0; k < cpu.history.size(); ++k) {
-    CHECK(std::abs(gpu.history[k].off_rel - cpu.history[k].off_rel) <= 1e-9);
-    CHECK(std::abs(gpu.history[k].diag_norm2 - cpu.history[k].diag_norm2) <= 1e-10 * cpu.history[k].diag_norm2);
-    CHECK(std::abs(gpu.history[k].trace - cpu.history[k].trace) <= 1e-10 * std::sqrt(cpu.history[k].diag_norm2));
-  }
-  CHECK(gpu.kernels == std::vector<std::string>{"qubit_sweep", "chunk_pass", "off_norm"});
+  check_qubit_run_equals_cpu(run_gpu_qubit_engine(tensor, run), cpu);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 //   T' = T x_1 Q_1^T ... x_D Q_D^T,
 // and a run's factors M'_n become M_n = Q_n M'_n, so that T = C x_1 M_1 ... x_D M_D still holds.
 // Computed here on the host in double (Eigen's symmetric eigensolver) for every engine but the general
-// GPU engine, which computes the same start on the device (engines/gpu_hosvd_start.hpp). Complex
+// GPU engine and the N = 2 one, which compute the same start on the device (engines/gpu_hosvd_start.hpp). Complex
 // tensors (the complex engine): G_n = T_(n) T_(n)^H Hermitian, Q_n unitary, T' = T x_n Q_n^H.
 #include <vector>
 

@@ -38,7 +38,7 @@ template <class T>
 constexpr Engine<T> engine_table[] = {
     {"cuda_one_block", Backend::cuda, structures_served<T, one_block_declines<T>, true>, run_gpu_small_batch<T>, false},
     {"cuda_qubit", Backend::cuda, structures_served<T, qubit_engine_declines<T>, false>,
-     one_after_another<T, run_gpu_qubit_engine<T>>, false},
+     one_after_another<T, run_gpu_qubit_engine<T>>, true},
     {"cuda", Backend::cuda, gpu_engine_declines<T>, one_after_another<T, run_gpu_engine<T>>, true},
     {"cpu_packed", Backend::cpu, cpu_packed_route_declines<T>, one_after_another<T, run_cpu_packed_route<T>>, false},
     {"cpu", Backend::cpu, takes_everything<T>, run_cpu_batch<T>, false},
@@ -73,7 +73,7 @@ template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},
     {"cuda_qubit", Backend::cuda, structures_served<std::complex<R>, qubit_engine_declines<std::complex<R>>, false>,
-     one_after_another<std::complex<R>, run_gpu_qubit_engine<std::complex<R>>>, false},
+     one_after_another<std::complex<R>, run_gpu_qubit_engine<std::complex<R>>>, true},
     {"cuda", Backend::cuda, gpu_engine_declines<std::complex<R>>,
      one_after_another<std::complex<R>, run_gpu_engine<std::complex<R>>>, true},
     {"cpu_complex", Backend::cpu, takes_everything<std::complex<R>>,

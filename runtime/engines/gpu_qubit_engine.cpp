@@ -1,6 +1,7 @@
 #include "runtime/engines/gpu_qubit_engine.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <complex>
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include "codegen/kernel_plan.hpp"
 #include "dsl/givens.hpp"
 #include "runtime/algorithm/diagonal_phases.hpp"
+#include "runtime/algorithm/hosvd_start.hpp"
 #include "runtime/algorithm/qubit_pivot_check.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/scalar.hpp"
@@ -18,6 +20,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/engines/device_memory.hpp"
+#include "runtime/engines/gpu_hosvd_start.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_verification.hpp"
 #include "runtime/engines/qubit_sweep.hpp"
@@ -77,6 +80,52 @@ void apply_mode_phases(HostTensor<std::complex<R>>& core, const std::vector<std:
   }
 }
 
+// The figures of the tensor the state holds, summed directly (off_norm), and its two diagonal entries.
+struct ValueFigures {
+  double off2, diag2, trace;
+};
+template <class T>
+ValueFigures value_figures(QubitState<T>& state, const GpuKernels<T>& kernels, cudaStream_t stream) {
+  kernels.off_norm_partial(stream, state.values.data(), state.partials.data(), nullptr);
+  kernels.off_norm_final(stream, state.partials.data(), static_cast<int>(kernels.off_norm_plan.partial_blocks),
+                         state.figures.data());
+  double sums[2];
+  T corners[2];  // [0..0] and [1..1]
+  state.figures.download(sums, 2, stream);
+  check_cuda(cudaMemcpyAsync(&corners[0], state.values.data(), sizeof(T), cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync");
+  check_cuda(cudaMemcpyAsync(&corners[1], state.values.data() + state.values.count() - 1, sizeof(T),
+                             cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync");
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return {sums[0], sums[1], static_cast<double>(real_part(corners[0])) + static_cast<double>(real_part(corners[1]))};
+}
+
+// The HOSVD start (Init::hosvd; algorithm/hosvd_start.hpp): the state's values become
+// T' = T x_n Q_n^T (Q_n^H for a complex T), which the sweeps then rotate; returns the Q_n, by which the
+// factors are multiplied at the end. On the device (gpu_hosvd_start.hpp: cuBLAS Gram matrices,
+// cuSOLVER's eigenvectors, the mode products) where the tensor has fewer than 2^31 entries
+// (cuBLAS's int sizes) and a second copy fits beside it; else on the host, T' uploaded.
+template <class T>
+std::vector<Matrix<T>> start_from_hosvd(const HostTensor<T>& tensor, const EngineRun& run, QubitState<T>& state,
+                                        cudaStream_t stream, Result<T>& result) {
+  result.hosvd_start = true;
+  const bool on_device =
+      tensor.count() <= static_cast<std::size_t>(INT_MAX) &&
+      !current_device_memory_refusal(gpu_hosvd_start_bytes(tensor.order(), tensor.size(), sizeof(T)));
+  if (on_device) {
+    GpuHosvdStart<T> start = gpu_hosvd_start(state.values.data(), tensor.order(), tensor.size(), tensor.strides(),
+                                             Structure::general, stream);
+    result.hosvd_on_device = true;
+    result.timings.init_seconds = start.seconds;
+    return std::move(start.bases);
+  }
+  HosvdStart<T> start = hosvd_start(tensor, run.settings.threads, Structure::general);
+  state.values.upload(start.rotated.data(), start.rotated.count(), stream);
+  result.timings.init_seconds = start.seconds;
+  return std::move(start.bases);
+}
+
 }  // namespace
 
 template <class T>
@@ -103,31 +152,23 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
   QubitState<T> state(tensor.data(), tensor.count(), tensor.order(), kernels, stream.get());
   QubitSweep<T> sweep(state, kernels, tensor.layout() == Layout::c_order);
 
-  // The input's figures, summed directly; ||T||^2 = off^2 + ||diag||^2 stays the core's norm.
+  // The input's figures, summed directly; ||T||^2 = off^2 + ||diag||^2 stays the core's norm. From
+  // the HOSVD start, T' is the tensor rotated (its norm, its rounding), and sweep 0 shows its
+  // figures against off(T).
   Result<T> result;
   result.backend = Backend::cuda;
   result.device = device.name;
-  kernels.off_norm_partial(stream.get(), state.values.data(), state.partials.data(), nullptr);
-  kernels.off_norm_final(stream.get(), state.partials.data(), static_cast<int>(kernels.off_norm_plan.partial_blocks),
-                         state.figures.data());
-  double input_figures[2];
-  T corners[2];  // T[0..0] and T[1..1]
-  state.figures.download(input_figures, 2, stream.get());
-  check_cuda(cudaMemcpyAsync(&corners[0], state.values.data(), sizeof(T), cudaMemcpyDeviceToHost, stream.get()),
-             "cudaMemcpyAsync");
-  check_cuda(cudaMemcpyAsync(&corners[1], state.values.data() + tensor.count() - 1, sizeof(T),
-                             cudaMemcpyDeviceToHost, stream.get()),
-             "cudaMemcpyAsync");
-  stream.synchronize();
-  const double off_input = std::sqrt(input_figures[0]);
-  const double norm2 = input_figures[0] + input_figures[1];
+  const ValueFigures input = value_figures(state, kernels, stream.get());
+  const double off_input = std::sqrt(input.off2);
+  std::vector<Matrix<T>> bases;
+  if (run.settings.init == Init::hosvd) bases = start_from_hosvd(tensor, run, state, stream.get(), result);
+  const ValueFigures start = bases.empty() ? input : value_figures(state, kernels, stream.get());
+  const double norm2 = start.off2 + start.diag2;
   // ||T||^2 - ||diag C||^2 resolves off(C)^2 to about 5 D u ||T||^2 (u = 2^-53; the double sums of
   // 2^D terms behind ||T||^2, a and d): the figure never claims less (1.3e-7 of ||T|| at D = 30).
   const double resolution = 5.0 * tensor.order() * 0x1p-53 * norm2;
-  result.history.push_back(SweepRecord{0, off_input > 0 ? 1.0 : 0.0, input_figures[1],
-                                       static_cast<double>(real_part(corners[0])) +
-                                           static_cast<double>(real_part(corners[1])),
-                                       0.0});
+  result.history.push_back(
+      SweepRecord{0, off_input > 0 ? std::sqrt(start.off2) / off_input : 0.0, start.diag2, start.trace, 0.0});
   CudaGraph graph(stream.get(), [&sweep](cudaStream_t s) { sweep.enqueue(s); });
   result.timings.setup_seconds = total.seconds();
 
@@ -149,6 +190,7 @@ Result<T> run_gpu_qubit_engine(const HostTensor<T>& tensor, const EngineRun& run
 
   QubitRotations<T> accumulated = write_core(state, kernels, stream.get());
   result.factors = std::move(accumulated.factors);
+  if (!bases.empty()) compose_with_bases(result.factors, bases);  // M_n = Q_n M'_n
   result.core = HostTensor<T>(tensor.order(), tensor.size(), tensor.layout());
   state.values.download(result.core.data(), result.core.count(), stream.get());
   stream.synchronize();

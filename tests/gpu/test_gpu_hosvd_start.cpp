@@ -3,7 +3,8 @@
 // gemms, in batches of the Gram's workspace), cuSOLVER's eigenvectors ordered and signed as on the
 // host: the same Q_n and T x_n Q_n^T as the host's start. A general GPU run from it reconstructs T,
 // reports on T's scale, and agrees with the CPU's run from the host start; a device input takes it
-// too; engines that do not compute it get the host's. Complex tensors the same way (T_(n) T_(n)^H,
+// too; the N = 2 engine (cuda_qubit) starts on the device as well, its sweeps then rotating T';
+// engines that do not compute it get the host's. Complex tensors the same way (T_(n) T_(n)^H,
 // heevd, T x_n Q_n^H).
 #include <doctest/doctest.h>
 
@@ -24,6 +25,9 @@
 #include "runtime/diagonalize.hpp"
 #include "runtime/diagonalize_complex.hpp"
 #include "runtime/engines/gpu_hosvd_start.hpp"
+#include "runtime/engines/gpu_qubit_engine.hpp"
+#include "codegen/builtin_rules.hpp"
+#include "gpu/qubit_equals_cpu.hpp"
 
 using namespace tensordiag;
 using namespace tensordiag::runtime;
@@ -172,6 +176,52 @@ TEST_SUITE("gpu") {
     REQUIRE(result.run.verification);
     CHECK(result.run.verification->reconstruction_error <= 30.0 * 6 * 5 * std::numeric_limits<float>::epsilon());
     CHECK(input.download() == tensor.values());
+  }
+
+  TEST_CASE("gpu hosvd start: the N = 2 engine starts on the device: the CPU's run from the host's start") {
+    // float64, called directly (the table takes float32 and complex64): 3 sweeps from the device's
+    // start equal the CPU engine's from the host's to 1e-10, figures included.
+    const HostTensor<double> tensor = planted(20, 2, 0.3).tensor;
+    Options options;
+    options.backend = Backend::cpu;
+    options.init = Init::hosvd;
+    options.max_sweeps = 3;
+    options.tol = 1e-300;
+    options.stall_tol = 0;
+    const Result<double> cpu = diagonalize(tensor, options);
+    CHECK_FALSE(cpu.hosvd_on_device);
+    EngineRun run{RunSettings{StopCriteria{3, 1e-300, 0.0}, 0.0, 1, {}}, codegen::lower_builtin_rule("max_diag")};
+    run.settings.init = Init::hosvd;
+    const Result<double> gpu = run_gpu_qubit_engine(tensor, run);
+    CHECK(gpu.hosvd_start);
+    CHECK(gpu.hosvd_on_device);
+    CHECK(gpu.timings.init_seconds > 0);
+    CHECK(gpu.history.front().off_rel < 1.0);
+    testing::check_qubit_run_equals_cpu(gpu, cpu);
+
+    // complex64 and float32 take it through the engine table, converge on planted tensors and
+    // reconstruct T.
+    const auto converge = [](auto&& run_one, const auto& planted_tensor, int order) {
+      Options converging;
+      converging.backend = Backend::cuda;
+      converging.init = Init::hosvd;
+      converging.verify = true;
+      const auto result = run_one(planted_tensor, converging);
+      CHECK(result.engine == "cuda_qubit");
+      CHECK(result.hosvd_on_device);
+      CHECK(result.stop_reason == StopReason::tolerance);
+      REQUIRE(result.verification);
+      CHECK(result.verification->reconstruction_error <= 50.0 * order * std::numeric_limits<float>::epsilon());
+      CHECK(result.verification->orthogonality_error <= 50.0 * order * std::numeric_limits<float>::epsilon());
+    };
+    converge([](const auto& t, const Options& o) { return diagonalize_complex(t, o); },
+             testing::planted_complex<float>(20, 2, 1780, Layout::fortran_order).tensor, 20);
+    GeneratorOptions generator;
+    generator.order = 21;
+    generator.size = 2;
+    generator.seed = 1790;
+    converge([](const auto& t, const Options& o) { return diagonalize(t, o); },
+             generate_diagonalizable<float>(generator).tensor, 21);
   }
 
   TEST_CASE("gpu hosvd start: the one-block engine runs on the host's start") {

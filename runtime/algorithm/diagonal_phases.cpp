@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "runtime/algorithm/core_figures.hpp"
+#include "runtime/algorithm/verification.hpp"
 
 namespace tensordiag::runtime {
 
@@ -34,7 +34,9 @@ void fix_phases(Result<std::complex<R>>& result, int modes, Phase&& phase) {
     Matrix<std::complex<R>>& u = result.factors.front();
     for (int row = 0; row < u.n; ++row) u(row, static_cast<int>(i)) *= w;
   }
-  if (result.history.size() > 1) result.history.back().trace = core_figures(core, Structure::general).trace;
+  // The trace alone: the diagonal's N entries (core_figures would also sum off(C)^2, a pass over
+  // the whole core).
+  if (result.history.size() > 1) result.history.back().trace = trace(core);
 }
 
 }  // namespace

@@ -17,15 +17,8 @@ cases=("$@")
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 work=$(mktemp -d)
 run() {  # program tensor: init seconds, where, sweeps seconds, wall seconds
-  rm -rf "$work/o"
-  local start end
-  start=$(date +%s.%N)
-  "$1" diagonalize "$2" --out "$work/o" --backend cuda --init hosvd --max-sweeps 10 --tol 0 --stall-tol 0 \
-    --no-verify -q > /dev/null 2>&1 || return 1
-  end=$(date +%s.%N)
-  python3 -c "import json,sys; r=json.load(open(sys.argv[1]))
-print('%.4f %-6s %.4f %.3f' % (r['init']['seconds'], r['init']['computed_on'], r['timings']['sweeps_seconds'],
-      float(sys.argv[3]) - float(sys.argv[2])))" "$work/o/report.json" "$start" "$end"
+  timed_report "$1" "$2" "'%.4f %-6s %.4f %.3f' % (r['init']['seconds'], r['init']['computed_on'],
+    r['timings']['sweeps_seconds'], wall)" --backend cuda --init hosvd --max-sweeps 10 --tol 0 --stall-tol 0 --no-verify
 }
 printf '%-18s %-6s %9s %-6s %9s %8s\n' case build init_s on sweeps_s wall_s | tee "$out/table.txt"
 ab_cases "${cases[@]}"

@@ -16,16 +16,9 @@ cases=("$@")
 ./build/tests/tensordiag_gpu_tests -ts=gpu -tc="*qubit*,*complex*" 2>&1 | tee "$out/tests.log" | tail -3
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 work=$(mktemp -d)
-run() {  # program tensor: ms a sweep, engine, wall seconds of the verified command
-  rm -rf "$work/o"
-  local start end
-  start=$(date +%s.%N)
-  "$1" diagonalize "$2" --out "$work/o" --backend cuda --max-sweeps 10 --tol 0 --stall-tol 0 -q > /dev/null 2>&1 ||
-    return 1
-  end=$(date +%s.%N)
-  python3 -c "import json,sys; r=json.load(open(sys.argv[1]))
-print('%.3f ms/sweep  %-14s wall %.2f s  rec %.2e' % (1e3 * r['timings']['sweeps_seconds'] / r['sweeps'], r['engine'],
-      float(sys.argv[3]) - float(sys.argv[2]), r['reconstruction_error']))" "$work/o/report.json" "$start" "$end"
+run() {  # program tensor: ms a sweep, engine, wall seconds of the verified command, reconstruction error
+  timed_report "$1" "$2" "'%.3f ms/sweep  %-14s wall %.2f s  rec %.2e' % (1e3 * r['timings']['sweeps_seconds'] / r['sweeps'],
+    r['engine'], wall, r['reconstruction_error'])" --backend cuda --max-sweeps 10 --tol 0 --stall-tol 0
 }
 ab_cases "${cases[@]}"
 rm -rf "$work"

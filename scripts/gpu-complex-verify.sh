@@ -16,14 +16,8 @@ cases=("$@")
                                  24x2:complex64 14x3:complex128)
 work=$(mktemp -d)
 run() {  # program tensor: verification seconds, errors, wall seconds
-  rm -rf "$work/o"
-  local start end
-  start=$(date +%s.%N)
-  "$1" diagonalize "$2" --out "$work/o" --backend cuda --max-sweeps 10 --tol 0 --stall-tol 0 -q > /dev/null 2>&1 || return 1
-  end=$(date +%s.%N)
-  python3 -c "import json,sys; r=json.load(open(sys.argv[1]))
-print('%.4f %.2e %.2e %.3f' % (r['timings']['verification_seconds'], r['reconstruction_error'],
-      r['orthogonality_error'], float(sys.argv[3]) - float(sys.argv[2])))" "$work/o/report.json" "$start" "$end"
+  timed_report "$1" "$2" "'%.4f %.2e %.2e %.3f' % (r['timings']['verification_seconds'], r['reconstruction_error'],
+    r['orthogonality_error'], wall)" --backend cuda --max-sweeps 10 --tol 0 --stall-tol 0
 }
 printf '%-18s %-6s %10s %10s %10s %8s\n' case build verify_s recon ortho wall_s | tee "$out/table.txt"
 ab_cases "${cases[@]}"

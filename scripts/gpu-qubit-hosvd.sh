@@ -17,16 +17,11 @@ cases=("$@")
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 work=$(mktemp -d)
 init=hosvd
-run() {  # program tensor
-  rm -rf "$work/o"
-  local start end
-  start=$(date +%s.%N)
-  "$1" diagonalize "$2" --out "$work/o" --backend cuda --init "$init" --max-sweeps 10 -q > /dev/null 2>&1 || return 1
-  end=$(date +%s.%N)
-  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); i=r.get('init') or {}
-print('init %-6s %6.3f s  %2d sweeps %7.3f ms/sweep  %-10s wall %.2f s  rec %.2e' % (i.get('computed_on', '-'),
-      i.get('seconds', 0.0), r['sweeps'], 1e3 * r['timings']['sweeps_seconds'] / r['sweeps'], r['engine'],
-      float(sys.argv[3]) - float(sys.argv[2]), r['reconstruction_error']))" "$work/o/report.json" "$start" "$end"
+run() {  # program tensor: where the start ran and its seconds, sweeps, ms a sweep, engine, wall, error
+  timed_report "$1" "$2" "'init %-6s %6.3f s  %2d sweeps %7.3f ms/sweep  %-10s wall %.2f s  rec %.2e' % (
+    (r.get('init') or {}).get('computed_on', '-'), (r.get('init') or {}).get('seconds', 0.0), r['sweeps'],
+    1e3 * r['timings']['sweeps_seconds'] / r['sweeps'], r['engine'], wall, r['reconstruction_error'])" \
+    --backend cuda --init "$init" --max-sweeps 10
 }
 ROUNDS=${ROUNDS:-1} ab_cases "${cases[@]}"
 init=identity

@@ -65,10 +65,7 @@ PlanAttempt plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
                    bytes(z.subtensor * z.scalar) + ") exceeds the shared memory limit (" +
                    bytes(spec.tuning.shared_bytes) + ")");
   const PivotAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
-  return planned({{"pivot_subtensor.cuh", "lambda_layout.cuh"},
-                  true,
-                  plan,
-                  {{"pivot_angles", 32 * warps, plan.blocks}, {"pivot_angles_mode", 32 * warps, plan.blocks}}});
+  return planned({{"pivot_subtensor.cuh"}, true, plan, {{"pivot_angles", 32 * warps, plan.blocks}}});
 }
 
 // The tail: the most modes whose two contractions P and Q (2 * 2^tail scalars) and block_sum's
@@ -114,12 +111,16 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   const PivotCheckGatherPlan plan{threads, static_cast<int>(team),
                                   std::max<long long>(1, ceil_div(upper * gather_team, threads)),
                                   ceil_div(square * line_team, threads), ceil_div(square, threads)};
+  // checked_angles: a thread a pair of the group, within the template's launch bound THREADS (which
+  // is never fewer: team * upper >= 32 pairs).
+  const int angle_threads = std::min(threads_for(z.pairs, spec.tuning), threads);
   return planned({{"group_membership.cuh", "lambda_layout.cuh", "wide_scalar.cuh"},
-                  false,
+                  true,
                   plan,
                   {{"pivot_check_gather", threads, plan.blocks},
                    {"pivot_check_lines", threads, plan.line_blocks},
-                   {"lambda_from_lines", threads, plan.form_blocks}}});
+                   {"lambda_from_lines", threads, plan.form_blocks},
+                   {"checked_angles", angle_threads, std::max<long long>(1, ceil_div(z.pairs, angle_threads))}}});
 }
 
 // The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.

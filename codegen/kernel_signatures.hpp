@@ -80,23 +80,13 @@ inline constexpr Parameter pivot_tail[] = {
     {"partials", const_double_pointer},
     {"rows", const_int_pointer},
 };
-inline constexpr Parameter pivot_angles_mode[] = {
-    {"tensor", const_scalar_pointer},
-    {"pairs", const_int_pointer},
-    {"rotations", rotation_pointer},
-    {"workspace", scalar_pointer},
-    {"mode", int_value},
-    {"lambda", const_double_pointer},
-    {"lambda_norm", const_double_pointer},
-    {"eta", double_value},
-    {"rows", const_int_pointer},
-};
 inline constexpr Parameter pivot_check_gather[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
     {"rotations", const_rotation_pointer},
     {"mode", int_value},
     {"lambda", double_pointer},
+    {"lines", double_pointer},
 };
 inline constexpr Parameter pivot_check_lines[] = {
     {"tensor", const_scalar_pointer},
@@ -109,6 +99,15 @@ inline constexpr Parameter pivot_check_lines[] = {
 inline constexpr Parameter lambda_from_lines[] = {
     {"lines", const_double_pointer},
     {"lambda", double_pointer},
+};
+inline constexpr Parameter checked_angles[] = {
+    {"pairs", const_int_pointer},
+    {"lines", const_double_pointer},
+    {"lambda", const_double_pointer},
+    {"lambda_norm", const_double_pointer},
+    {"eta", double_value},
+    {"mode", int_value},
+    {"rotations", rotation_pointer},
 };
 inline constexpr Parameter group_pass[] = {
     {"tensor", scalar_pointer},
@@ -269,10 +268,10 @@ inline constexpr KernelSignature pivot_angles{"pivot_angles", kernel_parameters:
 inline constexpr KernelSignature pivot_head{"pivot_head", kernel_parameters::pivot_head};
 inline constexpr KernelSignature pivot_contract{"pivot_contract", kernel_parameters::pivot_contract};
 inline constexpr KernelSignature pivot_tail{"pivot_tail", kernel_parameters::pivot_tail};
-inline constexpr KernelSignature pivot_angles_mode{"pivot_angles_mode", kernel_parameters::pivot_angles_mode};
 inline constexpr KernelSignature pivot_check_gather{"pivot_check_gather", kernel_parameters::pivot_check_gather};
 inline constexpr KernelSignature pivot_check_lines{"pivot_check_lines", kernel_parameters::pivot_check_lines};
 inline constexpr KernelSignature lambda_from_lines{"lambda_from_lines", kernel_parameters::lambda_from_lines};
+inline constexpr KernelSignature checked_angles{"checked_angles", kernel_parameters::checked_angles};
 inline constexpr KernelSignature group_pass{"group_pass", kernel_parameters::group_pass};
 inline constexpr KernelSignature chunk_pass{"chunk_pass", kernel_parameters::chunk_pass};
 inline constexpr KernelSignature chunk_pass_slab{"chunk_pass_slab", kernel_parameters::chunk_pass_slab};
@@ -301,8 +300,8 @@ inline constexpr KernelSignature packed_figures{"packed_figures", kernel_paramet
 inline constexpr KernelSignature packed_figures_final{"packed_figures_final", kernel_parameters::packed_figures_final};
 
 inline constexpr KernelSignature all[] = {
-    pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_angles_mode,  pivot_check_gather,
-    pivot_check_lines, lambda_from_lines,
+    pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_check_gather,
+    pivot_check_lines, lambda_from_lines, checked_angles,
     group_pass,     chunk_pass,       chunk_pass_slab, group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
     qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles, skew_angles,

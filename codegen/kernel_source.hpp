@@ -6,11 +6,13 @@
 // The output is deterministic: the same spec gives the same text, byte for byte.
 //
 // The sources and the kernels they define (arguments: see each template's comment):
-//   pivot_angles        pivot_angles (all modes, no pivot check), pivot_angles_mode (one mode, checked)
+//   pivot_angles        pivot_angles (all modes, no pivot check)
 //   pivot_angles_split  pivot_head, pivot_contract, pivot_tail (all modes, no pivot check, for pivot
 //                       subtensors over one block's shared memory: head modes from small corners,
 //                       one contraction of each subtensor, tail modes in shared memory)
-//   pivot_check_gather  pivot_check_gather (Lambda of one mode, for the pivot check)
+//   pivot_check_gather  pivot_check_gather (Lambda of one mode, for the pivot check, and the
+//                       group's pivot entries), pivot_check_lines and lambda_from_lines (the same
+//                       on a slab of GPU ranks), checked_angles (one mode's checked rotations)
 //   group_pass          group_pass (all modes' rotations of a group in one read+write pass, the
 //                       factors' columns p, q, and for a sweep's last group the convergence
 //                       figures' partial sums)

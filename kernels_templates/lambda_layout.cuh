@@ -1,5 +1,5 @@
 // lambda_layout: how pivot_check_gather lays out the pivot check's Lambda, for the kernels that read
-// it (pivot_angles_mode, lambda_norm). A real tensor's Lambda is N x N, row-major. A complex
+// it (checked_angles, lambda_norm). A real tensor's Lambda is N x N, row-major. A complex
 // tensor's skew-Hermitian Lambda is its real 2N x 2N embedding E = [[Re, -Im], [Im, Re]], row-major:
 // real skew-symmetric with Lambda's singular values, each twice (DESIGN.md section 7).
 inline constexpr bool LAMBDA_EMBEDDED = sizeof(Scalar) != sizeof(Real);

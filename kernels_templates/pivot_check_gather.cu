@@ -22,14 +22,19 @@
 // to a block where they are few: at N = 8, D = 9 mode 8 a team of 256 lanes takes 4 terms a lane,
 // where a warp took 32 in a row (40 us against 6 us at mode 0 on an H100); at mode 0 eight entries
 // share a warp. The team writes Lambda_ij and Lambda_ji; block 0 writes the zero diagonal.
-// The engine computes ||Lambda||_2 from the result before pivot_angles_mode runs for mode n.
+// The team of a pair (p, q) of the group also writes its four sums to `lines` (below): they are the
+// pair's pivot entries after the rotations of modes < n, which checked_angles rotates by. The
+// engine computes ||Lambda||_2 from the result before checked_angles runs for mode n.
 //
 // Arguments:
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group
-//   rotations  (c, s) of modes < mode, written by the earlier pivot_angles_mode launches
+//   rotations  (c, s) of modes < mode, written by the earlier checked_angles launches
 //   mode       n, 0-based
 //   lambda     out: Lambda, N x N row-major (Lambda_ij = lambda[i * N + j]); complex: the 2N x 2N embedding
+//   lines      out: for each pair (p, q) of the group, V[p, p], V[p, q], V[q, q] and V[q, p] of
+//              pivot_check_lines below (the same sums, the same bits), in its layout; the other
+//              entries are left as they are
 // Launch: grid = ceil(N (N - 1) / 2 * min(TEAM, 4 * 2^(D-1)) / THREADS) (the largest team, at
 // least a warp), block = THREADS; at lower modes the teams are smaller and the last blocks idle.
 //
@@ -180,11 +185,20 @@ pivot_check_gather(${pivot_check_gather_parameters}) {
     }
   }
   __shared__ Wide warp_sums[4][WARPS];
-  const Wide value = conj(team_sum(diagonal_j, team, warp_sums[0])) * team_sum(fiber_j, team, warp_sums[1]) -
-                     team_sum(diagonal_i, team, warp_sums[2]) * conj(team_sum(fiber_i, team, warp_sums[3]));
+  diagonal_j = team_sum(diagonal_j, team, warp_sums[0]);
+  fiber_j = team_sum(fiber_j, team, warp_sums[1]);
+  diagonal_i = team_sum(diagonal_i, team, warp_sums[2]);
+  fiber_i = team_sum(fiber_i, team, warp_sums[3]);
+  const Wide value = conj(diagonal_j) * fiber_j - diagonal_i * conj(fiber_i);
   if (active && member_lane == 0) {
     store(lambda, i, j, value);
     store(lambda, j, i, -conj(value));
+    if (member.partner[i] == j) {  // a pair of the group, (p, q) = (i, j)
+      store(lines, i, i, diagonal_i);
+      store(lines, i, j, fiber_i);
+      store(lines, j, j, diagonal_j);
+      store(lines, j, i, fiber_j);
+    }
   }
 }
 
@@ -220,4 +234,25 @@ lambda_from_lines(${lambda_from_lines_parameters}) {
   const int a = i < j ? i : j, b = i < j ? j : i;
   const Wide value = conj(load(lines, b, b)) * load(lines, b, a) - load(lines, a, a) * conj(load(lines, a, b));
   store(lambda, i, j, i == j ? Wide(0.0) : (i < j ? value : -conj(value)));
+}
+
+// checked_angles: the rotations of mode n of the group under the pivot check (DESIGN.md section 2),
+// a thread a pair: the rule's (c, s) from the pair's pivot entries after the group's rotations in
+// modes < n, a = V[p, p], b = V[p, q], d = V[q, q], e = V[q, p] (pivot_check_gather's or the
+// summed pivot_check_lines', in double, rounded to Scalar as every angle kernel takes them), where
+// 2 |Lambda_pq| >= eta ||Lambda||_2, and the identity where not. A pivot subtensor is never held,
+// so every order takes it. On a slab every rank holds the summed lines and computes every pair.
+//   pairs, lines, lambda: as above; lambda_norm: ||Lambda||_2 (one double); eta; mode: n
+//   rotations  out: (c, s) of mode n at rotations[n * PAIRS + k]
+// Launch: grid = ceil(PAIRS / threads), block = threads (codegen's plan: a thread a pair, at most
+// THREADS, since the gather's plan gives THREADS at least a lane an entry of Lambda's triangle).
+extern "C" __global__ void __launch_bounds__(THREADS)
+checked_angles(${checked_angles_parameters}) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= PAIRS) return;
+  const int p = pairs[2 * k], q = pairs[2 * k + 1];
+  const bool accepted = 2.0 * lambda_magnitude(lambda, p, q) >= eta * *lambda_norm;
+  rotations[mode * PAIRS + k] = accepted ? rule_rotation(narrow(load(lines, p, p)), narrow(load(lines, p, q)),
+                                                         narrow(load(lines, q, q)), narrow(load(lines, q, p)))
+                                         : Rotation{Scalar(1), Scalar(0)};
 }

@@ -33,7 +33,7 @@ python3 - "$out/ncu_9x8.csv" <<'PY' || status=1
 import csv, sys
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10 and r[0].isdigit()]
 print("kernel durations (us), D = 9 N = 8, in launch order:")
-print(" ".join("%s=%.1f" % (r[4].replace("pivot_check_", "").replace("pivot_angles_mode", "angles"),
+print(" ".join("%s=%.1f" % (r[4].replace("pivot_check_", "").replace("checked_angles", "angles"),
                             float(r[-1].replace(",", "")) / 1e3) for r in rows))
 PY
 rm -rf "$work"

@@ -30,10 +30,10 @@ profile() {
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 profile d9_pass 9 8 0 'group_pass' 4 2 full
 profile d9_other 9 8 0 'pivot_angles|off_norm' 0 6
-profile d9_eta 9 8 0.00125 'pivot_check_gather|lambda_norm|pivot_angles_mode' 0 27
+profile d9_eta 9 8 0.00125 'pivot_check_gather|lambda_norm|checked_angles' 0 27
 profile d3n128 3 128 0 'pivot_angles|group_pass' 30 6
 profile d3n128_pass 3 128 0 'group_pass' 20 1 full
-profile d3n128_eta 3 128 0.00125 'pivot_check_gather|lambda_norm|pivot_angles_mode' 30 9
+profile d3n128_eta 3 128 0.00125 'pivot_check_gather|lambda_norm|checked_angles' 30 9
 profile d3n128_lanczos 3 128 0.00125 'lambda_norm' 20 1 full
 profile d3n256_pass 3 256 0 'group_pass' 10 1 full
 profile d5n32_pass 5 32 0 'group_pass' 10 1 full

@@ -282,7 +282,7 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   DeviceBuffer<double> split_partials(kernels.split_plan ? static_cast<std::size_t>(kernels.split_plan->partial_doubles) : 0);
   DeviceBuffer<double> figures(2);
   std::optional<SlabPivotCheck<T>> check;
-  if (checked) check.emplace(kernels, slab.order, slab.size, slab.sliced_mode(), settings.eta, stream);
+  if (checked) check.emplace(kernels, slab.order, slab.size, settings.eta, stream);
   const std::size_t diagonal_stride = diagonal_stride_within_row(slab.order, slab.size);
   result.timings.setup_seconds = total.seconds();
 

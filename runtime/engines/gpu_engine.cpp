@@ -176,7 +176,7 @@ struct DeviceState {
             std::max(kernels.off_norm_plan.partial_doubles, kernels.group_pass_plan.partial_doubles))),
         figures(2),
         lambda(norm != NormPath::unchecked ? static_cast<std::size_t>(size) * size * (is_complex_v<T> ? 4 : 1) : 0),
-        workspace(norm != NormPath::unchecked ? pairs_per_group * (std::size_t{1} << order) : 0),
+        lines(lambda.count()),
         lanczos_basis(norm == NormPath::device ? static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles) : 0),
         lambda_norm(norm == NormPath::device ? 1 : 0),
         exact_norms(norm == NormPath::device ? 1 : 0),
@@ -206,7 +206,7 @@ struct DeviceState {
   DeviceBuffer<double> partials;           // the figures' first stage: off_norm_partial or the last group_pass
   DeviceBuffer<double> figures;            // (off^2, ||diag||^2)
   DeviceBuffer<double> lambda;             // pivot check: Lambda of one mode (complex: its 2N x 2N embedding)
-  DeviceBuffer<T> workspace;               // pivot check: the pairs' subtensors between modes
+  DeviceBuffer<double> lines;              // pivot check: the group's pivot entries of one mode (as lambda)
   DeviceBuffer<double> lanczos_basis;      // device norm: lambda_norm's Lanczos vectors
   DeviceBuffer<double> lambda_norm;        // device norm: ||Lambda||_2
   DeviceBuffer<int> exact_norms;           // device norm: the checks the bounds left open
@@ -343,10 +343,11 @@ public:
   }
 
 private:
-  // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2.
+  // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2:
+  // the gather's Lambda and pivot entries, the norm, then checked_angles.
   void enqueue_checked_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations, int mode) {
     double* lambda = state_.lambda.data();
-    kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda);
+    kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda, state_.lines.data());
     const double* norm = nullptr;
     if (norm_ == NormPath::device) {
       kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(), pairs, eta_,
@@ -356,8 +357,7 @@ private:
       cusolver_norm_->enqueue(stream, lambda);
       norm = cusolver_norm_->norm();
     }
-    kernels_.pivot_angles_mode(stream, state_.tensor.data(), pairs, rotations, state_.workspace.data(), mode, lambda,
-                               norm, eta_, nullptr);
+    kernels_.checked_angles(stream, pairs, state_.lines.data(), lambda, norm, eta_, mode, rotations);
   }
 
   DeviceState<T>& state_;

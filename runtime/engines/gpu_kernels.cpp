@@ -120,12 +120,10 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
     kinds.angles = KernelKind::symmetric_angles;
   } else if (set == KernelSet::general_skew) {
     kinds.angles = KernelKind::skew_angles;
-  } else if (codegen::PlanAttempt angles = attempt(KernelKind::pivot_angles); !angles.plan) {
-    // The checked path keeps each pair's subtensor in shared memory between modes: no split path.
-    if (checked) {
-      kinds.refusal = angles.refusal + "; the pivot check on the GPU needs it (eta = 0 takes the split path)";
-      return kinds;
-    }
+  } else if (checked) {
+    // checked_angles, one mode a launch from the gather's pivot entries: every order.
+    kinds.angles = KernelKind::pivot_check_gather;
+  } else if (!attempt(KernelKind::pivot_angles).plan) {
     kinds.angles = KernelKind::pivot_angles_split;
   }
   // chunk_pass where group_pass cannot plan, else where it pays (TENSORDIAG_CHUNKED_PASS: always, 1,
@@ -133,8 +131,7 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   const int chunked = chunked_pass_from_environment();
   const bool wanted = chunked == 1 || (chunked == -1 && chunk_pass_pays(base));
   if (wanted || !attempt(KernelKind::group_pass).plan) kinds.pass = KernelKind::chunk_pass;
-  std::vector<KernelKind> rest{kinds.angles, kinds.pass, KernelKind::off_norm};
-  if (checked) rest.push_back(KernelKind::pivot_check_gather);
+  const std::vector<KernelKind> rest{kinds.angles, kinds.pass, KernelKind::off_norm};
   for (const KernelKind kind : rest)
     if (codegen::PlanAttempt planned = attempt(kind); !planned.plan) {
       kinds.refusal = std::move(planned.refusal);
@@ -206,8 +203,11 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
     } else {
       const GeneralKinds kinds = general_kinds(base, set);
       if (!kinds.refusal.empty()) throw user_error("the CUDA backend cannot take this tensor: " + kinds.refusal);
-      if (kinds.angles == KernelKind::pivot_angles)
-        load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_angles_mode});
+      if (kinds.angles == KernelKind::pivot_check_gather)
+        load_kind(KernelKind::pivot_check_gather,
+                  {&pivot_check_gather, &pivot_check_lines, &lambda_from_lines, &checked_angles});
+      else if (kinds.angles == KernelKind::pivot_angles)
+        load_kind(KernelKind::pivot_angles, {&pivot_angles});
       else if (kinds.angles == KernelKind::symmetric_angles)
         load_kind(KernelKind::symmetric_angles, {&symmetric_angles});
       else if (kinds.angles == KernelKind::skew_angles)
@@ -223,7 +223,6 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
             load_kind(KernelKind::chunk_pass, {&chunk_pass, &chunk_pass_slab, &group_factors}));
       load_off_norm();
       if (set == KernelSet::general_with_pivot_check) {
-        load_kind(KernelKind::pivot_check_gather, {&pivot_check_gather, &pivot_check_lines, &lambda_from_lines});
         // Refused above N = 1024 (complex: 512, its Lambda the 2N x 2N embedding): the engine takes
         // cuSOLVER's norm.
         codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);

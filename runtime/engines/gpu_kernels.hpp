@@ -60,8 +60,8 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
 // pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not
-// fit; off_norm), with the pivot check's
-// (pivot_check_gather, and lambda_norm where N allows it), the one-block path's small_tensor, the
+// fit; off_norm); with the pivot check, pivot_check_gather's kind for the angles (checked_angles, one
+// mode a launch) and lambda_norm where N allows it; the one-block path's small_tensor, the
 // N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm), or, for the XOR
 // subspace passes, off_norm alone (load_subspace() adds their kinds), or chunk_pass alone (with
 // chunk_pass_slab and group_factors: a slab's core on GPU ranks of an N = 2 tensor).
@@ -71,9 +71,10 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 // packed_symmetric kind.
 enum class KernelSet { general, general_with_pivot_check, general_symmetric, general_skew, one_block, qubit, subspace, chunk, packed };
 
-// The general set's choices for a shape: the angles (pivot_angles, or without the pivot check
-// pivot_angles_split where a pivot subtensor is over one warp's shared memory; symmetric_angles
-// for general_symmetric, skew_angles for general_skew) and the pass (group_pass, or chunk_pass
+// The general set's choices for a shape: the angles (pivot_angles, or pivot_angles_split where a
+// pivot subtensor is over one warp's shared memory; with the pivot check pivot_check_gather, whose
+// checked_angles serves every order; symmetric_angles for general_symmetric, skew_angles for
+// general_skew) and the pass (group_pass, or chunk_pass
 // where its tile does not fit its registers or where odd N's unpaired index would leave most of
 // its slots empty: TENSORDIAG_CHUNKED_PASS overrides the latter); or why the set cannot
 // serve the shape (the first refusal among its kinds).
@@ -95,7 +96,6 @@ public:
   GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set);
 
   Launcher<codegen::kernel_signatures::pivot_angles> pivot_angles;
-  Launcher<codegen::kernel_signatures::pivot_angles_mode> pivot_angles_mode;
   Launcher<codegen::kernel_signatures::pivot_head> pivot_head;          // split_plan set
   Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
@@ -105,6 +105,7 @@ public:
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
   Launcher<codegen::kernel_signatures::pivot_check_lines> pivot_check_lines;  // with pivot_check_gather, for slabs
   Launcher<codegen::kernel_signatures::lambda_from_lines> lambda_from_lines;
+  Launcher<codegen::kernel_signatures::checked_angles> checked_angles;  // the checked path's angles, every order
   Launcher<codegen::kernel_signatures::group_pass> group_pass;
   Launcher<codegen::kernel_signatures::chunk_pass> chunk_pass;        // chunk_plan set
   Launcher<codegen::kernel_signatures::chunk_pass_slab> chunk_pass_slab;  // with chunk_pass: GPU ranks' slabs

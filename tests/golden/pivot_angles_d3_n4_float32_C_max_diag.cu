@@ -4,11 +4,10 @@
 //   rotation  2*phi = atan2(a*b + b*a - (d*e + e*d), a*a + d*d - (b*b + e*e))
 //   shape     D = 3, N = 4, layout C
 //   dtype     float32 (float)
-//   template  kernels_templates/pivot_angles.cu, on prelude.cu, pivot_subtensor.cuh, lambda_layout.cuh, dsl/givens.hpp and dsl/complex_number.hpp
+//   template  kernels_templates/pivot_angles.cu, on prelude.cu, pivot_subtensor.cuh, dsl/givens.hpp and dsl/complex_number.hpp
 //   tuning    block_size 256, pass_block_size 0, pass_register_bits 0, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
 //   pivot_angles<<<1, 64>>>
-//   pivot_angles_mode<<<1, 64>>>
 
 // ---- givens.hpp (dsl/givens.hpp: the closed forms the host uses too) ----
 // (c, s) of a Givens rotation from the two closed forms a rule can produce. Plain C++ that NVRTC
@@ -311,27 +310,14 @@ __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar
   }
 }
 
-// ---- lambda_layout.cuh ----
-// lambda_layout: how pivot_check_gather lays out the pivot check's Lambda, for the kernels that read
-// it (pivot_angles_mode, lambda_norm). A real tensor's Lambda is N x N, row-major. A complex
-// tensor's skew-Hermitian Lambda is its real 2N x 2N embedding E = [[Re, -Im], [Im, Re]], row-major:
-// real skew-symmetric with Lambda's singular values, each twice (DESIGN.md section 7).
-inline constexpr bool LAMBDA_EMBEDDED = sizeof(Scalar) != sizeof(Real);
-inline constexpr int LAMBDA_SIZE = LAMBDA_EMBEDDED ? 2 * N : N;  // the rows (and columns) of the array
-
-// |Lambda_pq|, p, q < N.
-__device__ inline double lambda_magnitude(const double* lambda, int p, int q) {
-  if constexpr (LAMBDA_EMBEDDED) return hypot(lambda[p * LAMBDA_SIZE + q], lambda[(N + p) * LAMBDA_SIZE + q]);
-  else return fabs(lambda[p * LAMBDA_SIZE + q]);
-}
-
 // ---- pivot_angles.cu ----
-// pivot_angles: the angles of one pivot group (DESIGN.md sections 2-3). Each warp owns one pair,
+// pivot_angles: the angles of one pivot group without the pivot check (DESIGN.md sections 2-3; with
+// it, pivot_check_gather.cu's checked_angles, one mode a launch). Each warp owns one pair,
 // copies its subtensor A[{p,q}^D] into shared memory and runs the D micro-iterations there, mode
 // n = 0..D-1 in order, exactly as the CPU engine's group step (runtime/engines/cpu_engine.hpp). The tensor
 // is only read: group_pass applies the rotations afterwards, all modes in one pass.
 //
-// Both kernels take
+// It takes
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group (see above)
 //   rotations  out: (c, s) of every pair in every mode
@@ -344,7 +330,7 @@ inline constexpr int WARPS = 2;
 inline constexpr int THREADS = 32 * WARPS;
 inline constexpr int PAIR_BLOCKS = (PAIRS + WARPS - 1) / WARPS;
 
-// Without the pivot check (eta = 0): all D modes of the group in one launch.
+// All D modes of the group in one launch.
 extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations,
              const int* __restrict__ rows) {
@@ -360,41 +346,4 @@ pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, R
     return;
   }
   pair_rotations(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows);
-}
-
-// With the pivot check (eta > 0, DESIGN.md section 2): one launch per mode n = 0..D-1, in order.
-// The check of mode n needs Lambda after the rotations of modes < n of all pairs, so before the
-// launch for mode n the engine runs pivot_check_gather (Lambda of mode n, N x N doubles) and puts
-// ||Lambda||_2 in *lambda_norm. Pair (p, q) is rotated iff 2 |Lambda_pq| >= eta ||Lambda||_2
-// (runtime/algorithm/pivot_check.hpp); a rejected pair gets the identity and its subtensor stays as it is.
-// `workspace` (PAIRS * SUBTENSOR entries) carries each pair's subtensor from one mode's launch to
-// the next; the launch for mode 0 gathers it from the tensor.
-extern "C" __global__ void __launch_bounds__(THREADS)
-pivot_angles_mode(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations,
-                  Scalar* __restrict__ workspace, int mode, const double* __restrict__ lambda,
-                  const double* __restrict__ lambda_norm, double eta, const int* __restrict__ rows) {
-  __shared__ Scalar subtensors[WARPS][SUBTENSOR];
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
-  const int k = blockIdx.x * WARPS + warp;
-  if (k >= PAIRS) return;
-  const int p = pairs[2 * k];
-  const int q = pairs[2 * k + 1];
-  if (rows != nullptr && rows[p] < 0) {
-    if (lane == 0) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
-    return;
-  }
-  Scalar* sub = subtensors[warp];
-  Scalar* saved = workspace + static_cast<long long>(k) * SUBTENSOR;
-  if (mode == 0) {
-    gather_subtensor(tensor, p, q, sub, lane, rows);
-  } else {
-    for (int bits = lane; bits < SUBTENSOR; bits += 32) sub[bits] = saved[bits];
-    __syncwarp();
-  }
-  const bool accepted = 2.0 * lambda_magnitude(lambda, p, q) >= eta * *lambda_norm;
-  const Rotation g = accepted ? micro_iteration(sub, mode, lane) : Rotation{Scalar(1), Scalar(0)};
-  if (lane == 0) rotations[mode * PAIRS + k] = g;
-  if (mode + 1 < D)
-    for (int bits = lane; bits < SUBTENSOR; bits += 32) saved[bits] = sub[bits];
 }

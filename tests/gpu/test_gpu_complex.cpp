@@ -240,7 +240,7 @@ TEST_SUITE("gpu") {
   TEST_CASE("complex tensors with the pivot check: the GPU's skew-Hermitian Lambda and its norm give the CPU's rotations") {
     // Random (not planted) tensors, 6 sweeps: the check skips pivots all along. The GPU gathers
     // Lambda = G - G^H from the core rebuilt under the group's earlier modes as its real 2N x 2N
-    // embedding, lambda_norm's bounds or Lanczos take its norm, and pivot_angles_mode rotates a pair iff 2 |Lambda_pq| >= eta ||Lambda||_2:
+    // embedding, lambda_norm's bounds or Lanczos take its norm, and checked_angles rotates a pair iff 2 |Lambda_pq| >= eta ||Lambda||_2:
     // the CPU complex engine decides the same pairs, so core and factors agree to 1e-10.
     const Shape shapes[] = {{3, 6}, {3, 7}, {4, 5, Layout::fortran_order}, {3, 24}, {5, 4}};
     std::uint64_t seed = 1510;
@@ -288,5 +288,17 @@ TEST_SUITE("gpu") {
     Options options = fixed_sweeps(4);
     options.eta = 0.6;
     check_gpu_equals_cpu(single.tensor, options, 1e-4);
+
+    // D = 12, N = 3: a pair's 2^12 complex128 entries (64 KB) are over a warp's shared memory; the
+    // checked path rotates by the gather's pivot entries at every order.
+    const GeneratedComplexTensor<double> deep = planted_complex<double>(12, 3, 1535, Layout::c_order, 0.3);
+    options = fixed_sweeps(3);
+    options.eta = 1.2;
+    const Result<std::complex<double>> gpu = check_gpu_equals_cpu(deep.tensor, options, 1e-10);
+    CHECK(gpu.engine == "cuda");
+    REQUIRE(gpu.pivot_checks);
+    CHECK(gpu.pivot_checks->checks == 3LL * 3 * 12);
+    options.eta = 0.0;
+    CHECK(relative_difference(gpu.core.values(), diagonalize_complex(deep.tensor, options).core.values()) > 1e-6);
   }
 }

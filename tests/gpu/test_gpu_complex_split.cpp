@@ -77,15 +77,15 @@ TEST_SUITE("gpu") {
     check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
   }
 
-  TEST_CASE("the pivot check at those orders is declined on the GPU with its reason, and auto runs the CPU") {
-    // The checked path keeps each pair's subtensor in shared memory between modes: no split path.
+  TEST_CASE("the pivot check at those orders runs on the GPU and equals the CPU") {
+    // The checked path rotates by the gather's pivot entries (checked_angles), no subtensor held.
     const GeneratedComplexTensor<double> noisy = planted_complex<double>(14, 2, 1650, Layout::c_order, 0.3);
     Options options = on(Backend::cuda);
     options.max_sweeps = 2;
     options.eta = 0.01;
-    CHECK_THROWS_WITH_AS(diagonalize_complex(noisy.tensor, options), doctest::Contains("the pivot check on the GPU needs it"),
-                         user_error);
-    options.backend = Backend::automatic;
-    CHECK(diagonalize_complex(noisy.tensor, options).engine == "cpu_complex");
+    const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
+    CHECK(gpu.engine == "cuda");
+    REQUIRE(gpu.pivot_checks);
+    CHECK(gpu.pivot_checks->checks == 14LL * gpu.sweeps());
   }
 }

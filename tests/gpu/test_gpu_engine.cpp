@@ -22,8 +22,9 @@ using tensordiag::testing::relative_difference;
 
 namespace {
 
+// Returns the GPU's result.
 template <class T>
-void check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {
+Result<T> check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double bound) {
   options.tol = 1e-300;  // a fixed number of sweeps on both
   options.stall_tol = 0;
   // The same schedule on both: auto takes the XOR passes on the GPU and the round robin on the CPU
@@ -42,6 +43,7 @@ void check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, double b
   // its own relative digits are rounding noise).
   for (std::size_t k = 0; k < cpu.history.size(); ++k)
     CHECK(std::abs(gpu.history[k].off_rel - cpu.history[k].off_rel) <= 10 * bound);
+  return gpu;
 }
 
 struct Shape {
@@ -148,6 +150,31 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("the pivot check runs on the GPU at orders whose pivot subtensor is over a warp's shared memory") {
+    // 2^14 float64 entries are 128 KB: pivot_angles cannot hold them, and the checked path never
+    // does (checked_angles rotates by the gather's pivot entries). eta = 1.2 at N = 3 rejects every
+    // pair whose |Lambda_pq| is under 0.6 of the norm of Lambda's three entries.
+    const auto tensor = random_tensor<double>(14, 3, 1414);
+    Options options;
+    options.max_sweeps = 3;
+    options.eta = 1.2;
+    const auto gpu = check_gpu_equals_cpu(tensor, options, 1e-10);
+    const auto loaded = [&gpu](const char* kind) {
+      return std::find(gpu.kernels.begin(), gpu.kernels.end(), kind) != gpu.kernels.end();
+    };
+    CHECK(gpu.engine == "cuda");
+    CHECK(loaded("pivot_check_gather"));
+    CHECK_FALSE(loaded("pivot_angles"));
+    REQUIRE(gpu.pivot_checks.has_value());
+    CHECK(gpu.pivot_checks->checks == 3LL * 3 * 14);
+    // The check decided something: without it the same sweeps end elsewhere.
+    options.eta = 0.0;
+    options.tol = 1e-300;
+    options.stall_tol = 0;
+    options.schedule = SweepSchedule::round_robin;
+    CHECK(relative_difference(gpu.core.values(), diagonalize(tensor, options).core.values()) > 1e-6);
+  }
+
   TEST_CASE("max_trace equals the CPU's") {
     Options options;
     options.max_sweeps = 4;
@@ -222,16 +249,19 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("auto runs what the GPU engines decline on the CPU, with a note that says why, and equals the CPU run") {
-    // The pivot check keeps a pair's subtensor in shared memory: not 2^14 float64 entries.
-    const auto tensor = random_tensor<double>(14, 2, 21);
+    // A skew matrix (structure skew, order 2) takes Paardekooper's steps, which only the CPU runs.
+    auto tensor = random_tensor<double>(2, 6, 21);
+    const std::vector<double> random = tensor.values();
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) tensor.data()[i * 6 + j] = random[i * 6 + j] - random[j * 6 + i];
     Options options;
     options.max_sweeps = 3;
-    options.eta = 0.01;
+    options.structure = Structure::skew;
     const auto automatic = diagonalize(tensor, options);
     CHECK(automatic.backend == Backend::cpu);
     CHECK(automatic.kernels.empty());
     REQUIRE(automatic.notes.size() == 1);
-    CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (pivot_angles: a pivot subtensor of 2^14 entries") == 0);
+    CHECK(automatic.notes[0].find("the GPU engine cannot take this tensor (structure skew at order 2") == 0);
     CHECK(automatic.notes[0].find("running on the CPU") != std::string::npos);
     options.backend = Backend::cpu;
     CHECK(automatic.core.values() == diagonalize(tensor, options).core.values());

@@ -205,7 +205,7 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("two GPU ranks equal one GPU rank where the angles take the split kernels and the pass the chunked "
-            "one (small N, large D), bit for bit, the figures those of the core (float64)") {
+            "one (small N, large D), bit for bit, the figures those of the core (float64); and with the pivot check") {
     if (device_count() < 2) {
       MESSAGE("skipped: fewer than two CUDA devices");
       return;
@@ -234,6 +234,14 @@ TEST_SUITE("gpu") {
       const double off_rel = std::sqrt(core_figures(core, Structure::general).off_norm2 /
                                        core_figures(tensor, Structure::general).off_norm2);
       CHECK(parts[0].run.history.back().off_rel == doctest::Approx(off_rel).epsilon(1e-10));
+    }
+    // With the pivot check the angles come from the summed lines (checked_angles), no subtensor
+    // held: the same order runs checked, bit for bit with one GPU rank.
+    const Case checked{13, 4, Layout::fortran_order, "max_diag"};
+    const auto tensor = random_tensor<double>(checked.order, checked.size, 5613u, checked.layout);
+    for (const auto& part : check_ranks_equal_one_rank_on(2, checked, tensor, 0.05)) {
+      CHECK(ran_kind(part, "pivot_check_gather"));
+      CHECK_FALSE(ran_kind(part, "pivot_angles_split"));
     }
   }
 

@@ -90,15 +90,39 @@ TEST_CASE("distributed schedule: xor stages are the cosets of the XOR passes") {
   CHECK(odd.most_rows() == 3);
 }
 
+TEST_CASE("distributed schedule: an odd N's unpaired index may be a rank's only row") {
+  // N = 3 on two ranks: each group's pair on one rank, the third index on the other; every group is
+  // its own stage, and each change of layout swaps two rows.
+  const auto three = runtime::distributed_schedule(3, 2, SweepSchedule::automatic);
+  CHECK(three.kind == SweepSchedule::round_robin);
+  REQUIRE(three.stages.size() == 3);
+  for (const auto& stage : three.stages) {
+    REQUIRE(stage.groups.size() == 1);
+    const runtime::PivotPair pair = stage.groups.front().front();
+    std::vector<std::vector<int>> expected{{3 - pair.p - pair.q}, {pair.p, pair.q}};
+    CHECK(stage.layout.rows == expected);
+  }
+  CHECK(three.most_rows() == 2);
+  CHECK(three.rows_moved_per_sweep() == 3 * 2);
+  // N = 7 on four ranks: three pairs and the unpaired index, a rank each.
+  const auto seven = runtime::distributed_schedule(7, 4, SweepSchedule::automatic);
+  CHECK(seven.most_rows() == 2);
+  for (const auto& stage : seven.stages)
+    for (const auto& rows : stage.layout.rows) CHECK((rows.size() == 1 || rows.size() == 2));
+}
+
 TEST_CASE("distributed schedule: more ranks than index pairs, or xor where it cannot run, is a user error") {
-  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(3, 2, SweepSchedule::automatic),
-                       doctest::Contains("more ranks (2) than the distributed mode of size N = 3 can take"),
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(3, 3, SweepSchedule::automatic),
+                       doctest::Contains("more ranks (3) than the distributed mode of size N = 3 can take"),
                        user_error);
   CHECK_THROWS_WITH_AS(runtime::distributed_schedule(2, 2, SweepSchedule::automatic),
                        doctest::Contains("use at most 1 rank"), user_error);
-  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(7, 4, SweepSchedule::automatic),
-                       doctest::Contains("can take: each rank holds whole index pairs of it, so use at most 3 ranks"),
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(8, 5, SweepSchedule::automatic),
+                       doctest::Contains("can take: each rank holds whole index pairs of it (or an odd N's unpaired "
+                                         "index), so use at most 4 ranks"),
                        user_error);
+  CHECK_THROWS_WITH_AS(runtime::distributed_schedule(7, 5, SweepSchedule::automatic),
+                       doctest::Contains("use at most 4 ranks"), user_error);
   CHECK_THROWS_WITH_AS(runtime::distributed_schedule(12, 2, SweepSchedule::xor_subspaces),
                        doctest::Contains("--schedule xor on 2 ranks needs N and the number of ranks to be powers of two"),
                        user_error);

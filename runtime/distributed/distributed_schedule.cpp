@@ -35,7 +35,7 @@ DistributedSchedule xor_stages(int size, int ranks) {
 }
 
 // The group's pairs dealt to the ranks in runs as even as they go; an odd N's unpaired index joins
-// a rank with the fewest rows (the first such).
+// a rank with the fewest rows (the first such), which holds no pair where ranks = (N + 1) / 2.
 SlabLayout layout_of(const PivotGroup& group, int size, int ranks) {
   SlabLayout layout{std::vector<std::vector<int>>(static_cast<std::size_t>(ranks))};
   std::vector<bool> paired(static_cast<std::size_t>(size), false);
@@ -94,10 +94,11 @@ std::size_t DistributedSchedule::rows_moved_per_sweep() const {
 
 DistributedSchedule distributed_schedule(int size, int ranks, SweepSchedule asked) {
   if (ranks < 1) throw internal_error("distributed_schedule: no ranks");
-  if (const int most = std::max(1, size / 2); most < ranks)
+  // A group's slots: its pairs, and an odd N's unpaired index, which may be a rank's only row.
+  if (const int most = std::max(1, (size + 1) / 2); most < ranks)
     throw user_error("more ranks (" + std::to_string(ranks) + ") than the distributed mode of size N = " +
-                     std::to_string(size) + " can take: each rank holds whole index pairs of it, so use at most " +
-                     std::to_string(most) + (most == 1 ? " rank" : " ranks"));
+                     std::to_string(size) + " can take: each rank holds whole index pairs of it (or an odd N's " +
+                     "unpaired index), so use at most " + std::to_string(most) + (most == 1 ? " rank" : " ranks"));
   if (asked == SweepSchedule::xor_subspaces && !xor_applies(size, ranks))
     throw user_error("--schedule xor on " + std::to_string(ranks) + " ranks needs N and the number of ranks to be "
                      "powers of two (N = " + std::to_string(size) + "): use --schedule round-robin or auto");

@@ -10,8 +10,10 @@
 //     keeps each coset whole; the cosets are dealt to the ranks so that every change of layout
 //     swaps rows in place where such a deal is found (swap_arrangement.hpp). P = 2 needs at least three layouts a sweep (no hyperplane holds the
 //     group c = N - 1 together with all the others); N = 8: {1, 2, 3}, {4, 5}, {6, 7}.
-//   round-robin (any N with floor(N/2) >= P): each group's pairs are dealt to the ranks in P runs;
-//     a group the current layout holds whole joins its stage, otherwise a new stage begins.
+//   round-robin (any N with ceil(N/2) >= P): each group's pairs are dealt to the ranks in P runs,
+//     an odd N's unpaired index to a rank of the fewest rows (at P = ceil(N/2) one rank holds it
+//     alone: N = 3 on two ranks, 2 rows and 1); a group the current layout holds whole joins its
+//     stage, otherwise a new stage begins.
 #include <cstddef>
 #include <vector>
 
@@ -41,8 +43,8 @@ struct DistributedSchedule {
 };
 
 // The schedule for `ranks` ranks; `asked` automatic takes xor where it applies, else round-robin.
-// Throws user_error when there are more ranks than the distributed mode can give whole pairs to
-// (floor(N/2) < P), or when xor is asked where it does not apply.
+// Throws user_error when there are more ranks than the distributed mode can give whole pairs (or an
+// odd N's unpaired index) to (ceil(N/2) < P), or when xor is asked where it does not apply.
 DistributedSchedule distributed_schedule(int size, int ranks, SweepSchedule asked);
 
 }  // namespace tensordiag::runtime

@@ -311,8 +311,11 @@ TEST_SUITE("gpu") {
       MESSAGE("skipped: fewer than two CUDA devices");
       return;
     }
+    // N = 3: one rank holds each group's pair, the other the unpaired row alone (D = 12: the
+    // chunked pass on a slab of one row).
     for (const Case& c : {Case{3, 7, Layout::c_order, "max_diag"}, Case{4, 9, Layout::fortran_order, "max_trace"},
-                          Case{5, 5, Layout::c_order, "max_diag"}, Case{3, 13, Layout::fortran_order, "max_diag"}}) {
+                          Case{5, 5, Layout::c_order, "max_diag"}, Case{3, 13, Layout::fortran_order, "max_diag"},
+                          Case{6, 3, Layout::c_order, "max_diag"}, Case{12, 3, Layout::fortran_order, "max_trace"}}) {
       check_ranks_equal_one_rank<T>(2, c, 0.0, 5800u + static_cast<unsigned>(c.order * 37 + c.size),
                                     SweepSchedule::round_robin);
       check_ranks_equal_one_rank<T>(2, c, 0.05, 5900u + static_cast<unsigned>(c.order * 41 + c.size));

@@ -70,10 +70,14 @@ TEST_CASE("distributed ranks: equal to one rank on the same groups, bit for bit"
       {7, 8, Layout::fortran_order, 0.0, "max_diag", SweepSchedule::round_robin},
       {8, 4, Layout::fortran_order, 0.0, "max_diag", SweepSchedule::round_robin},
       {3, 11, Layout::fortran_order, 0.02, "max_trace", SweepSchedule::automatic},
+      // N = 3 on two ranks, N = 7 on four: a rank holds the unpaired index alone.
+      {5, 3, Layout::c_order, 0.0, "max_diag", SweepSchedule::automatic},
+      {4, 3, Layout::fortran_order, 0.05, "max_diag", SweepSchedule::automatic},
+      {4, 7, Layout::c_order, 0.01, "max_trace", SweepSchedule::automatic},
   };
   std::uint64_t seed = 500;
   for (const Case& c : cases) {
-    if (c.size / 2 < ranks) continue;  // more ranks than pairs: the error case below
+    if ((c.size + 1) / 2 < ranks) continue;  // more ranks than pairs and the unpaired index: the error case below
     check_case<double>(c, ++seed);
     check_case<float>(c, ++seed);
   }
@@ -105,8 +109,8 @@ TEST_CASE("distributed ranks: a tensor file read in rows, converted to float32")
 TEST_CASE("distributed ranks: every rank reports the same error") {
   runtime::Communicator& world = testing::mpi_world();
   const int ranks = world.size();
-  // More ranks than index pairs of the distributed mode.
-  const auto small = testing::random_tensor<double>(3, 2 * ranks - 1, 5);
+  // More ranks than index pairs of the distributed mode (N even: no unpaired index).
+  const auto small = testing::random_tensor<double>(3, 2 * ranks - 2, 5);
   CHECK_THROWS_WITH_AS(runtime::diagonalize_distributed(small, runtime::Options{}, world),
                        doctest::Contains(("more ranks (" + std::to_string(ranks) + ")").c_str()), user_error);
   // A NaN in the rows of the last rank: its error, on every rank.

@@ -25,6 +25,7 @@ set(plain_dsl_headers dsl/layout.hpp dsl/givens.hpp dsl/symmetric_angle.hpp dsl/
 set(hana_bridges
     codegen/lower.hpp codegen/lower_rule.hpp codegen/builtin_rules.cpp
     runtime/engines/cpu_engine.hpp runtime/engines/cpu_engine.cpp runtime/engines/pivot_subtensor.hpp
+    runtime/engines/pivot_corners.hpp
     runtime/engines/group_step.hpp runtime/engines/cpu_skew_engine.cpp runtime/engines/cpu_complex_engine.cpp
     runtime/distributed/distributed_run.cpp)
 

@@ -11,6 +11,7 @@
 #include "reference_engine.hpp"
 #include "runtime/engines/cpu_engine.hpp"
 #include "runtime/engines/group_pass.hpp"
+#include "runtime/engines/pivot_subtensor.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/algorithm/generator.hpp"

@@ -33,7 +33,7 @@ void slab_group_step(Slab<T>& slab, std::vector<Matrix<T>>& factors, const Pivot
   for (std::size_t k = 0; k < pairs.size(); ++k) owned[k] = offsets.holds(slab.sliced_mode(), pairs[k].p);
   const auto sum_across_ranks = [&comm](std::vector<double>& values) { comm.sum_parts(values); };
   GroupRotations<T> group = group_angles(slab.values.data(), offsets, slab.size, pairs, owned, rule, settings.eta,
-                                         count, sum_across_ranks);
+                                         settings.threads, count, sum_across_ranks);
   share_rotations(group, owned, slab.order, sum_across_ranks);
   apply_slab_pass(slab, group, settings.threads);
   apply_group_to_factors(factors, group);

@@ -15,7 +15,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/engines/cpu_sweeps.hpp"
 #include "runtime/engines/group_pass.hpp"
-#include "runtime/engines/pivot_subtensor.hpp"
+#include "runtime/engines/pivot_corners.hpp"
 
 namespace tensordiag::runtime {
 
@@ -57,32 +57,31 @@ void rotate_complex_rows(HostTensor<std::complex<R>>& core, int mode, int p, int
 
 namespace {
 
-// The fused step's limit on the pivot subtensors: 2^D entries a pair.
-constexpr int largest_subtensor_order = 16;
-
 // Every mode's rotation of pair k, as the sequential micro-iterations pick them, from the pair's
-// pivot subtensor alone (pivot_subtensor.hpp: the other pairs of the group never touch it).
+// pivot subtensor alone (the other pairs of the group never touch it), read where each mode needs
+// it (pivot_corners.hpp).
 template <class R>
-void subtensor_rotations(const HostTensor<std::complex<R>>& core, std::size_t k, GroupRotations<std::complex<R>>& group) {
-  std::vector<std::complex<R>> sub = gather_pivot_subtensor(core.data(), core.strides(), group.pairs[k]);
+void subtensor_rotations(const HostTensor<std::complex<R>>& core, std::size_t k, int threads,
+                         GroupRotations<std::complex<R>>& group) {
+  PivotCorners<std::complex<R>> corners(core.data(), IndexOffsets(core.strides()), group.pairs[k], threads);
   for (int n = 0; n < core.order(); ++n) {
-    group.at(n, k) = lifted_max_diag_rotation(pivot_values(sub, n));
-    rotate_pivot_subtensor(sub, n, group.at(n, k));
+    group.at(n, k) = lifted_max_diag_rotation(corners.at(n));
+    corners.rotate(n, group.at(n, k));
   }
 }
 
 // One group. Without the pivot check: every mode's rotations from the pairs' pivot subtensors,
 // then one fused pass over the core (engines/group_pass.hpp). With it (its Lambda needs the whole
-// core as the earlier modes left it), and past largest_subtensor_order: mode by mode, a pass each.
+// core as the earlier modes left it): mode by mode, a pass each.
 template <class R>
 void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pairs,
                         std::vector<Matrix<std::complex<R>>>& factors, const RunSettings& settings) {
   using T = std::complex<R>;
   const int size = core.size();
   const int team = settings.threads > 0 ? settings.threads : omp_get_max_threads();
-  if (settings.eta <= 0 && core.order() <= largest_subtensor_order) {
+  if (settings.eta <= 0) {
     GroupRotations<T> group(core.order(), pairs);
-    for (std::size_t k = 0; k < pairs.size(); ++k) subtensor_rotations(core, k, group);
+    for (std::size_t k = 0; k < pairs.size(); ++k) subtensor_rotations(core, k, team, group);
     apply_group_pass(core, group, team);
     apply_group_to_factors(factors, group);
     return;

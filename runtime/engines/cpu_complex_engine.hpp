@@ -8,9 +8,9 @@
 // The sweep is the real engine's round robin. Per group, the micro-iterations (each mode in order,
 // the group's pairs together: they touch disjoint rows) are followed on each pair's pivot
 // subtensor {p, q}^D, which no other pair touches, and the group's rotations of every mode are then
-// applied in one fused pass (engines/group_pass.hpp) and to the U_n. With the pivot check, whose
-// Lambda needs the whole core as the earlier modes left it, and for D > 16 (2^D-entry subtensors):
-// mode by mode, one pass each.
+// applied in one fused pass (engines/group_pass.hpp) and to the U_n; only the four entries of a
+// subtensor each mode reads are formed (pivot_corners.hpp). With the pivot check, whose Lambda
+// needs the whole core as the earlier modes left it: mode by mode, one pass each.
 //
 // At the end the global phase of each index is fixed (algorithm/diagonal_phases.hpp): every
 // diagonal entry C[i, .., i] real and >= 0.

@@ -1,7 +1,8 @@
 #pragma once
-// One group step on the CPU (DESIGN.md sections 2 and 3): the 2^D pivot subtensor of every pair is
-// gathered, the rule's D micro-iterations run on it (with the optional pivot check), and all D
-// modes' rotations are then applied to the tensor in one pass.
+// One group step on the CPU (DESIGN.md sections 2 and 3): the rule's D micro-iterations run on the
+// 2^D pivot subtensor of every pair (with the optional pivot check), reading only the entries each
+// mode needs, and all D modes' rotations are then applied to the tensor in one pass.
+#include <optional>
 #include <vector>
 
 #include "dsl/rule.hpp"
@@ -10,7 +11,7 @@
 #include "runtime/algorithm/pivot_check.hpp"
 #include "runtime/algorithm/pivot_norm_bounds.hpp"
 #include "runtime/engines/group_pass.hpp"
-#include "runtime/engines/pivot_subtensor.hpp"
+#include "runtime/engines/pivot_corners.hpp"
 
 namespace tensordiag::runtime {
 
@@ -54,21 +55,22 @@ void share_rotations(GroupRotations<T>& group, const std::vector<bool>& owned, i
 }
 
 // The rotations of the pairs `owned` marks (all of them when it is empty; the others keep the
-// identity), from their pivot subtensors read through `offsets`: the rule's D micro-iterations,
+// identity), from their pivot subtensors read through `offsets` (pivot_corners.hpp: the four entries
+// each mode reads, on `threads` threads, 0 for OpenMP's default): the rule's D micro-iterations,
 // with the pivot check when eta > 0. For a slab of a tensor spread over ranks (runtime/distributed/),
 // `sum_across_ranks(v)` sums v over the ranks in place: the check's gathers are summed, and before
 // the check of the sliced mode the rotations of the earlier modes are shared (its gather reads
 // other ranks' pairs).
 template <class T, class Rule, class SumAcrossRanks>
 GroupRotations<T> group_angles(const T* core, const IndexOffsets& offsets, int size, const PivotGroup& pairs,
-                               const std::vector<bool>& owned, const Rule& rule, double eta, PivotCheckCount* count,
-                               SumAcrossRanks&& sum_across_ranks) {
+                               const std::vector<bool>& owned, const Rule& rule, double eta, int threads,
+                               PivotCheckCount* count, SumAcrossRanks&& sum_across_ranks) {
   const int order = offsets.order();
   GroupRotations<T> group(order, pairs);
   const auto mine = [&owned](std::size_t k) { return owned.empty() || owned[k]; };
-  std::vector<std::vector<T>> subtensors(pairs.size());
+  std::vector<std::optional<PivotCorners<T>>> corners(pairs.size());
   for (std::size_t k = 0; k < pairs.size(); ++k)
-    if (mine(k)) subtensors[k] = gather_pivot_subtensor(core, offsets, pairs[k]);
+    if (mine(k)) corners[k].emplace(core, offsets, pairs[k], threads);
   for (int mode = 0; mode < order; ++mode) {
     std::vector<bool> passes(pairs.size(), true);
     if (eta > 0) {
@@ -81,9 +83,9 @@ GroupRotations<T> group_angles(const T* core, const IndexOffsets& offsets, int s
     }
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       if (!passes[k] || !mine(k)) continue;
-      const auto g = dsl::rotation(rule, pivot_values(subtensors[k], mode));
+      const auto g = dsl::rotation(rule, corners[k]->at(mode));
       group.at(mode, k) = g;
-      rotate_pivot_subtensor(subtensors[k], mode, g);
+      corners[k]->rotate(mode, g);
     }
   }
   return group;
@@ -95,7 +97,8 @@ template <class T, class Rule>
 GroupRotations<T> group_step(HostTensor<T>& core, const PivotGroup& pairs, const Rule& rule, double eta, int threads,
                              PivotCheckCount* count = nullptr) {
   GroupRotations<T> group =
-      group_angles(core.data(), IndexOffsets(core.strides()), core.size(), pairs, {}, rule, eta, count, one_rank);
+      group_angles(core.data(), IndexOffsets(core.strides()), core.size(), pairs, {}, rule, eta, threads, count,
+                   one_rank);
   apply_group_pass(core, group, threads);
   return group;
 }

@@ -10,8 +10,22 @@
 #include "runtime/algorithm/group_rotations.hpp"
 #include "runtime/algorithm/index_offsets.hpp"
 #include "runtime/algorithm/pivot_schedule.hpp"
+#include "runtime/core/scalar.hpp"
 
 namespace tensordiag::runtime {
+
+// Mode n's rotation g on the pair (x at p, y at q) of a subtensor: the new value at p, and at q (a
+// complex T takes the unitary rotation: x <- al x + conj(be) y, y <- al y - be x).
+template <class T>
+T rotated_p(const PlaneRotation<T>& g, T x, T y) {
+  if constexpr (is_complex_v<T>) return g.al * x + std::conj(g.be) * y;
+  else return g.c * x + g.s * y;
+}
+template <class T>
+T rotated_q(const PlaneRotation<T>& g, T x, T y) {
+  if constexpr (is_complex_v<T>) return g.al * y - g.be * x;
+  else return -g.s * x + g.c * y;
+}
 
 // @pre `offsets` holds p and q in its sliced mode, if it has one.
 template <class T>
@@ -39,8 +53,7 @@ dsl::PivotValues<T> pivot_values(const std::vector<T>& sub, int mode) {
   return {sub[0], sub[bit], sub[all], sub[all ^ bit]};
 }
 
-// Rotation of mode n on the subtensor: the p-half and q-half of mode n mix (a complex T takes the
-// unitary rotation: x <- al x + conj(be) y, y <- al y - be x).
+// Rotation of mode n on the subtensor: the p-half and q-half of mode n mix (rotated_p, rotated_q).
 template <class T>
 void rotate_pivot_subtensor(std::vector<T>& sub, int mode, const PlaneRotation<T>& g) {
   const std::size_t bit = std::size_t{1} << mode;
@@ -48,13 +61,8 @@ void rotate_pivot_subtensor(std::vector<T>& sub, int mode, const PlaneRotation<T
     if (bits & bit) continue;
     const T x = sub[bits];
     const T y = sub[bits | bit];
-    if constexpr (is_complex_v<T>) {
-      sub[bits] = g.al * x + std::conj(g.be) * y;
-      sub[bits | bit] = g.al * y - g.be * x;
-    } else {
-      sub[bits] = g.c * x + g.s * y;
-      sub[bits | bit] = -g.s * x + g.c * y;
-    }
+    sub[bits] = rotated_p(g, x, y);
+    sub[bits | bit] = rotated_q(g, x, y);
   }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// Seeded Gaussian tensors for tests: non-diagonalizable with probability one.
+// Seeded Gaussian tensors for tests: non-diagonalizable with probability one. A complex entry has
+// two Gaussian parts.
 #include "runtime/algorithm/random_stream.hpp"
+#include "runtime/core/scalar.hpp"
 #include "runtime/core/tensor.hpp"
 
 namespace tensordiag::testing {
@@ -10,7 +12,15 @@ runtime::HostTensor<T> random_tensor(int order, int size, std::uint64_t seed,
                                      runtime::Layout layout = runtime::Layout::c_order) {
   runtime::HostTensor<T> t(order, size, layout);
   runtime::RandomStream random(seed);
-  for (auto& x : t.values()) x = static_cast<T>(random.gaussian());
+  using R = runtime::real_t<T>;
+  for (auto& x : t.values()) {
+    if constexpr (runtime::is_complex_v<T>) {
+      const double re = random.gaussian();
+      x = T(static_cast<R>(re), static_cast<R>(random.gaussian()));
+    } else {
+      x = static_cast<T>(random.gaussian());
+    }
+  }
   return t;
 }
 

@@ -8,8 +8,8 @@
 #include <complex>
 #include <cstring>
 
+#include "random_tensor.hpp"
 #include "runtime/algorithm/random_stream.hpp"
-#include "runtime/core/tensor.hpp"
 #include "runtime/engines/pivot_corners.hpp"
 #include "runtime/engines/pivot_subtensor.hpp"
 
@@ -22,19 +22,6 @@ namespace {
 template <class T>
 bool same_bits(const T& x, const T& y) {
   return std::memcmp(&x, &y, sizeof(T)) == 0;
-}
-
-// Gaussian entries (both parts of a complex one).
-template <class T>
-HostTensor<T> gaussian_tensor(int order, int size, std::uint64_t seed, Layout layout) {
-  HostTensor<T> t(order, size, layout);
-  RandomStream random(seed);
-  using R = real_t<T>;
-  for (T& x : t.values()) {
-    if constexpr (is_complex_v<T>) x = T(static_cast<R>(random.gaussian()), static_cast<R>(random.gaussian()));
-    else x = static_cast<T>(random.gaussian());
-  }
-  return t;
 }
 
 // A random rotation: (cos t, sin t), or for a complex T (cos t, e^{i f} sin t).
@@ -99,7 +86,7 @@ TEST_CASE_TEMPLATE("pivot corners: a, b, d, e of every mode equal the whole subt
     CAPTURE(s.order);
     CAPTURE(s.size);
     CAPTURE(s.threads);
-    const auto tensor = gaussian_tensor<T>(s.order, s.size, 40u + static_cast<unsigned>(s.order * s.size), s.layout);
+    const auto tensor = testing::random_tensor<T>(s.order, s.size, 40u + static_cast<unsigned>(s.order * s.size), s.layout);
     CHECK(check_pair(tensor, IndexOffsets(tensor.strides()), s.pair, s.threads, 7u) == 4 * s.order);
   }
 }
@@ -108,7 +95,7 @@ TEST_CASE("pivot corners read a slab through its offsets as the subtensor gather
   // Mode 0 held in part (a distributed slab's sliced mode): indices 1 and 3 at the offsets of its
   // rows 0 and 1, the others absent; D = 4 (copied) and D = 13 (trees).
   for (const int order : {4, 13}) {
-    const auto tensor = gaussian_tensor<double>(order, 3, 91, Layout::c_order);
+    const auto tensor = testing::random_tensor<double>(order, 3, 91);
     const std::vector<std::ptrdiff_t> strides = tensor.strides();
     const IndexOffsets slab(strides, 0, {-1, 0, strides[0]});
     CHECK(check_pair(tensor, slab, PivotPair{1, 2}, 1, 8u) == 4 * order);

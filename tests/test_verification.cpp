@@ -99,13 +99,8 @@ TEST_CASE("every memory budget gives the full reconstruction's error: blocks of 
       CHECK(reconstruction_error(p.tensor, p.core, p.factors, budget) == doctest::Approx(expected).epsilon(1e-12));
     }
     // Complex: entries with both parts, unitary factors diag(e^{i theta_j}) Q.
-    const auto complex_random = [layout](std::uint64_t seed) {
-      const auto re = random_tensor<double>(4, 5, seed, layout), im = random_tensor<double>(4, 5, seed + 1, layout);
-      HostTensor<std::complex<double>> t(4, 5, layout);
-      for (std::size_t i = 0; i < t.count(); ++i) t.values()[i] = {re.values()[i], im.values()[i]};
-      return t;
-    };
-    const auto complex_tensor = complex_random(33), complex_core = complex_random(35);
+    const auto complex_tensor = random_tensor<std::complex<double>>(4, 5, 33, layout),
+               complex_core = random_tensor<std::complex<double>>(4, 5, 35, layout);
     std::vector<Matrix<std::complex<double>>> unitary;
     for (const auto& m : planted<double>(4, 5, layout, 37).factors) {
       Matrix<std::complex<double>> u{m.n, std::vector<std::complex<double>>(m.data.size())};

@@ -470,7 +470,16 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
 // A warp per pair (4 a block at most: the blocks spread over the multiprocessors); any shape the
 // spec allows. No shared memory: each lane holds its chart's polynomial (2K + 1 doubles,
 // K = floor(D/2); symmetric_warp_angle.cuh) in registers.
-PlanAttempt plan_symmetric_angles(const Sizes& z) {
+PlanAttempt plan_symmetric_angles(const KernelSpec& spec, const Sizes& z) {
+  if (symmetric_step_on_host(spec)) {
+    // symmetric_pivot_sums: up to 8 warps a block, about 32 entries a thread, and at most 2048
+    // blocks in all (a pair's chunks are summed on the host: PAIRS x chunks x (D + 1) values).
+    const int warps = static_cast<int>(std::clamp<long long>(ceil_div(z.subtensor, 32 * 32), 1, 8));
+    const long long chunks =
+        std::clamp<long long>(ceil_div(z.subtensor, 32LL * 32 * warps), 1, std::max<long long>(1, 2048 / z.pairs));
+    const SymmetricAnglesPlan plan{warps, z.pairs * chunks, true, chunks};
+    return planned({{}, false, plan, {{"symmetric_pivot_sums", 32 * warps, plan.blocks}}});
+  }
   const int warps = static_cast<int>(std::clamp<long long>(z.pairs, 1, 4));
   const SymmetricAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
   return planned({{}, false, plan, {{"symmetric_angles", 32 * warps, plan.blocks}}});
@@ -610,7 +619,7 @@ PlanAttempt try_plan(const KernelSpec& spec) {
     case KernelKind::qubit_sweep: return plan_qubit_sweep(spec, z);
     case KernelKind::subspace_angles: return plan_subspace_angles(spec, z);
     case KernelKind::subspace_apply: return plan_subspace_apply(spec, z);
-    case KernelKind::symmetric_angles: return plan_symmetric_angles(z);
+    case KernelKind::symmetric_angles: return plan_symmetric_angles(spec, z);
     case KernelKind::skew_angles: return plan_skew_angles(spec, z);
     case KernelKind::packed_symmetric: return plan_packed_symmetric(spec, z);
   }

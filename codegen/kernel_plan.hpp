@@ -140,7 +140,11 @@ struct SubspaceApplyPlan {
 // pair sums its pivot subtensor by the number of indices q, no shared memory.
 struct SymmetricAnglesPlan {
   int warps;         // per block
-  long long blocks;  // ceil(pairs / warps)
+  long long blocks;  // ceil(pairs / warps); with host_step PAIRS * chunks
+  // symmetric_step_on_host: symmetric_pivot_sums, a block per run of `chunks` of each pair's
+  // subtensor; the host adds a pair's chunks in order.
+  bool host_step = false;
+  long long chunks = 1;
 };
 
 // Structure skew's group angles and figures (kernels_templates/skew_angles.cu): a thread per pair

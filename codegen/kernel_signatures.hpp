@@ -51,6 +51,11 @@ inline constexpr Parameter symmetric_angles[] = {
     {"pairs", const_int_pointer},
     {"rotations", rotation_pointer},
 };
+inline constexpr Parameter symmetric_pivot_sums[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"sums", double_pointer},
+};
 inline constexpr Parameter skew_angles[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
@@ -290,6 +295,7 @@ inline constexpr KernelSignature qubit_angles{"qubit_angles", kernel_parameters:
 inline constexpr KernelSignature subspace_angles{"subspace_angles", kernel_parameters::subspace_angles};
 inline constexpr KernelSignature subspace_apply{"subspace_apply", kernel_parameters::subspace_apply};
 inline constexpr KernelSignature symmetric_angles{"symmetric_angles", kernel_parameters::symmetric_angles};
+inline constexpr KernelSignature symmetric_pivot_sums{"symmetric_pivot_sums", kernel_parameters::symmetric_pivot_sums};
 inline constexpr KernelSignature skew_angles{"skew_angles", kernel_parameters::skew_angles};
 inline constexpr KernelSignature skew_figures_partial{"skew_figures_partial", kernel_parameters::skew_figures_partial};
 inline constexpr KernelSignature packed_angles{"packed_angles", kernel_parameters::packed_angles};
@@ -304,7 +310,7 @@ inline constexpr KernelSignature all[] = {
     pivot_check_lines, lambda_from_lines, checked_angles,
     group_pass,     chunk_pass,       chunk_pass_slab, group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,
-    qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles, skew_angles,
+    qubit_settle,   qubit_angles, subspace_angles, subspace_apply, symmetric_angles, symmetric_pivot_sums, skew_angles,
     skew_figures_partial, packed_angles, packed_group, packed_rotate, packed_factor, packed_figures, packed_figures_final};
 
 }  // namespace kernel_signatures

@@ -49,13 +49,15 @@ Substitutions shape_values(const KernelSpec& spec) {
 
 // Whether the source finds symmetric rotations of real tensors (dsl/symmetric_angle.hpp,
 // symmetric_warp_angle.cuh), or the unitary ones of complex symmetric tensors
-// (dsl/symmetric_unitary_angle.hpp: symmetric_angles and the symmetric variants of a complex dtype).
+// (dsl/symmetric_unitary_angle.hpp: symmetric_angles and the symmetric variants of a complex dtype),
+// or neither (symmetric_step_on_host: the host takes the step).
 bool uses_unitary_symmetric_angle(const KernelSpec& spec) {
-  return (spec.kind == KernelKind::symmetric_angles || spec.symmetric) && is_complex(spec.dtype);
+  return (spec.kind == KernelKind::symmetric_angles || spec.symmetric) && is_complex(spec.dtype) &&
+         !symmetric_step_on_host(spec);
 }
 bool uses_symmetric_angle(const KernelSpec& spec) {
   return (spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::packed_symmetric || spec.symmetric) &&
-         !uses_unitary_symmetric_angle(spec);
+         !uses_unitary_symmetric_angle(spec) && !symmetric_step_on_host(spec);
 }
 
 std::string section(std::string_view title) { return "\n// ---- " + std::string(title) + " ----\n"; }

@@ -31,7 +31,9 @@
 //   subspace_apply      subspace_apply (an XOR subspace pass's blocks applied to every cell, and to
 //                       the factors, in one pass)
 //   symmetric_angles    symmetric_angles (a symmetric tensor's group: one angle a pair, the same in
-//                       every mode, by dsl/symmetric_angle.hpp, whose text the source holds)
+//                       every mode, by dsl/symmetric_angle.hpp, whose text the source holds), or
+//                       for a complex dtype from order 4 symmetric_pivot_sums (the pairs' sums the
+//                       host's searched step takes: symmetric_step_on_host)
 //   skew_angles         skew_angles (a skew-symmetric tensor's group: one angle a pair from its four
 //                       block entries, the same in every mode), skew_figures_partial (off-block^2)
 //   packed_symmetric    packed_angles, packed_group (where a group's orbits are small) or

@@ -39,6 +39,11 @@ dsl::Layout parse_layout(std::string_view name) {
   throw codegen_error("unknown layout '" + std::string(name) + "': use C (last index fastest) or F (first index fastest)");
 }
 
+bool symmetric_step_on_host(const KernelSpec& spec) {
+  // dsl::symmetric_unitary_max_order: the closed form's orders.
+  return spec.kind == KernelKind::symmetric_angles && is_complex(spec.dtype) && spec.order > 3;
+}
+
 void validate(const KernelSpec& spec) {
   // A symmetric matrix (structure symmetric, one Q: the Jacobi eigenvalue method) takes the
   // symmetric angles, the passes, the figures and the device verification's mode products;
@@ -63,9 +68,11 @@ void validate(const KernelSpec& spec) {
                         " is the same for it, or skew_angles serves it)");
   if (spec.skew && (spec.symmetric || is_complex(spec.dtype) || spec.size < spec.order))
     throw codegen_error("structure skew takes one structure, a real dtype and N >= D");
-  if ((spec.kind == KernelKind::symmetric_angles || spec.symmetric) && is_complex(spec.dtype) && spec.order > 3)
-    throw codegen_error("structure symmetric of a complex dtype takes order 2 or 3, not " + std::to_string(spec.order) +
-                        " (dsl/symmetric_unitary_angle.hpp: the unitary step's closed form)");
+  if (spec.symmetric && is_complex(spec.dtype) && spec.order > 3)
+    throw codegen_error("structure symmetric of a complex dtype takes order 2 or 3 in " + std::string(to_string(spec.kind)) +
+                        ", not " + std::to_string(spec.order) +
+                        " (dsl/symmetric_unitary_angle.hpp: the unitary step's closed form; symmetric_angles leaves "
+                        "higher orders' step to the host)");
   if (spec.size < 2) throw codegen_error("size " + std::to_string(spec.size) + ": every mode needs N >= 2");
   // Kernels index N x N matrices (factors, Lambda) with 32-bit integers.
   if (spec.size > 32768) throw codegen_error("size " + std::to_string(spec.size) + ": the kernels support N <= 32768");

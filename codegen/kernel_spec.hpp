@@ -122,6 +122,11 @@ struct KernelSpec {
   bool skew = false;
 };
 
+// Whether symmetric_angles leaves the step to the host: a complex dtype from order 4, whose unitary
+// step has no closed form (runtime/algorithm/symmetric_unitary_search.hpp); the source then defines
+// symmetric_pivot_sums, the pairs' sums the step needs, instead of symmetric_angles.
+bool symmetric_step_on_host(const KernelSpec& spec);
+
 // packed_symmetric's largest order: its classes of m <= 12 slots rotate by the rotation's symmetric
 // powers in double, as the CPU's do (runtime/algorithm/packed_rotation.cpp); the CPU rotates larger
 // ones slot by slot in long double, which the GPU does not have.

@@ -70,7 +70,17 @@ Substitutions values_of(const QubitSweepPlan& plan) {
 
 Substitutions values_of(const SubspaceAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
 
-Substitutions values_of(const SymmetricAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
+Substitutions values_of(const SymmetricAnglesPlan& plan) {
+  Substitutions values{{"warps", to_string(plan.warps)},
+                       {"host_step", plan.host_step ? "1" : "0"},
+                       {"chunks", to_string(plan.chunks)}};
+  // symmetric_angles and symmetric_pivot_sums stand on either side of #if SYMMETRIC_HOST_STEP: the
+  // one switched off is no entry of the plan, so it gets its parameter list here.
+  const KernelSignature& switched_off =
+      plan.host_step ? kernel_signatures::symmetric_angles : kernel_signatures::symmetric_pivot_sums;
+  values.emplace(std::string(switched_off.name) + "_parameters", parameter_list(switched_off));
+  return values;
+}
 
 Substitutions values_of(const SkewAnglesPlan& plan) {
   return {{"threads", to_string(plan.threads)},

@@ -3,7 +3,7 @@
 # suite's complex and symmetric cases (SUITE=all: the whole GPU suite; SUITE=none: no cases), the
 # Python suite on the GPU (PYTHON=0: not), then 10 sweeps of planted complex64 symmetric tensors through the command (fixed sweeps, --backend cuda) with structure
 # symmetric and, on the same file, structure general (a U_n a mode), and the CPU's symmetric run
-# where it takes seconds: report.json's sweeps_seconds (the median of REPEATS runs, default 1,
+# where it takes seconds (order 3 up to N = 64, every shape from order 4): report.json's sweeps_seconds (the median of REPEATS runs, default 1,
 # after one that compiles the kernels). BASE=DIR: the GPU rows run DIR/tensordiag too (a build of
 # another commit), alternating with build/'s, for a before/after on one machine. SHAPES: the DxN
 # list (default 2x256 2x1024 3x32 3x64 3x128). Builds nothing: expects build/ made by
@@ -40,6 +40,7 @@ for shape in ${SHAPES:-2x256 2x1024 3x32 3x64 3x128}; do
   timeout 60 ./build/tensordiag generate --order "$order" --size "$size" --seed 5 --dtype complex64 --structure symmetric "$work/t.npy" || { status=1; continue; }
   runs=("symmetric cuda" "general cuda")
   [ "$order" -eq 3 ] && [ "$size" -le 64 ] && [ -z "${BASE:-}" ] && runs+=("symmetric cpu")
+  [ "$order" -ge 4 ] && [ -z "${BASE:-}" ] && runs+=("symmetric cpu")  # the searched step: the CPU ran these alone before
   [ "$order" -eq 2 ] && runs=("symmetric cuda")  # a general matrix is an SVD's
   [ "$order" -eq 2 ] && [ "$size" -le 256 ] && [ -z "${BASE:-}" ] && runs+=("symmetric cpu")
   for run in "${runs[@]}"; do

@@ -11,9 +11,11 @@
 #include <atomic>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "codegen/kernel_plan.hpp"
 #include "codegen/kernel_source.hpp"
 #include "kind_sample_shape.hpp"
 #include "runtime/cuda/nvrtc_compiler.hpp"
@@ -213,8 +215,8 @@ TEST_CASE("qubit_sweep compiles for complex N = 2 at every order it serves") {
 // pivot check's Lambda and its norm, the figures, the one-block run, the XOR subspace passes and
 // the device verification's mode products, for complex64 and complex128, both layouts, at every
 // listed D and N they serve (pivot_angles up to the subtensor its warp holds, group_pass up to its
-// tile, multi_mode_product up to its shared memory), and structure symmetric's unitary step
-// (symmetric_angles) at order 3, which refuses orders 4 and up for complex dtypes; every other
+// tile, multi_mode_product up to its shared memory), and structure symmetric's angles
+// (symmetric_angles: the unitary step at order 3, the host step's sums from order 4); every other
 // kind, and max_trace's angles, refuse a complex spec with a reason.
 TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the others refuse complex") {
   std::vector<Case> cases;
@@ -230,12 +232,9 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the oth
                                   kind == "group_pass" ||
                                   kind == "chunk_pass" || kind == "off_norm" || kind == "small_tensor" ||
                                   kind == "subspace_angles" || kind == "subspace_apply" || kind == "mode_product" ||
-                                  kind == "multi_mode_product" || kind == "qubit_sweep" ||
-                                  (kind == "symmetric_angles" && order <= 3);
+                                  kind == "multi_mode_product" || kind == "qubit_sweep" || kind == "symmetric_angles";
         // What a refusal must say: a complex kind refuses for another reason than the dtype.
-        const std::string refusal = complex_kind                ? ""
-                                    : kind == "symmetric_angles" ? "of a complex dtype takes order 2 or 3"
-                                                                 : "takes real dtypes";
+        const std::string refusal = complex_kind ? "" : "takes real dtypes";
         try {
           kernel_entries(c.spec());
           CHECK_MESSAGE(complex_kind, c.name(), " was planned");
@@ -251,6 +250,32 @@ TEST_CASE("the complex kernel kinds compile in complex64 and complex128, the oth
   check_compiles(cases);
   CHECK_THROWS_WITH_AS(kernel_entries(make_kernel_spec("pivot_angles", 4, 8, "complex64", "C", "max_trace")),
                        doctest::Contains("real-only"), codegen_error);
+}
+
+// Complex symmetric tensors from order 4 take their step on the host (symmetric_step_on_host):
+// symmetric_angles then defines symmetric_pivot_sums alone, a block a chunk of a pair's 2^D
+// entries, at the orders the general engine runs them with small N (up to N = 2, D = 30: 2^30
+// entries a pair in 2048 chunks), both dtypes and layouts; orders 2 and 3 keep symmetric_angles.
+TEST_CASE("complex symmetric_angles from order 4 is symmetric_pivot_sums, chunked, at every order") {
+  std::vector<Case> cases;
+  int i = 0;
+  for (const auto& [order, size, chunks] : std::vector<std::tuple<int, int, long long>>{
+           {3, 8, 0}, {4, 16, 1}, {6, 5, 1}, {9, 3, 1}, {12, 3, 1}, {16, 2, 8}, {24, 2, 2048}, {30, 2, 2048}})
+    for (const char* dtype : {"complex64", "complex128"}) {
+      const Case c{"symmetric_angles", order, size, dtype, i++ % 2 == 0 ? "C" : "F", "max_diag"};
+      CAPTURE(c.name());
+      const KernelPlan plan = plan_kernel(c.spec());
+      REQUIRE(plan.entries.size() == 1);
+      CHECK(plan.entries[0].name == (order <= 3 ? "symmetric_angles" : "symmetric_pivot_sums"));
+      const auto& angles = std::get<SymmetricAnglesPlan>(plan.kind_plan);
+      CHECK(angles.host_step == (order > 3));
+      if (order > 3) {
+        CHECK(angles.chunks == chunks);
+        CHECK(plan.entries[0].grid_blocks == (size / 2) * chunks);
+      }
+      if (order <= 24) cases.push_back(c);
+    }
+  check_compiles(cases);
 }
 
 // The split angles in complex arithmetic at the orders whose pivot subtensors are over a warp's
@@ -319,14 +344,15 @@ TEST_CASE("structure symmetric's small_tensor and subspace_angles compile, other
   }
   KernelSpec complex = make_kernel_spec("small_tensor", 4, 4, "complex128", "C", "max_diag");
   complex.symmetric = true;
-  CHECK_THROWS_WITH_AS(validate(complex), doctest::Contains("takes order 2 or 3, not 4"), codegen_error);
+  CHECK_THROWS_WITH_AS(validate(complex), doctest::Contains("takes order 2 or 3 in small_tensor, not 4"), codegen_error);
 }
 
 // Complex symmetric tensors (one unitary U) on the general engine: symmetric_angles of a complex
 // dtype (dsl/symmetric_unitary_angle.hpp's step) compiles at orders 2 and 3, both complex dtypes
 // and layouts, even and odd N, with the pass and figures an order-2 run loads, and so do the
-// symmetric variants of subspace_angles and small_tensor at order 3; order 4 refuses.
-TEST_CASE("symmetric_angles of a complex dtype compiles at orders 2 and 3 and refuses order 4") {
+// symmetric variants of subspace_angles and small_tensor at order 3; those variants refuse order 4
+// (symmetric_angles leaves its step to the host there: the test before).
+TEST_CASE("symmetric_angles of a complex dtype compiles at orders 2 and 3, the symmetric variants refuse order 4") {
   std::vector<Case> cases;
   for (const int order : {2, 3})
     for (const int size : {2, 7, 16, 255})
@@ -347,6 +373,10 @@ TEST_CASE("symmetric_angles of a complex dtype compiles at orders 2 and 3 and re
   const std::string source = kernel_source(cases.front().spec());
   CHECK(source.find("symmetric_unitary_rotation") != std::string::npos);
   CHECK(source.find("---- symmetric_warp_angle.cuh") == std::string::npos);  // the real root finder is not there
-  CHECK_THROWS_WITH_AS(validate(make_kernel_spec("symmetric_angles", 4, 3, "complex64", "C", "max_diag")),
-                       doctest::Contains("takes order 2 or 3, not 4"), codegen_error);
+  KernelSpec cells = make_kernel_spec("subspace_angles", 4, 4, "complex64", "C", "max_diag");
+  cells.symmetric = true;
+  CHECK_THROWS_WITH_AS(validate(cells), doctest::Contains("takes order 2 or 3 in subspace_angles, not 4"), codegen_error);
+  const std::string host_step = kernel_source(make_kernel_spec("symmetric_angles", 4, 3, "complex64", "C", "max_diag"));
+  CHECK(host_step.find("#define SYMMETRIC_HOST_STEP 1") != std::string::npos);
+  CHECK(host_step.find("---- symmetric_unitary_angle.hpp") == std::string::npos);  // no closed form: the host's step
 }

@@ -2,7 +2,7 @@
 // runtime/algorithm/symmetric_unitary_search.hpp): the closed form's rotation at orders 2 and 3,
 // at least a brute-force maximum over the sphere at orders 4 to 8, a stationary point of full
 // relative precision near a converged pivot, the identity exactly where the pivot is diagonal,
-// and the GPU engines' refusal of those orders.
+// and a group's pivots searched on several threads, each as alone.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -140,10 +140,29 @@ TEST_CASE("symmetric unitary search: near a converged pivot a small step of full
   }
 }
 
-TEST_CASE("symmetric unitary search: the closed form's engines refuse orders from 4, naming the CPU") {
-  CHECK_FALSE(closed_form_symmetric_unitary_refusal(2));
-  CHECK_FALSE(closed_form_symmetric_unitary_refusal(3));
-  const auto refusal = closed_form_symmetric_unitary_refusal(4);
-  REQUIRE(refusal);
-  CHECK(refusal->find("on the CPU only") != std::string::npos);
+TEST_CASE("symmetric unitary search: a group's pivots on several threads are each its own search, bit for bit") {
+  // The engines' batch (symmetric_unitary_searches): random and near-diagonal pivots of orders 4
+  // and 6, in one array; each step must be exactly the serial search of its own values.
+  std::mt19937_64 random(2061);
+  for (const int order : {4, 6}) {
+    CAPTURE(order);
+    std::vector<cd> values;
+    std::vector<tensordiag::dsl::UnitaryGivens<double>> alone;
+    for (int k = 0; k < 7; ++k) {
+      const std::vector<cd> t = random_values(order, random, k % 2 == 0 ? 1.0 : 1e-4);
+      values.insert(values.end(), t.begin(), t.end());
+      alone.push_back(symmetric_unitary_search(t));
+    }
+    for (const int threads : {1, 3}) {
+      CAPTURE(threads);
+      const std::vector<tensordiag::dsl::UnitaryGivens<double>> together = symmetric_unitary_searches(values, order, threads);
+      REQUIRE(together.size() == alone.size());
+      for (std::size_t k = 0; k < alone.size(); ++k) {
+        CAPTURE(k);
+        CHECK(together[k].al == alone[k].al);
+        CHECK(together[k].be == alone[k].be);
+        CHECK(alone[k].al * alone[k].al + std::norm(alone[k].be) == doctest::Approx(1.0).epsilon(1e-14));
+      }
+    }
+  }
 }

@@ -358,9 +358,9 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
         symmetric array (symmetric, not Hermitian: quantum states of identical subsystems) gets
         one unitary U, T = C x_1 U ... x_D U, C symmetric, every C[i, .., i] real and >= 0
         (index i's phase spread over the D modes); order 2 is the Takagi factorization
-        T = U C U^T. Orders 2 and 3 run on the GPU's general engine or the CPU; from order 4 the
-        step has no closed form and is searched over the sphere, on the CPU only (backend "auto"
-        runs it there; docs/DESIGN.md).
+        T = U C U^T. Every order runs on the GPU's general engine or the CPU; from order 4 the
+        step has no closed form and is searched over the sphere on the host's threads (on the
+        GPU engine too, between its groups; docs/DESIGN.md).
         ``"skew"``: the tensor changes sign under every swap of two indices (checked alike; N >= D),
         one orthogonal Q as for symmetric, and C skew-symmetric and as close to the block form as
         max_diag on the blocks gets it: the entries C[kD, kD+1, .., kD+D-1] (k < N // D) and their

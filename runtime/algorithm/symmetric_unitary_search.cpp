@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include <omp.h>
+
 #include "dsl/symmetric_unitary_angle.hpp"
 
 namespace tensordiag::runtime {
@@ -349,11 +351,16 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   return out;
 }
 
-std::optional<std::string> closed_form_symmetric_unitary_refusal(int order) {
-  if (order <= dsl::symmetric_unitary_max_order) return std::nullopt;
-  return "complex tensors with structure symmetric of order " + std::to_string(order) +
-         " take the searched unitary step, on the CPU only (the GPU's is the closed form of orders 2 and 3; "
-         "docs/DESIGN.md section 7)";
+std::vector<dsl::UnitaryGivens<double>> symmetric_unitary_searches(std::span<const std::complex<double>> t, int order,
+                                                                   int threads) {
+  const auto values = static_cast<std::size_t>(order) + 1;
+  const auto count = static_cast<long long>(t.size() / values);
+  std::vector<dsl::UnitaryGivens<double>> steps(static_cast<std::size_t>(count));
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel for num_threads(team) schedule(dynamic) if (count > 1)
+  for (long long k = 0; k < count; ++k)
+    steps[static_cast<std::size_t>(k)] = symmetric_unitary_search(t.subspan(static_cast<std::size_t>(k) * values, values));
+  return steps;
 }
 
 }  // namespace tensordiag::runtime

@@ -8,9 +8,8 @@
 // and this step climbs to a maximum by Newton's method on the sphere (to rounding), from the
 // identity and from wherever a branch and bound over the sphere finds higher ground, until that
 // search proves no point is more than 1e-7 (relative) above the best climb. Host only: the GPU
-// engines decline these orders.
+// engines take it on the host from the pairs' sums (the general GPU engine's symmetric_pivot_sums).
 #include <complex>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,8 +34,10 @@ std::vector<std::complex<double>> rotated_symmetric_pivot(SymmetricPivotValues t
 // at 2 and 3); t all zero gives the identity.
 dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t);
 
-// Why an engine whose step is the closed form (the GPU kernels') cannot take a complex symmetric
-// tensor of this order (from 4), or nothing.
-std::optional<std::string> closed_form_symmetric_unitary_refusal(int order);
+// The steps of `count` pivots at once (t holds count x (order + 1) values, pivot k's from
+// t[k (order + 1)]), on up to `threads` threads (0: OpenMP's default), each symmetric_unitary_search
+// of its pivot: a step takes 0.2-2 ms, so a group's pairs pay for the threads.
+std::vector<dsl::UnitaryGivens<double>> symmetric_unitary_searches(std::span<const std::complex<double>> t, int order,
+                                                                   int threads);
 
 }  // namespace tensordiag::runtime

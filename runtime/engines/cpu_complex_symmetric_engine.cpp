@@ -28,23 +28,39 @@ dsl::UnitaryGivens<double> complex_symmetric_rotation(const std::vector<std::com
   return g;
 }
 
+namespace {
+
+// The steps of a group's pairs from their pivot values: the closed form at orders 2 and 3 (about a
+// microsecond: serial), else the searched step (0.2-2 ms a pair) on settings.threads threads.
+template <class T>
+std::vector<dsl::UnitaryGivens<double>> group_steps(const HostTensor<T>& core, const PivotGroup& pairs, int threads) {
+  const int order = core.order();
+  std::vector<std::complex<double>> values;
+  std::vector<dsl::UnitaryGivens<double>> steps;
+  for (const auto& pair : pairs) {
+    const std::vector<std::complex<double>> t =
+        symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pair), order);
+    if (order > dsl::symmetric_unitary_max_order) values.insert(values.end(), t.begin(), t.end());
+    else steps.push_back(complex_symmetric_rotation(t));
+  }
+  return order > dsl::symmetric_unitary_max_order ? symmetric_unitary_searches(values, order, threads) : steps;
+}
+
+}  // namespace
+
 template <class R>
 Result<std::complex<R>> run_cpu_complex_symmetric_engine(const HostTensor<std::complex<R>>& tensor,
                                                          const RunSettings& settings) {
   using T = std::complex<R>;
   const PivotSchedule schedule = cpu_group_schedule(tensor.size(), settings);
-  // U alone: one factor, rotated as a one-mode group by the rotation every mode got. The pairs'
-  // rotations (a 3 x 3 eigenproblem at orders 2 and 3, symmetric_unitary_search above): serial.
+  // U alone: one factor, rotated as a one-mode group by the rotation every mode got.
   Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                                     [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& u) {
                                       GroupRotations<T> group(core.order(), pairs);
-                                      for (std::size_t k = 0; k < pairs.size(); ++k) {
-                                        const dsl::UnitaryGivens<double> g = complex_symmetric_rotation(
-                                            symmetric_pivot_values(
-                                                gather_pivot_subtensor(core.data(), core.strides(), pairs[k]),
-                                                core.order()));
-                                        set_in_every_mode(group, k, {static_cast<R>(g.al), T(g.be)});
-                                      }
+                                      const std::vector<dsl::UnitaryGivens<double>> steps =
+                                          group_steps(core, pairs, settings.threads);
+                                      for (std::size_t k = 0; k < pairs.size(); ++k)
+                                        set_in_every_mode(group, k, {static_cast<R>(steps[k].al), T(steps[k].be)});
                                       apply_group_pass(core, group, settings.threads);
                                       apply_group_to_factors(u, one_mode_group(group));
                                     });

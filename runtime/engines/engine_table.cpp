@@ -68,7 +68,8 @@ std::vector<Result<std::complex<R>>> run_gpu_small_complex(std::span<const HostT
 // the device).
 // Structure symmetric: at orders 2 and 3 the same engines with the unitary step (small_tensor's and
 // symmetric_angles' complex branches), or the CPU's (cpu_complex_symmetric_engine.hpp); from order 4
-// the CPU's alone (its searched step: the GPU engines decline those orders).
+// the general GPU engine with its steps searched on the host (gpu_host_symmetric_steps.hpp), or the
+// CPU's; the one-block engine declines those orders.
 template <class R>
 constexpr Engine<std::complex<R>> complex_engine_table[] = {
     {"cuda_one_block", Backend::cuda, one_block_declines<std::complex<R>>, run_gpu_small_complex<R>, false},

@@ -14,7 +14,6 @@
 #include "runtime/algorithm/skew_blocks.hpp"
 #include "runtime/algorithm/skew_schedule.hpp"
 #include "runtime/algorithm/skew_signs.hpp"
-#include "runtime/algorithm/symmetric_unitary_search.hpp"
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/algorithm/sweep_loop.hpp"
 #include "runtime/core/errors.hpp"
@@ -24,6 +23,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/engines/device_memory.hpp"
+#include "runtime/engines/gpu_host_symmetric_steps.hpp"
 #include "runtime/engines/gpu_hosvd_start.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/gpu_subspace_passes.hpp"
@@ -111,9 +111,11 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
   }
   const bool symmetric = settings.structure == Structure::symmetric;
   const bool xor_asked = settings.schedule == SweepSchedule::xor_subspaces;
-  // A matrix (structure symmetric at order 2) has no subspace passes: xor runs its XOR groups one a
-  // pass.
-  const bool has_subspace_passes = base.order >= 3;
+  // A matrix (structure symmetric at order 2) has no subspace passes, nor a complex symmetric tensor
+  // from order 4 (its step is the host's, between groups): xor runs their XOR groups one a pass.
+  codegen::KernelSpec angles = base;
+  angles.kind = codegen::KernelKind::symmetric_angles;
+  const bool has_subspace_passes = base.order >= 3 && !(symmetric && codegen::symmetric_step_on_host(angles));
   if ((xor_asked || (settings.schedule == SweepSchedule::automatic && auto_takes_xor(base, symmetric))) &&
       has_xor_schedule(size) && settings.eta == 0 && has_subspace_passes) {
     codegen::KernelSpec apply = base;
@@ -142,8 +144,10 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     }
   }
   if (xor_asked) {
+    // Structure symmetric in the CPU symmetric engines' order (cpu_group_schedule.hpp), so that both
+    // backends run the same rotations.
     schedule.ran = SweepSchedule::xor_subspaces;
-    schedule.groups = xor_groups_in_pass_order(size, 1);
+    schedule.groups = xor_groups_in_pass_order(size, symmetric ? 3 : 1);
     return schedule;
   }
   schedule.groups = round_robin_schedule(size);
@@ -295,14 +299,16 @@ template <class T>
 class GpuSweep {
 public:
   GpuSweep(DeviceState<T>& state, const GpuKernels<T>& kernels, SweepFigures<T>& figures, NormPath norm, double eta,
-           GpuSubspacePasses<T>* subspaces, std::vector<int> live)
+           GpuSubspacePasses<T>* subspaces, std::vector<int> live, int threads)
       : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta), subspaces_(subspaces),
         live_(std::move(live)) {
     // A complex Lambda is its real 2N x 2N embedding: the same singular values.
     if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(is_complex_v<T> ? 2 * state.size : state.size);
+    if (kernels.host_step_plan) host_steps_.emplace(state.order, state.size, *kernels.host_step_plan, threads);
   }
 
-  bool capturable() const { return norm_ != NormPath::cusolver; }
+  // cuSOLVER's calls, and the host's steps (a synchronization a group), cannot be captured.
+  bool capturable() const { return norm_ != NormPath::cusolver && !host_steps_; }
 
   void enqueue(cudaStream_t stream) {
     if (subspaces_) {
@@ -316,6 +322,8 @@ public:
       dsl::Givens<T>* rotations = state_.group_rotations(g);
       if (norm_ != NormPath::unchecked)
         for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
+      else if (host_steps_)
+        host_steps_->enqueue(stream, kernels_, state_.tensor.data(), pairs, rotations);
       else if (kernels_.symmetric_angles.function)
         kernels_.symmetric_angles(stream, state_.tensor.data(), pairs, rotations);
       else if (kernels_.skew_plan)
@@ -368,6 +376,7 @@ private:
   GpuSubspacePasses<T>* subspaces_;  // null: group passes
   std::vector<int> live_;            // structure skew: the live pairs of each group
   std::optional<LambdaNormCusolver> cusolver_norm_;
+  std::optional<GpuHostSymmetricSteps<T>> host_steps_;  // complex symmetric from order 4
 };
 
 // The factors on the host (synchronizes the stream).
@@ -488,7 +497,8 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
   DeviceState<T> state(tensor, schedule.groups, kernels, norm, stream.get());
   SweepFigures<T> figures(state, kernels,
                           diagonal_entries(tensor, settings.structure));
-  GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr, schedule.live);
+  GpuSweep<T> sweep(state, kernels, figures, norm, settings.eta, subspaces ? &*subspaces : nullptr, schedule.live,
+                    settings.threads);
 
   Result<T> result;
   result.schedule = to_string(schedule.ran);
@@ -563,9 +573,6 @@ Result<T> run_general(const TensorView<T>& tensor, const EngineRun& run, DeviceR
 
 template <class T>
 std::optional<std::string> gpu_engine_declines(const HostTensor<T>& first, std::size_t, const EngineRun& run) {
-  if constexpr (is_complex_v<T>)
-    if (run.settings.structure == Structure::symmetric)
-      if (auto refusal = closed_form_symmetric_unitary_refusal(first.order())) return refusal;
   // A skew matrix takes Paardekooper's 4 x 4 Murnaghan steps (cpu_skew_engine.hpp), which no GPU
   // kernel does.
   if (run.settings.structure == Structure::skew && first.order() == 2)

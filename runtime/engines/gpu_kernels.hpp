@@ -100,6 +100,7 @@ public:
   Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;
   Launcher<codegen::kernel_signatures::symmetric_angles> symmetric_angles;  // general_symmetric set
+  Launcher<codegen::kernel_signatures::symmetric_pivot_sums> symmetric_pivot_sums;  // in its place: host_step_plan
   Launcher<codegen::kernel_signatures::skew_angles> skew_angles;            // general_skew set
   Launcher<codegen::kernel_signatures::skew_figures_partial> skew_figures_partial;
   Launcher<codegen::kernel_signatures::pivot_check_gather> pivot_check_gather;
@@ -143,6 +144,9 @@ public:
   std::optional<codegen::QubitSweepPlan> qubit_plan;
   // Set by load_subspace(): the XOR subspace passes' cell size and buffers.
   std::optional<codegen::SubspaceApplyPlan> subspace_plan;
+  // Set for the general_symmetric set of a complex dtype from order 4 (codegen::symmetric_step_on_host):
+  // symmetric_pivot_sums's chunks a pair; the engine takes the steps on the host.
+  std::optional<codegen::SymmetricAnglesPlan> host_step_plan;
   // Set for the general_skew set: skew_figures_partial's grid (off_norm_plan's partial_blocks).
   std::optional<codegen::SkewAnglesPlan> skew_plan;
   // Set for the packed set: its buffers' sizes (the powers a pair, the figures' partials).

@@ -1,8 +1,10 @@
 #include "runtime/engines/gpu_small_engine.hpp"
 
+#include <string>
 #include <type_traits>
 
 #include "codegen/kernel_plan.hpp"
+#include "dsl/symmetric_unitary_angle.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
@@ -11,7 +13,6 @@
 #include "runtime/algorithm/pivot_schedule.hpp"
 #include "runtime/algorithm/skew_schedule.hpp"
 #include "runtime/algorithm/skew_signs.hpp"
-#include "runtime/algorithm/symmetric_unitary_search.hpp"
 #include "runtime/core/scalar.hpp"
 #include "runtime/core/stopwatch.hpp"
 
@@ -94,7 +95,10 @@ template <class T>
 std::optional<std::string> one_block_declines(const HostTensor<T>& first, std::size_t count, const EngineRun& run) {
   if constexpr (is_complex_v<T>)
     if (run.settings.structure == Structure::symmetric)
-      if (auto refusal = closed_form_symmetric_unitary_refusal(first.order())) return refusal;
+      if (first.order() > dsl::symmetric_unitary_max_order)
+        return "complex symmetric tensors of order " + std::to_string(first.order()) +
+               " take a step searched on the host between groups, which a one-launch run has not (its step is the "
+               "closed form of orders 2 and 3)";
   if (first.order() < 3) return "a symmetric matrix (order 2) runs on the general GPU engine";
   if (run.settings.eta > 0) return "the one-block path has no pivot check";
   if (run.settings.on_sweep) return "the one-block path reports only when the whole run ends";

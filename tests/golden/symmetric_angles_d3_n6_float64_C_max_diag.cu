@@ -738,6 +738,9 @@ __device__ inline tensordiag::dsl::Givens<double> warp_symmetric_angle(const dou
 // A complex dtype (TENSORDIAG_UNITARY_SYMMETRIC; orders 2 and 3): the means of the real and the
 // imaginary parts, and lane 0's unitary step (al, be) from dsl/symmetric_unitary_angle.hpp, the
 // dominant eigenvector of a 3 x 3 form, as runtime/engines/cpu_complex_symmetric_engine.cpp takes it.
+// A complex dtype from order 4 (SYMMETRIC_HOST_STEP): the step has no closed form (a branch and
+// bound over the sphere, runtime/algorithm/symmetric_unitary_search.hpp), so the source defines
+// symmetric_pivot_sums instead, and the engine takes the steps on the host from its sums.
 //
 // Arguments:
 //   tensor     N^D entries: the core before this group's rotations
@@ -745,11 +748,14 @@ __device__ inline tensordiag::dsl::Givens<double> warp_symmetric_angle(const dou
 //   rotations  out: rotations[n * PAIRS + k] = (c, s) of pair k, the same for every mode n
 // Launch: grid = ceil(PAIRS / WARPS), block = THREADS; pair k = blockIdx.x * WARPS + warp.
 
+#define SYMMETRIC_HOST_STEP 0
+
 inline constexpr int WARPS = 3;
 inline constexpr int THREADS = 32 * WARPS;
 inline constexpr long long SUBTENSOR = 1LL << D;
 inline constexpr unsigned FULL_WARP = 0xffffffffu;
 
+#if !SYMMETRIC_HOST_STEP
 extern "C" __global__ void __launch_bounds__(THREADS)
 symmetric_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations) {
   static_assert(D >= 2, "a symmetric rotation needs order >= 2 (D = 2: the Jacobi eigenvalue method)");
@@ -820,3 +826,69 @@ symmetric_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pair
 #endif
   for (int n = 0; n < D; ++n) rotations[n * PAIRS + k] = rotation;
 }
+#else
+// symmetric_pivot_sums: the sums of a pair's pivot subtensor by k = the number of indices equal to
+// q, real and imaginary parts, in double, for the host's step (the means are the sums over
+// binom(D, k) entries). Bit b of `bits` picks memory mode D - 1 - b (the fastest first), so a
+// warp's lanes read neighbouring entries where p, q are neighbours. A pair's 2^D entries are split
+// into CHUNKS runs, one a block; each block's sums are its threads' sums added in a fixed order
+// (lanes by the butterfly, then warps in order), so the result does not depend on timing.
+//
+// Arguments:
+//   tensor  N^D entries: the core before this group's rotations
+//   pairs   the pivot group
+//   sums    out: sums[((k * CHUNKS + c) * (D + 1) + j) * 2 + {0, 1}] = (re, im) of chunk c of pair
+//           k's entries with j indices equal to q; the host adds the chunks in order
+// Launch: grid = PAIRS * CHUNKS, block = THREADS; block b runs pair b / CHUNKS, chunk b % CHUNKS.
+inline constexpr int CHUNKS = 1;
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+symmetric_pivot_sums(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, double* __restrict__ sums) {
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const long long k = blockIdx.x / CHUNKS;
+  const long long chunk = blockIdx.x % CHUNKS;
+  const long long p = pairs[2 * k], q = pairs[2 * k + 1];
+  // Per thread, indexed by k (local memory from D of about 16 on: a read-modify-write an entry,
+  // against the D selects an unrolled loop would take).
+  double t_re[D + 1], t_im[D + 1];
+#pragma unroll
+  for (int j = 0; j <= D; ++j) t_re[j] = t_im[j] = 0.0;
+  constexpr long long PER_CHUNK = (SUBTENSOR + CHUNKS - 1) / CHUNKS;
+  const long long first = chunk * PER_CHUNK;
+  const long long last = first + PER_CHUNK < SUBTENSOR ? first + PER_CHUNK : SUBTENSOR;
+  for (long long bits = first + threadIdx.x; bits < last; bits += THREADS) {
+    long long offset = 0;
+#pragma unroll
+    for (int b = 0; b < D; ++b) offset += ((bits >> b) & 1 ? q : p) * STRIDE[MODE_OF_MEMORY_MODE[D - 1 - b]];
+    const Scalar x = tensor[offset];
+    const int at_q = __popcll(bits);
+    t_re[at_q] += static_cast<double>(x.re);
+    t_im[at_q] += static_cast<double>(x.im);
+  }
+  __shared__ double warp_sums[WARPS][D + 1][2];
+#pragma unroll
+  for (int j = 0; j <= D; ++j) {
+    double re = t_re[j], im = t_im[j];
+    for (int offset = 16; offset > 0; offset /= 2) {
+      re += __shfl_xor_sync(FULL_WARP, re, offset);
+      im += __shfl_xor_sync(FULL_WARP, im, offset);
+    }
+    if (lane == 0) {
+      warp_sums[warp][j][0] = re;
+      warp_sums[warp][j][1] = im;
+    }
+  }
+  __syncthreads();
+  for (int j = threadIdx.x; j <= D; j += THREADS) {
+    double re = 0.0, im = 0.0;
+    for (int w = 0; w < WARPS; ++w) {
+      re += warp_sums[w][j][0];
+      im += warp_sums[w][j][1];
+    }
+    double* out = sums + ((k * CHUNKS + chunk) * (D + 1) + j) * 2;
+    out[0] = re;
+    out[1] = im;
+  }
+}
+#endif

@@ -192,17 +192,66 @@ TEST_SUITE("gpu") {
     CHECK(gpu.engine == "cuda_one_block");
     CHECK(gpu.converged());
     CHECK(gpu.history.back().off_rel <= 1e-5);
-    // Order 4 takes the searched step, the CPU's: backend cuda refuses it, auto runs it there with a note.
-    const GeneratedComplexTensor<double> fourth = planted_complex<double>(4, 3, 1602, Layout::c_order, 0.0, Structure::symmetric);
-    CHECK_THROWS_WITH_AS(diagonalize_complex(fourth.tensor, options),
-                         doctest::Contains("take the searched unitary step, on the CPU only"), user_error);
-    Options automatic = on(Backend::automatic);
-    automatic.structure = Structure::symmetric;
-    const Result<std::complex<double>> searched = diagonalize_complex(fourth.tensor, automatic);
-    CHECK(searched.engine == "cpu_complex");
-    CHECK(searched.history.back().off_rel <= 1e-12);
-    REQUIRE_FALSE(searched.notes.empty());
-    CHECK(searched.notes.front().find("searched unitary step") != std::string::npos);
+  }
+
+  TEST_CASE("complex symmetric tensors from order 4: the GPU's pivot sums and the host's searched step give the CPU's run") {
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    // The general engine: symmetric_pivot_sums on the device, symmetric_unitary_search's branch and
+    // bound on the host's threads, the complex group passes; the one-block engine declines.
+    const Shape shapes[] = {{4, 5}, {4, 6, Layout::fortran_order}, {5, 4}, {6, 3, Layout::fortran_order}};
+    std::uint64_t seed = 1800;
+    for (const Shape& shape : shapes) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      const GeneratedComplexTensor<double> truth =
+          planted_complex<double>(shape.order, shape.size, seed++, shape.layout, 0.0, Structure::symmetric);
+      Options options = on(Backend::automatic);
+      options.structure = Structure::symmetric;
+      const Result<std::complex<double>> gpu = check_gpu_equals_cpu(truth.tensor, options, 1e-10);
+      CHECK(gpu.engine == "cuda");
+      CHECK(gpu.schedule == "round-robin");
+      CHECK(gpu.notes.empty());
+      CHECK(gpu.history.back().off_rel <= 1e-12);
+      REQUIRE(gpu.verification);
+      CHECK(gpu.verification->reconstruction_error <= 30.0 * shape.size * shape.order * eps);
+      CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * eps);
+      for (std::size_t n = 1; n < gpu.factors.size(); ++n) CHECK(gpu.factors[n].data == gpu.factors[0].data);
+      check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
+    }
+    // Noisy (not diagonalizable), fixed sweeps: the round robin, the XOR groups one a pass (N = 8;
+    // no subspace passes: the step is the host's), and N = 2 at order 14, whose 2^14 entries a pair
+    // the sums take in two blocks.
+    struct Noisy {
+      Shape shape;
+      SweepSchedule schedule;
+      const char* ran;
+    };
+    for (const Noisy& c : {Noisy{{4, 8}, SweepSchedule::round_robin, "round-robin"},
+                           Noisy{{4, 8, Layout::fortran_order}, SweepSchedule::xor_subspaces, "xor"},
+                           Noisy{{5, 7}, SweepSchedule::automatic, "round-robin"},
+                           Noisy{{14, 2}, SweepSchedule::automatic, "round-robin"}}) {
+      CAPTURE(c.shape.order);
+      CAPTURE(c.shape.size);
+      const GeneratedComplexTensor<double> noisy =
+          planted_complex<double>(c.shape.order, c.shape.size, seed++, c.shape.layout, 0.3, Structure::symmetric);
+      Options options = fixed_sweeps(4);
+      options.structure = Structure::symmetric;
+      options.schedule = c.schedule;
+      const Result<std::complex<double>> gpu = check_gpu_equals_cpu(noisy.tensor, options, 1e-10);
+      CHECK(gpu.engine == "cuda");
+      CHECK(gpu.schedule == c.ran);
+      const bool subspaces = std::find(gpu.kernels.begin(), gpu.kernels.end(), "subspace_apply") != gpu.kernels.end();
+      CHECK_FALSE(subspaces);
+      CHECK(gpu.history.back().off_rel < 0.9 * gpu.history.front().off_rel);
+    }
+    // complex64 converges to its tolerance.
+    const GeneratedComplexTensor<float> single = planted_complex<float>(4, 6, 1850, Layout::c_order, 0.0, Structure::symmetric);
+    Options options = on(Backend::cuda);
+    options.structure = Structure::symmetric;
+    const Result<std::complex<float>> gpu = diagonalize_complex(single.tensor, options);
+    CHECK(gpu.engine == "cuda");
+    CHECK(gpu.converged());
+    CHECK(gpu.history.back().off_rel <= 1e-5);
   }
 
   TEST_CASE("complex64 planted tensors: the GPU converges to float32's tolerance, unitary and exact to 30 N D eps") {

@@ -41,7 +41,7 @@ def test_a_ghz_state_with_local_phases_is_one_diagonal_pair():
     assert np.allclose(tensordiag.reconstruct(core, factors), state, atol=1e-13)
 
 
-# Orders 2 and 3 take the closed-form step, 4 and 5 the searched one (the CPU's).
+# Orders 2 and 3 take the closed-form step, 4 and 5 the searched one (on the CPU here; the GPU engine takes it on its host).
 @pytest.mark.parametrize("order, size", [(2, 7), (3, 5), (4, 4), (5, 3)])
 def test_a_planted_complex_symmetric_tensor_is_recovered_with_one_unitary(order, size):
     tensor, diagonal, factors = tensordiag.generate(order, size, seed=5, dtype="complex128", structure="symmetric")

@@ -140,6 +140,28 @@ TEST_CASE("symmetric unitary search: near a converged pivot a small step of full
   }
 }
 
+TEST_CASE("symmetric unitary search: near-diagonal pivots, where bands of latitude replace the sphere's cells, reach "
+          "the brute-force maximum") {
+  // Orders 4 to 12, the middle values scaled from 0.3 (the bands fail: the cells search) down to
+  // 1e-6 (the bands prove the identity's climb highest), some with one middle value 100 times the
+  // others, and some with t_D much smaller than t_0 (the twin pole's cap carries less).
+  std::mt19937_64 random(2090);
+  for (const int order : {4, 6, 9, 12})
+    for (const double off : {0.3, 3e-2, 1e-3, 1e-6})
+      for (int variant = 0; variant < 3; ++variant) {
+        CAPTURE(order);
+        CAPTURE(off);
+        CAPTURE(variant);
+        std::vector<cd> t = random_values(order, random, off);
+        if (variant == 1) t[static_cast<std::size_t>(1 + order / 2)] *= 100.0;
+        if (variant == 2) t.back() *= 1e-3;
+        const tensordiag::dsl::UnitaryGivens<double> g = symmetric_unitary_search(t);
+        const double f = objective(t, g);
+        CHECK(f >= brute_force_maximum(t, 60) * (1.0 - 1e-12));
+        CHECK(gradient_at(t, g) <= 1e-12 * f);
+      }
+}
+
 TEST_CASE("symmetric unitary search: a group's pivots on several threads are each its own search, bit for bit") {
   // The engines' batch (symmetric_unitary_searches): random and near-diagonal pivots of orders 4
   // and 6, in one array; each step must be exactly the serial search of its own values.

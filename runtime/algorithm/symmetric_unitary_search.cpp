@@ -230,6 +230,129 @@ Vec3 cube_point(int face, double x, double y) {
   return p;
 }
 
+// An upper bound of f over a band of latitude about the identity's Bloch vector n = (0, 0, 1): f
+// is bounded by a function of the latitude alone. With x = |a|^2 = cos^2(theta / 2),
+//   |C'_{p..p}| <= sum_k binom(D, k) |t_k| |a|^(D-k) |b|^k,   |C'_{q..q}| <= sum_k binom(D, k) |t_k| |b|^(D-k) |a|^k,
+// and over theta in [theta_1, theta_2] |a| <= cos(theta_1 / 2), |b| <= sin(theta_2 / 2), so f there is
+// at most the sum of the squares of those sums at those values, raised past their rounding (a few
+// D ulps). Near a converged pivot (t_k small but for k = 0, D) it is under f(identity) everywhere
+// but in two caps about the poles, of radius about 4 D |t_1| / |t_0|.
+class LatitudeBound {
+public:
+  explicit LatitudeBound(const std::vector<cd>& t)
+      : order_(static_cast<int>(t.size()) - 1), weight_(t.size()), c_powers_(t.size()), s_powers_(t.size()) {
+    double binomial = 1.0;  // binom(D, k)
+    for (int k = 0; k <= order_; ++k) {
+      weight_[static_cast<std::size_t>(k)] = binomial * std::abs(t[static_cast<std::size_t>(k)]);
+      binomial = binomial * (order_ - k) / (k + 1);
+    }
+  }
+
+  double over(double theta_1, double theta_2) {
+    const double c = std::cos(0.5 * std::max(theta_1, 0.0)), s = std::sin(0.5 * std::min(theta_2, pi));
+    const std::size_t last = weight_.size() - 1;
+    c_powers_[0] = s_powers_[0] = 1.0;
+    for (std::size_t k = 1; k <= last; ++k) {
+      c_powers_[k] = c_powers_[k - 1] * c;
+      s_powers_[k] = s_powers_[k - 1] * s;
+    }
+    double p = 0.0, q = 0.0;
+    for (std::size_t k = 0; k <= last; ++k) {
+      p += weight_[k] * c_powers_[last - k] * s_powers_[k];
+      q += weight_[k] * s_powers_[last - k] * c_powers_[k];
+    }
+    return (p * p + q * q) * (1.0 + 64.0 * (order_ + 2.0) * 0x1p-53);
+  }
+
+  // The bound over a cell of the sphere (centre n, radius r): the largest of the bands of a fixed
+  // partition of [0, pi] that its band of latitude meets (the partition's bounds are taken once).
+  double over_cell(const Vec3& centre, double radius) {
+    if (table_.empty()) {
+      table_.resize(table_bands);
+      for (int i = 0; i < table_bands; ++i)
+        table_[static_cast<std::size_t>(i)] = over(i * pi / table_bands, (i + 1) * pi / table_bands);
+      lowest_ = *std::min_element(table_.begin(), table_.end());
+    }
+    const double theta = std::acos(std::clamp(centre[2], -1.0, 1.0));
+    const auto band = [](double angle) {
+      return std::clamp(static_cast<int>(angle / pi * table_bands), 0, table_bands - 1);
+    };
+    double most = 0.0;
+    for (int i = band(theta - radius); i <= band(theta + radius); ++i)
+      most = std::max(most, table_[static_cast<std::size_t>(i)]);
+    return most;
+  }
+
+  // The smallest band bound of that partition: no cell's bound is under it, so where it is above
+  // a threshold no cell is (and the search skips the test).
+  double lowest_band() {
+    if (table_.empty()) over_cell(Vec3{0.0, 0.0, 1.0}, 0.0);
+    return lowest_;
+  }
+
+  static constexpr double pi = 3.14159265358979323846;
+
+private:
+  static constexpr int table_bands = 512;
+  int order_;
+  std::vector<double> weight_;  // binom(D, k) |t_k|
+  std::vector<double> c_powers_, s_powers_;
+  std::vector<double> table_;  // over_cell's partition
+  double lowest_ = 0.0;
+};
+
+// Whether no point of the sphere outside the ball about `peak` (a climbed maximum: f decreases
+// away from it out to its reach) or about its twin is more than `tolerance` (relative) above
+// `best`, proven by bands of latitude (LatitudeBound): near a converged pivot a few dozen bands,
+// where the cells over the sphere take thousands. Where it fails (a far pivot, a band whose middle
+// latitude is above best, or more than `most_bands`), the caller searches the sphere.
+bool latitudes_certify(LatitudeBound& latitude, int order, const Climbed& peak, double best, double tolerance) {
+  if (!(peak.lambda > 0.0)) return false;
+  const double m = std::max(order, 1);
+  constexpr double pi = LatitudeBound::pi;
+  const double from_identity = angle_between(bloch_of(peak.rotation), Vec3{0.0, 0.0, 1.0});
+  constexpr std::size_t most_bands = 512;
+  struct Band {
+    double low, high;  // theta, from the identity's pole
+  };
+  std::vector<Band> bands;
+  for (int i = 0; i < 64; ++i) bands.push_back({pi * i / 64, pi * (i + 1) / 64});
+  for (int level = 0; level < 24; ++level) {
+    std::vector<double> bounds;
+    double most = 0.0;  // >= max f: the largest band bound
+    for (const Band& band : bands) {
+      bounds.push_back(latitude.over(band.low, band.high));
+      most = std::max(most, bounds.back());
+    }
+    const double reach = 2.0 * peak.lambda / (m * m * m * most);
+    // A band stays whole (for the next level's bound on max f) unless it is open: outside the
+    // peak's reach and its bound above best. The cap theta <= high about the identity lies within
+    // high + from_identity of the peak; the cap theta >= low within pi - low + from_identity of the
+    // peak's twin.
+    std::vector<Band> next;
+    std::size_t open = 0;
+    for (std::size_t i = 0; i < bands.size(); ++i) {
+      const Band band = bands[i];
+      const bool in_reach = band.high + from_identity <= reach || pi - band.low + from_identity <= reach;
+      if (in_reach || bounds[i] <= best * (1.0 + tolerance)) {
+        next.push_back(band);
+        continue;
+      }
+      // The bound at a single latitude is what halving tends to: where the middle's is above best,
+      // no refinement closes the band.
+      const double middle = 0.5 * (band.low + band.high);
+      if (latitude.over(middle, middle) > best * (1.0 + tolerance)) return false;
+      ++open;
+      next.push_back({band.low, middle});
+      next.push_back({middle, band.high});
+    }
+    if (open == 0) return true;
+    if (next.size() > most_bands) return false;
+    bands = std::move(next);
+  }
+  return false;
+}
+
 }  // namespace
 
 double symmetric_unitary_objective(SymmetricPivotValues t, cd a, cd b) { return Pivot(t).objective({a, b}); }
@@ -256,82 +379,100 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   std::vector<Climbed> climbed{climb(pivot, Su2{})};
   double best = climbed.front().f;
 
-  // Branch and bound over a hemisphere, in cells of a cube's faces seen from its centre. f depends on
-  // the Bloch vector n alone, f(n) = f(-n), and along any great circle it is a trigonometric
-  // polynomial of degree <= D (a polynomial of degree D in n), so by Bernstein's inequality
-  // |f'| <= D M, |f''| <= D^2 M and |f'''| <= D^3 M along it, M = max f. A cell of radius r holds no
-  // point above
-  //   f(c) + D U r   or   f(c) + |grad f(c)| r + D^2 U r^2 / 2,   for any U >= M;
-  // the first grid has D r <= 1/2, so M <= f(c*) + D M r gives U = max f(c) / (1 - D r_max). About a
-  // local maximum where f's second derivative along every geodesic is <= -lambda, f' <= -lambda s +
-  // D^3 U s^2 / 2 < 0 out to s = 2 lambda / (D^3 U): no point there is higher, and the cells inside
-  // that ball (or its twin's) are dropped. A cell centre higher than every climb so far starts a
-  // new climb. The search ends when no cell could hold a point 1e-7 above the best climb.
-  const int m = std::max(order, 1);
-  const int per_side = 2 * static_cast<int>(std::ceil(1.42 * m));  // even: the side faces halve; sqrt 2 / per_side <= 1 / (2 D)
-  std::vector<Cell> cells;
-  Cell highest_cell{-1, 0.0, 0.0, 0.0};
-  const auto evaluate = [&](Cell& c) {
-    c.centre = cube_point(c.face, c.x, c.y);
-    c.f = pivot.objective(rotation_of(c.centre));
-    c.radius = std::sqrt(2.0) * c.half;
-    if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
-  };
-  // The hemisphere n_1 >= 0 (f(n) = f(-n)): the face n_1 = 1, and the halves with n_1 >= 0 of the
-  // faces n_2 = +-1 (n_1 is their y) and n_3 = +-1 (n_1 is their x).
-  const double side = 2.0 / per_side;
-  for (int face : {0, 2, 3, 4, 5})
-    for (int i = 0; i < per_side; ++i)
-      for (int j = 0; j < per_side; ++j) {
-        Cell c{face, -1.0 + (i + 0.5) * side, -1.0 + (j + 0.5) * side, 0.5 * side};
-        if ((face == 2 || face == 3) && c.y < 0.0) continue;
-        if ((face == 4 || face == 5) && c.x < 0.0) continue;
-        evaluate(c);
-        cells.push_back(c);
+  // The search finds the basin, Newton the point in it: no point may be more than this (relative)
+  // above the climb chosen.
+  constexpr double tolerance = 1e-7;
+  // Near a converged pivot bands of latitude prove the identity's climb highest at once
+  // (latitudes_certify); elsewhere the sphere is searched.
+  LatitudeBound latitude(scaled);
+  if (!latitudes_certify(latitude, order, climbed.front(), best, tolerance)) {
+    // Branch and bound over a hemisphere, in cells of a cube's faces seen from its centre. f depends on
+    // the Bloch vector n alone, f(n) = f(-n), and along any great circle it is a trigonometric
+    // polynomial of degree <= D (a polynomial of degree D in n), so by Bernstein's inequality
+    // |f'| <= D M, |f''| <= D^2 M and |f'''| <= D^3 M along it, M = max f. A cell of radius r holds no
+    // point above
+    //   f(c) + D U r   or   f(c) + |grad f(c)| r + D^2 U r^2 / 2,   for any U >= M;
+    // the first grid has D r <= 1/2, so M <= f(c*) + D M r gives U = max f(c) / (1 - D r_max). About a
+    // local maximum where f's second derivative along every geodesic is <= -lambda, f' <= -lambda s +
+    // D^3 U s^2 / 2 < 0 out to s = 2 lambda / (D^3 U): no point there is higher, and the cells inside
+    // that ball (or its twin's) are dropped. A cell centre higher than every climb so far starts a
+    // new climb. The search ends when no cell could hold a point 1e-7 above the best climb. Cells
+    // whose latitude band LatitudeBound holds under that are never evaluated.
+    const int m = std::max(order, 1);
+    // Even: the side faces halve; sqrt 2 / per_side <= 1 / (2 D).
+    const int per_side = 2 * static_cast<int>(std::ceil(1.42 * m));
+    std::vector<Cell> cells;
+    Cell highest_cell{-1, 0.0, 0.0, 0.0};
+    // A cell whose band of latitude is bounded under best (1 + tolerance) holds no point the
+    // search looks for: it is dropped unevaluated, and max f may then be up to that bound.
+    double pruned_ceiling = 0.0;
+    const auto evaluate = [&](Cell& c) {
+      c.centre = cube_point(c.face, c.x, c.y);
+      c.radius = std::sqrt(2.0) * c.half;
+      if (const double ceiling = best * (1.0 + tolerance);
+          latitude.lowest_band() <= ceiling && latitude.over_cell(c.centre, c.radius) <= ceiling) {
+        pruned_ceiling = std::max(pruned_ceiling, ceiling);
+        return false;
       }
-  double bound_all = std::max(highest_cell.f, best) / (1.0 - m * cells.front().radius);  // every first cell's radius
-  constexpr double tolerance = 1e-7;  // relative: the search finds the basin, Newton the point in it
-  constexpr std::size_t most_cells = 1 << 15;
-  constexpr std::size_t most_climbs = 8;
-  for (int level = 0; level < 50 && !cells.empty(); ++level) {
-    if (highest_cell.f > best * (1.0 + 0x1p-48) && climbed.size() < most_climbs) {
-      climbed.push_back(climb(pivot, rotation_of(highest_cell.centre)));
-      best = std::max(best, climbed.back().f);
-    }
-    std::vector<Vec3> peaks;
-    std::vector<double> reach;
-    for (const Climbed& c : climbed)
-      if (c.lambda > 0.0) {
-        peaks.push_back(bloch_of(c.rotation));
-        reach.push_back(2.0 * c.lambda / (static_cast<double>(m) * m * m * bound_all));
-      }
-    std::vector<Cell> open;
-    double highest = best;
-    for (const Cell& c : cells) {
-      double bound = c.f + m * bound_all * c.radius;
-      if (bound >= best)
-        bound = std::min(bound, c.f + pivot.gradient(rotation_of(c.centre)) * c.radius +
-                                    0.5 * m * m * bound_all * c.radius * c.radius);
-      if (bound < best) continue;
-      bool inside = false;
-      for (std::size_t k = 0; k < peaks.size() && !inside; ++k) {
-        const Vec3 twin{-peaks[k][0], -peaks[k][1], -peaks[k][2]};
-        inside = std::min(angle_between(c.centre, peaks[k]), angle_between(c.centre, twin)) + c.radius <= reach[k];
-      }
-      if (inside) continue;
-      highest = std::max(highest, bound);
-      open.push_back(c);
-    }
-    bound_all = std::min(bound_all, highest);
-    if (open.empty() || highest <= best * (1.0 + tolerance) || open.size() * 4 > most_cells) break;
-    cells.clear();
-    for (const Cell& c : open)
-      for (const double dx : {-0.5, 0.5})
-        for (const double dy : {-0.5, 0.5}) {
-          Cell child{c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half};
-          evaluate(child);
-          cells.push_back(child);
+      c.f = pivot.objective(rotation_of(c.centre));
+      if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
+      return true;
+    };
+    // The hemisphere n_1 >= 0 (f(n) = f(-n)): the face n_1 = 1, and the halves with n_1 >= 0 of the
+    // faces n_2 = +-1 (n_1 is their y) and n_3 = +-1 (n_1 is their x).
+    const double side = 2.0 / per_side;
+    for (int face : {0, 2, 3, 4, 5})
+      for (int i = 0; i < per_side; ++i)
+        for (int j = 0; j < per_side; ++j) {
+          Cell c{face, -1.0 + (i + 0.5) * side, -1.0 + (j + 0.5) * side, 0.5 * side};
+          if ((face == 2 || face == 3) && c.y < 0.0) continue;
+          if ((face == 4 || face == 5) && c.x < 0.0) continue;
+          if (evaluate(c)) cells.push_back(c);
         }
+    const double first_radius = std::sqrt(2.0) * 0.5 * side;
+    double bound_all = std::max({highest_cell.f, best, pruned_ceiling}) / (1.0 - m * first_radius);
+    constexpr std::size_t most_cells = 1 << 15;
+    constexpr std::size_t most_climbs = 8;
+    for (int level = 0; level < 50 && !cells.empty(); ++level) {
+      if (highest_cell.f > best * (1.0 + 0x1p-48) && climbed.size() < most_climbs) {
+        climbed.push_back(climb(pivot, rotation_of(highest_cell.centre)));
+        best = std::max(best, climbed.back().f);
+      }
+      std::vector<Vec3> peaks;
+      std::vector<double> reach;
+      for (const Climbed& c : climbed)
+        if (c.lambda > 0.0) {
+          peaks.push_back(bloch_of(c.rotation));
+          reach.push_back(2.0 * c.lambda / (static_cast<double>(m) * m * m * bound_all));
+        }
+      std::vector<Cell> open;
+      double highest = best;
+      for (const Cell& c : cells) {
+        double bound = c.f + m * bound_all * c.radius;
+        if (bound >= best)
+          bound = std::min(bound, c.f + pivot.gradient(rotation_of(c.centre)) * c.radius +
+                                      0.5 * m * m * bound_all * c.radius * c.radius);
+        if (bound < best) continue;
+        bool inside = false;
+        for (std::size_t k = 0; k < peaks.size() && !inside; ++k) {
+          const Vec3 twin{-peaks[k][0], -peaks[k][1], -peaks[k][2]};
+          inside = std::min(angle_between(c.centre, peaks[k]), angle_between(c.centre, twin)) + c.radius <= reach[k];
+        }
+        if (inside) continue;
+        highest = std::max(highest, bound);
+        open.push_back(c);
+      }
+      bound_all = std::min(bound_all, std::max(highest, pruned_ceiling));
+      if (open.empty() || highest <= best * (1.0 + tolerance) || open.size() * 4 > most_cells) break;
+      cells.clear();
+      for (const Cell& c : open)
+        for (const double dx : {-0.5, 0.5})
+          for (const double dy : {-0.5, 0.5}) {
+            Cell child{c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half};
+            if (evaluate(child)) cells.push_back(child);
+          }
+    }
+
   }
 
   // The highest climb; the identity's unless another is higher beyond rounding.
@@ -359,7 +500,8 @@ std::vector<dsl::UnitaryGivens<double>> symmetric_unitary_searches(std::span<con
   const int team = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(team) schedule(dynamic) if (count > 1)
   for (long long k = 0; k < count; ++k)
-    steps[static_cast<std::size_t>(k)] = symmetric_unitary_search(t.subspan(static_cast<std::size_t>(k) * values, values));
+    steps[static_cast<std::size_t>(k)] =
+        symmetric_unitary_search(t.subspan(static_cast<std::size_t>(k) * values, values));
   return steps;
 }
 

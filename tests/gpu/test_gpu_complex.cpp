@@ -29,6 +29,23 @@ using namespace tensordiag::runtime;
 using namespace tensordiag::testing;
 
 
+namespace {
+
+// A planted complex symmetric tensor's run: converged to 1e-12, exact and unitary to 30 N D eps,
+// U in every factor slot, and |S_i| on the diagonal to 1e-12.
+void check_planted_symmetric_run(const Result<std::complex<double>>& gpu, const GeneratedComplexTensor<double>& truth,
+                                 const Shape& shape) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  CHECK(gpu.history.back().off_rel <= 1e-12);
+  REQUIRE(gpu.verification);
+  CHECK(gpu.verification->reconstruction_error <= 30.0 * shape.size * shape.order * eps);
+  CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * eps);
+  for (std::size_t n = 1; n < gpu.factors.size(); ++n) CHECK(gpu.factors[n].data == gpu.factors[0].data);
+  check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
+}
+
+}  // namespace
+
 TEST_SUITE("gpu") {
   TEST_CASE("complex128 planted tensors, D = 3..10: the GPU equals the CPU complex engine and recovers |S_i|") {
     constexpr double eps = std::numeric_limits<double>::epsilon();
@@ -134,7 +151,6 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("complex symmetric tensors, orders 2 and 3: the GPU's unitary step (symmetric_angles, subspace passes, one block) gives the CPU's run") {
-    constexpr double eps = std::numeric_limits<double>::epsilon();
     // Order 3 from N = 16: the XOR subspace passes (cells of 8, their angles symmetric_pair.cuh's
     // unitary step), against the CPU's XOR groups; small order-3 tensors take the one-block engine
     // (small_tensor's symmetric variant with the same step), matrices the general one.
@@ -152,12 +168,7 @@ TEST_SUITE("gpu") {
       const Result<std::complex<double>> gpu = check_gpu_equals_cpu(truth.tensor, options, 1e-10);
       engines.insert(gpu.engine);
       CHECK(gpu.schedule == (shape.order == 3 && shape.size >= 16 ? "xor" : "round-robin"));
-      CHECK(gpu.history.back().off_rel <= 1e-12);
-      REQUIRE(gpu.verification);
-      CHECK(gpu.verification->reconstruction_error <= 30.0 * shape.size * shape.order * eps);
-      CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * eps);
-      for (std::size_t n = 1; n < gpu.factors.size(); ++n) CHECK(gpu.factors[n].data == gpu.factors[0].data);
-      check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
+      check_planted_symmetric_run(gpu, truth, shape);
     }
     CHECK(engines == std::set<std::string>{"cuda", "cuda_one_block"});
     // A batch of small ones runs in one launch: each as alone, bit for bit.
@@ -195,7 +206,6 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("complex symmetric tensors from order 4: the GPU's pivot sums and the host's searched step give the CPU's run") {
-    constexpr double eps = std::numeric_limits<double>::epsilon();
     // The general engine: symmetric_pivot_sums on the device, symmetric_unitary_search's branch and
     // bound on the host's threads, the complex group passes; the one-block engine declines.
     const Shape shapes[] = {{4, 5}, {4, 6, Layout::fortran_order}, {5, 4}, {6, 3, Layout::fortran_order}};
@@ -211,12 +221,7 @@ TEST_SUITE("gpu") {
       CHECK(gpu.engine == "cuda");
       CHECK(gpu.schedule == "round-robin");
       CHECK(gpu.notes.empty());
-      CHECK(gpu.history.back().off_rel <= 1e-12);
-      REQUIRE(gpu.verification);
-      CHECK(gpu.verification->reconstruction_error <= 30.0 * shape.size * shape.order * eps);
-      CHECK(gpu.verification->orthogonality_error <= 30.0 * shape.size * shape.order * eps);
-      for (std::size_t n = 1; n < gpu.factors.size(); ++n) CHECK(gpu.factors[n].data == gpu.factors[0].data);
-      check_diagonal_is_moduli(gpu.core, truth.diagonal, 1e-12);
+      check_planted_symmetric_run(gpu, truth, shape);
     }
     // Noisy (not diagonalizable), fixed sweeps: the round robin, the XOR groups one a pass (N = 8;
     // no subspace passes: the step is the host's), and N = 2 at order 14, whose 2^14 entries a pair

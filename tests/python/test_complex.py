@@ -59,6 +59,20 @@ def test_a_planted_complex_symmetric_tensor_is_recovered_with_one_unitary(order,
     assert result.verification["reconstruction_error"] < 1e-13
 
 
+# Backend "auto" from order 4: the general GPU engine where there is a GPU (the steps searched on
+# its host between groups), else the CPU's; the same recovery either way.
+@pytest.mark.parametrize("order, size", [(4, 5), (6, 3)])
+def test_a_complex_symmetric_tensor_from_order_4_is_recovered_where_auto_runs_it(order, size):
+    tensor, diagonal, _ = tensordiag.generate(order, size, seed=9, dtype="complex128", structure="symmetric")
+    result = tensordiag.diagonalize_full(tensor, structure="symmetric")
+    assert result.converged and result.engine == ("cuda" if result.backend == "cuda" else "cpu_complex")
+    assert all(np.array_equal(f, result.factors[0]) for f in result.factors)
+    found = result.core[(np.arange(size),) * order]
+    assert np.all(found.imag == 0) and np.all(found.real >= 0)
+    assert np.allclose(np.sort(found.real), np.sort(np.abs(diagonal)), rtol=1e-12, atol=0)
+    assert result.verification["reconstruction_error"] < 1e-13
+
+
 @pytest.mark.parametrize("qubits", [3, 5])
 def test_a_ghz_state_under_one_local_unitary_is_diagonalized_with_one_unitary(qubits):
     # The same random unitary on each qubit keeps the state symmetric (identical subsystems):

@@ -31,7 +31,8 @@ dsl::UnitaryGivens<double> complex_symmetric_rotation(const std::vector<std::com
 namespace {
 
 // The steps of a group's pairs from their pivot values: the closed form at orders 2 and 3 (about a
-// microsecond: serial), else the searched step (0.2-2 ms a pair) on settings.threads threads.
+// microsecond: serial), else the searched step (milliseconds a pair far from convergence) on
+// settings.threads threads.
 template <class T>
 std::vector<dsl::UnitaryGivens<double>> group_steps(const HostTensor<T>& core, const PivotGroup& pairs, int threads) {
   const int order = core.order();

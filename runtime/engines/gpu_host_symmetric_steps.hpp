@@ -1,12 +1,13 @@
 #pragma once
 // The general GPU engine's angles for complex symmetric tensors from order 4 (issue 11, item 3;
 // docs/DESIGN.md section 7): their unitary step has no closed form (a branch and bound over the
-// sphere, runtime/algorithm/symmetric_unitary_search.hpp, 0.2-2 ms a pair), so it runs on the host,
-// the tensor's work on the device. Per group: symmetric_pivot_sums sums each pair's pivot subtensor
-// by k (the number of indices equal to q) in chunks; the host adds a pair's chunks in order, takes
-// the means t_k (the sums over binom(D, k) entries, as the CPU engine's symmetric_pivot_values), the
-// pairs' steps on its threads, and sends the rotations, the same in every mode, to the group pass.
-// One synchronization a group: a sweep of these is not captured in a graph.
+// sphere, runtime/algorithm/symmetric_unitary_search.hpp: milliseconds a pair far from convergence,
+// microseconds near it), so it runs on the host, the tensor's work on the device. Per group:
+// symmetric_pivot_sums sums each pair's pivot subtensor by k (the number of indices equal to q) in
+// chunks; the host adds a pair's chunks in order, takes the means t_k (the sums over binom(D, k)
+// entries, as the CPU engine's symmetric_pivot_values), the pairs' steps on its threads, and sends
+// the rotations, the same in every mode, to the group pass. One synchronization a group: a sweep of
+// these is not captured in a graph.
 #include <complex>
 #include <cstddef>
 #include <vector>

@@ -18,6 +18,7 @@
 #include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/engine.hpp"
 #include "runtime/engines/gpu_engine.hpp"
+#include "runtime/engines/gpu_hosvd_start.hpp"
 #include "runtime/run_from_hosvd.hpp"
 #include "runtime/run_plan.hpp"
 
@@ -73,7 +74,12 @@ std::vector<Result<T>> run_batch(std::span<const HostTensor<T>> tensors, const O
   stop_if_cancelled(options.cancelled);
   std::vector<Result<T>> results;
   DeviceMemoryMeter::reset_peak();
-  if (options.init == Init::hosvd && !engine.starts_from_hosvd)
+  // A GPU engine that starts from the HOSVD itself takes the host's start for a small tensor, where
+  // the device start's library loads cost more than the host's whole start (host_hosvd_start_pays).
+  const bool host_start =
+      options.init == Init::hosvd &&
+      (!engine.starts_from_hosvd || host_hosvd_start_pays(tensors.front().count() * sizeof(T)));
+  if (host_start)
     for (const HostTensor<T>& tensor : tensors) results.push_back(run_from_hosvd(tensor, plan, [&engine](const HostTensor<T>& rotated, const EngineRun& run) {
         return std::move(engine.run(std::span<const HostTensor<T>>(&rotated, 1), run).front());
       }));

@@ -12,6 +12,7 @@
 
 #include "cli_workspace.hpp"
 #include "random_tensor.hpp"
+#include "scoped_environment.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/hosvd_start.hpp"
 #include "runtime/algorithm/symmetry_check.hpp"
@@ -19,6 +20,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/diagonalize_distributed.hpp"
+#include "runtime/engines/gpu_hosvd_start.hpp"
 #include "runtime/io/npy.hpp"
 
 using namespace tensordiag;
@@ -228,6 +230,24 @@ TEST_CASE("hosvd start, structure symmetric: one Q, G_1's, in every mode, C stay
     const Result<double> plain = diagonalize(tensor, options);
     CHECK(result.sweeps() <= plain.sweeps());
     CHECK(result.history.back().off_rel <= plain.history.back().off_rel * 1.01 + 1e-13);
+  }
+}
+
+TEST_CASE("hosvd start: the GPU engines take the host's start up to 4 MiB, or TENSORDIAG_HOST_HOSVD_BYTES") {
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_HOST_HOSVD_BYTES", std::nullopt);
+  CHECK(host_hosvd_start_pays(0));
+  CHECK(host_hosvd_start_pays(std::size_t{4} << 20));
+  CHECK_FALSE(host_hosvd_start_pays((std::size_t{4} << 20) + 1));
+  environment.set("TENSORDIAG_HOST_HOSVD_BYTES", "0");  // never: the device's start
+  CHECK_FALSE(host_hosvd_start_pays(8));
+  environment.set("TENSORDIAG_HOST_HOSVD_BYTES", "1000000");
+  CHECK(host_hosvd_start_pays(1000000));
+  CHECK_FALSE(host_hosvd_start_pays(1000001));
+  for (const char* bad : {"-1", "lots", "1e6"}) {
+    CAPTURE(bad);
+    environment.set("TENSORDIAG_HOST_HOSVD_BYTES", bad);
+    CHECK_THROWS_WITH_AS(host_hosvd_start_pays(8), doctest::Contains("TENSORDIAG_HOST_HOSVD_BYTES"), user_error);
   }
 }
 

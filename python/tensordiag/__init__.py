@@ -68,7 +68,7 @@ class Result:
     without the check. ``device_memory_peak_bytes`` (GPU runs) is the most device memory the run's
     own buffers held at once, the device verification included; None on the CPU. ``init`` is ``{"method": "hosvd", "seconds", "computed_on"}`` for a run
     started from the HOSVD (``init="svd"``; ``computed_on`` is ``"device"`` for the general GPU
-    engine's start, else ``"host"``), else None. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
+    engine's start on a tensor over 4 MiB or a CUDA array, else ``"host"``), else None. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
     ``timings["verification_seconds"]``), or None when the run was not verified (``verify=False``).
     ``core`` and ``factors`` are NumPy arrays for a host input, and arrays on the GPU for a CUDA input
@@ -386,7 +386,8 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     init : str
         Where the factors start: ``"identity"``, or ``"svd"`` (also ``"hosvd"``; TensorLy's name):
         the left singular vectors Q_n of the mode unfoldings (on the GPU with cuBLAS and cuSOLVER
-        when the general GPU engine runs, as for a CUDA array; on the host otherwise), the sweeps
+        when the general GPU engine runs a tensor over 4 MiB, or a CUDA array; on the host
+        otherwise: TENSORDIAG_HOST_HOSVD_BYTES), the sweeps
         then running on T x_n Q_n^T; the returned factors include the Q_n, and
         ``history[0]["off_rel"]`` is already off(T x_n Q_n^T) / off(T). With structure="symmetric"
         or "skew", the one Q is G_1's, in every mode.

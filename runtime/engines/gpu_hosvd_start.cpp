@@ -15,8 +15,15 @@
 #include "runtime/cuda/cuda_check.hpp"
 #include "runtime/cuda/cusolver_library.hpp"
 #include "runtime/cuda/device_buffer.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::runtime {
+
+bool host_hosvd_start_pays(std::size_t tensor_bytes) {
+  const long long asked = host_hosvd_bytes_from_environment();
+  const long long limit = asked >= 0 ? asked : 4LL << 20;
+  return static_cast<long long>(tensor_bytes) <= limit;
+}
 
 namespace {
 

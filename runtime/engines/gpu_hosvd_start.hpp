@@ -25,6 +25,15 @@ struct GpuHosvdStart {
   double seconds = 0.0;
 };
 
+// Whether a GPU engine that starts from the HOSVD itself should take the host's start
+// (algorithm/hosvd_start.hpp) for a tensor of `tensor_bytes`: at most TENSORDIAG_HOST_HOSVD_BYTES,
+// by default 4 MiB. The device start's fixed cost, cuBLAS and cuSOLVER loaded and their handles
+// made, was 0.13-0.28 s a process on the H100 machine, where the host's whole start on its 16 cores
+// took 4-15 ms up to 2^20 float32 entries and 7-9 ms at 2^16 complex64 ones (36-41 ms at 2^20);
+// the two met near 2^21 complex64 and 2^24 float32 entries
+// (bench/results/host_hosvd_start_h100_2026-11-28.md).
+bool host_hosvd_start_pays(std::size_t tensor_bytes);
+
 // The device bytes the start holds besides the tensor: a second tensor (the mode products are out of
 // place) and the Gram matrices' workspace.
 double gpu_hosvd_start_bytes(int order, int size, std::size_t scalar_bytes);

@@ -59,6 +59,11 @@ long long packed_full_bytes_from_environment() {
                          "a byte count >= 0");
 }
 
+long long host_hosvd_bytes_from_environment() {
+  return integer_setting("TENSORDIAG_HOST_HOSVD_BYTES", -1LL, [](long long bytes) { return bytes >= 0; },
+                         "a byte count >= 0");
+}
+
 int exchange_pieces_from_environment() {
   return integer_setting("TENSORDIAG_EXCHANGE_PIECES", -1, [](long pieces) { return pieces >= 0 && pieces <= 64; },
                          "0..64");

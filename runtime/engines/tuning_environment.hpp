@@ -22,6 +22,9 @@
 //   TENSORDIAG_PACKED_FULL_BYTES=b  the CPU: a packed tensor of order <= 4 runs through full storage
 //                                   when the full tensor is at most b bytes (0: never; unset: 256
 //                                   MiB; runtime/engines/cpu_packed_route.hpp)
+//   TENSORDIAG_HOST_HOSVD_BYTES=b   the GPU engines: the HOSVD start on the host for a tensor of at
+//                                   most b bytes (0: never, the device's start; unset: 4 MiB;
+//                                   gpu_hosvd_start.hpp: host_hosvd_start_pays)
 //   TENSORDIAG_EXCHANGE_PIECES=k    GPU ranks: a change of layout that swaps rows in place starts
 //                                   during the pass before it, the leaving rows sent in k pieces
 //                                   as the pass writes them (0: the change after the pass; at most
@@ -43,5 +46,6 @@ int exchange_pieces_from_environment();  // -1 when unset
 int chunk_tile_bytes_from_environment();  // -1 when unset
 int chunked_pass_from_environment();  // -1 when unset
 long long packed_full_bytes_from_environment();  // -1 when unset
+long long host_hosvd_bytes_from_environment();  // -1 when unset
 
 }  // namespace tensordiag::runtime

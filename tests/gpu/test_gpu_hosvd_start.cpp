@@ -16,6 +16,7 @@
 
 #include "complex_recovery.hpp"
 #include "random_tensor.hpp"
+#include "scoped_environment.hpp"
 #include "relative_difference.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/hosvd_start.hpp"
@@ -93,6 +94,9 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("gpu hosvd start: a complex GPU run starts on the device and reaches the CPU's fixed point") {
+    // These tensors are small enough for the host's start (host_hosvd_start_pays): the device's, here.
+    test::ScopedEnvironment environment;
+    environment.set("TENSORDIAG_HOST_HOSVD_BYTES", "0");
     for (const auto& [order, size] : {std::pair{4, 8}, std::pair{3, 24}}) {
       CAPTURE(order);
       CAPTURE(size);
@@ -124,6 +128,8 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("gpu hosvd start: a general GPU run from it reconstructs T and reports on T's scale") {
+    test::ScopedEnvironment environment;
+    environment.set("TENSORDIAG_HOST_HOSVD_BYTES", "0");  // small tensors: the device's start, here
     for (const auto& [order, size, noise] : {std::tuple{6, 8, 0.1}, std::tuple{4, 16, 0.0}, std::tuple{5, 7, 0.1}}) {
       CAPTURE(order);
       CAPTURE(size);
@@ -159,6 +165,40 @@ TEST_SUITE("gpu") {
       CHECK(std::abs(gpu.history.back().off_rel - cpu.history.back().off_rel) <=
             1e-4 * cpu.history.back().off_rel + 1e-13);
     }
+  }
+
+  TEST_CASE("gpu hosvd start: a small tensor on the general GPU engine starts on the host, a larger one on the device") {
+    // host_hosvd_start_pays: up to TENSORDIAG_HOST_HOSVD_BYTES (4 MiB unset) the host's start, whose
+    // T' and Q_n the engine then runs from; the same fixed point as the device's start within a sweep.
+    const GeneratedTensor<double> generated = planted(4, 16, 0.1);  // 512 KiB
+    Options options;
+    options.backend = Backend::cuda;
+    options.verify = true;
+    options.init = Init::hosvd;
+    options.on_sweep = [](const SweepRecord&) { return false; };  // off the one-block engine
+    const Result<double> host_start = diagonalize(generated.tensor, options);
+    CHECK(host_start.engine == "cuda");
+    CHECK(host_start.hosvd_start);
+    CHECK_FALSE(host_start.hosvd_on_device);
+    CHECK(host_start.timings.init_seconds > 0);
+    REQUIRE(host_start.verification);
+    CHECK(host_start.verification->reconstruction_error <= 30.0 * 16 * 4 * eps);
+    const HosvdStart<double> start = hosvd_start(generated.tensor, 0);
+    CHECK(host_start.history.front().off_rel ==
+          doctest::Approx(std::sqrt(off_norm2(start.rotated) / off_norm2(generated.tensor))).epsilon(1e-12));
+    test::ScopedEnvironment environment;
+    for (const auto& [bytes, on_device] : {std::pair{"0", true}, std::pair{"524287", true}, std::pair{"524288", false}}) {
+      CAPTURE(bytes);
+      environment.set("TENSORDIAG_HOST_HOSVD_BYTES", bytes);
+      const Result<double> run = diagonalize(generated.tensor, options);
+      CHECK(run.hosvd_on_device == on_device);
+      CHECK(std::abs(run.sweeps() - host_start.sweeps()) <= 1);
+      CHECK(std::abs(run.history.back().off_rel - host_start.history.back().off_rel) <=
+            1e-4 * host_start.history.back().off_rel + 1e-13);
+    }
+    environment.set("TENSORDIAG_HOST_HOSVD_BYTES", "-1");
+    CHECK_THROWS_WITH_AS(diagonalize(generated.tensor, options), doctest::Contains("TENSORDIAG_HOST_HOSVD_BYTES"),
+                         user_error);
   }
 
   TEST_CASE("gpu hosvd start: a device input starts on the device and is left as it was") {

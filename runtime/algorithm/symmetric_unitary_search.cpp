@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 
 #include <omp.h>
 
@@ -267,12 +268,7 @@ public:
   // The bound over a cell of the sphere (centre n, radius r): the largest of the bands of a fixed
   // partition of [0, pi] that its band of latitude meets (the partition's bounds are taken once).
   double over_cell(const Vec3& centre, double radius) {
-    if (table_.empty()) {
-      table_.resize(table_bands);
-      for (int i = 0; i < table_bands; ++i)
-        table_[static_cast<std::size_t>(i)] = over(i * pi / table_bands, (i + 1) * pi / table_bands);
-      lowest_ = *std::min_element(table_.begin(), table_.end());
-    }
+    take_table();
     const double theta = std::acos(std::clamp(centre[2], -1.0, 1.0));
     const auto band = [](double angle) {
       return std::clamp(static_cast<int>(angle / pi * table_bands), 0, table_bands - 1);
@@ -286,13 +282,22 @@ public:
   // The smallest band bound of that partition: no cell's bound is under it, so where it is above
   // a threshold no cell is (and the search skips the test).
   double lowest_band() {
-    if (table_.empty()) over_cell(Vec3{0.0, 0.0, 1.0}, 0.0);
+    take_table();
     return lowest_;
   }
 
-  static constexpr double pi = 3.14159265358979323846;
-
 private:
+  static constexpr double pi = std::numbers::pi;
+
+  // The partition's bounds, taken on first use (the cells need them; the certificate does not).
+  void take_table() {
+    if (!table_.empty()) return;
+    table_.resize(table_bands);
+    for (int i = 0; i < table_bands; ++i)
+      table_[static_cast<std::size_t>(i)] = over(i * pi / table_bands, (i + 1) * pi / table_bands);
+    lowest_ = *std::min_element(table_.begin(), table_.end());
+  }
+
   static constexpr int table_bands = 512;
   int order_;
   std::vector<double> weight_;  // binom(D, k) |t_k|
@@ -309,7 +314,7 @@ private:
 bool latitudes_certify(LatitudeBound& latitude, int order, const Climbed& peak, double best, double tolerance) {
   if (!(peak.lambda > 0.0)) return false;
   const double m = std::max(order, 1);
-  constexpr double pi = LatitudeBound::pi;
+  constexpr double pi = std::numbers::pi;
   const double from_identity = angle_between(bloch_of(peak.rotation), Vec3{0.0, 0.0, 1.0});
   constexpr std::size_t most_bands = 512;
   struct Band {
@@ -353,6 +358,99 @@ bool latitudes_certify(LatitudeBound& latitude, int order, const Climbed& peak, 
   return false;
 }
 
+// Branch and bound over the sphere for the climbs past those in `climbed` (the identity's first),
+// whose best f is `best`: appends each climb it starts, until no point can be more than `tolerance`
+// (relative) above the best of them.
+void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double tolerance, double best,
+                       std::vector<Climbed>& climbed) {
+  // Branch and bound over a hemisphere, in cells of a cube's faces seen from its centre. f depends on
+  // the Bloch vector n alone, f(n) = f(-n), and along any great circle it is a trigonometric
+  // polynomial of degree <= D (a polynomial of degree D in n), so by Bernstein's inequality
+  // |f'| <= D M, |f''| <= D^2 M and |f'''| <= D^3 M along it, M = max f. A cell of radius r holds no
+  // point above
+  //   f(c) + D U r   or   f(c) + |grad f(c)| r + D^2 U r^2 / 2,   for any U >= M;
+  // the first grid has D r <= 1/2, so M <= f(c*) + D M r gives U = max f(c) / (1 - D r_max). About a
+  // local maximum where f's second derivative along every geodesic is <= -lambda, f' <= -lambda s +
+  // D^3 U s^2 / 2 < 0 out to s = 2 lambda / (D^3 U): no point there is higher, and the cells inside
+  // that ball (or its twin's) are dropped. A cell centre higher than every climb so far starts a
+  // new climb. The search ends when no cell could hold a point 1e-7 above the best climb. Cells
+  // whose latitude band LatitudeBound holds under that are never evaluated.
+  const int m = std::max(order, 1);
+  // Even: the side faces halve; sqrt 2 / per_side <= 1 / (2 D).
+  const int per_side = 2 * static_cast<int>(std::ceil(1.42 * m));
+  std::vector<Cell> cells;
+  Cell highest_cell{-1, 0.0, 0.0, 0.0};
+  // A cell whose band of latitude is bounded under best (1 + tolerance) holds no point the
+  // search looks for: it is dropped unevaluated, and max f may then be up to that bound.
+  double pruned_ceiling = 0.0;
+  const auto evaluate = [&](Cell& c) {
+    c.centre = cube_point(c.face, c.x, c.y);
+    c.radius = std::sqrt(2.0) * c.half;
+    if (const double ceiling = best * (1.0 + tolerance);
+        latitude.lowest_band() <= ceiling && latitude.over_cell(c.centre, c.radius) <= ceiling) {
+      pruned_ceiling = std::max(pruned_ceiling, ceiling);
+      return false;
+    }
+    c.f = pivot.objective(rotation_of(c.centre));
+    if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
+    return true;
+  };
+  // The hemisphere n_1 >= 0 (f(n) = f(-n)): the face n_1 = 1, and the halves with n_1 >= 0 of the
+  // faces n_2 = +-1 (n_1 is their y) and n_3 = +-1 (n_1 is their x).
+  const double side = 2.0 / per_side;
+  for (int face : {0, 2, 3, 4, 5})
+    for (int i = 0; i < per_side; ++i)
+      for (int j = 0; j < per_side; ++j) {
+        Cell c{face, -1.0 + (i + 0.5) * side, -1.0 + (j + 0.5) * side, 0.5 * side};
+        if ((face == 2 || face == 3) && c.y < 0.0) continue;
+        if ((face == 4 || face == 5) && c.x < 0.0) continue;
+        if (evaluate(c)) cells.push_back(c);
+      }
+  const double first_radius = std::sqrt(2.0) * 0.5 * side;
+  double bound_all = std::max({highest_cell.f, best, pruned_ceiling}) / (1.0 - m * first_radius);
+  constexpr std::size_t most_cells = 1 << 15;
+  constexpr std::size_t most_climbs = 8;
+  for (int level = 0; level < 50 && !cells.empty(); ++level) {
+    if (highest_cell.f > best * (1.0 + 0x1p-48) && climbed.size() < most_climbs) {
+      climbed.push_back(climb(pivot, rotation_of(highest_cell.centre)));
+      best = std::max(best, climbed.back().f);
+    }
+    std::vector<Vec3> peaks;
+    std::vector<double> reach;
+    for (const Climbed& c : climbed)
+      if (c.lambda > 0.0) {
+        peaks.push_back(bloch_of(c.rotation));
+        reach.push_back(2.0 * c.lambda / (static_cast<double>(m) * m * m * bound_all));
+      }
+    std::vector<Cell> open;
+    double highest = best;
+    for (const Cell& c : cells) {
+      double bound = c.f + m * bound_all * c.radius;
+      if (bound >= best)
+        bound = std::min(bound, c.f + pivot.gradient(rotation_of(c.centre)) * c.radius +
+                                    0.5 * m * m * bound_all * c.radius * c.radius);
+      if (bound < best) continue;
+      bool inside = false;
+      for (std::size_t k = 0; k < peaks.size() && !inside; ++k) {
+        const Vec3 twin{-peaks[k][0], -peaks[k][1], -peaks[k][2]};
+        inside = std::min(angle_between(c.centre, peaks[k]), angle_between(c.centre, twin)) + c.radius <= reach[k];
+      }
+      if (inside) continue;
+      highest = std::max(highest, bound);
+      open.push_back(c);
+    }
+    bound_all = std::min(bound_all, std::max(highest, pruned_ceiling));
+    if (open.empty() || highest <= best * (1.0 + tolerance) || open.size() * 4 > most_cells) break;
+    cells.clear();
+    for (const Cell& c : open)
+      for (const double dx : {-0.5, 0.5})
+        for (const double dy : {-0.5, 0.5}) {
+          Cell child{c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half};
+          if (evaluate(child)) cells.push_back(child);
+        }
+  }
+}
+
 }  // namespace
 
 double symmetric_unitary_objective(SymmetricPivotValues t, cd a, cd b) { return Pivot(t).objective({a, b}); }
@@ -385,95 +483,8 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   // Near a converged pivot bands of latitude prove the identity's climb highest at once
   // (latitudes_certify); elsewhere the sphere is searched.
   LatitudeBound latitude(scaled);
-  if (!latitudes_certify(latitude, order, climbed.front(), best, tolerance)) {
-    // Branch and bound over a hemisphere, in cells of a cube's faces seen from its centre. f depends on
-    // the Bloch vector n alone, f(n) = f(-n), and along any great circle it is a trigonometric
-    // polynomial of degree <= D (a polynomial of degree D in n), so by Bernstein's inequality
-    // |f'| <= D M, |f''| <= D^2 M and |f'''| <= D^3 M along it, M = max f. A cell of radius r holds no
-    // point above
-    //   f(c) + D U r   or   f(c) + |grad f(c)| r + D^2 U r^2 / 2,   for any U >= M;
-    // the first grid has D r <= 1/2, so M <= f(c*) + D M r gives U = max f(c) / (1 - D r_max). About a
-    // local maximum where f's second derivative along every geodesic is <= -lambda, f' <= -lambda s +
-    // D^3 U s^2 / 2 < 0 out to s = 2 lambda / (D^3 U): no point there is higher, and the cells inside
-    // that ball (or its twin's) are dropped. A cell centre higher than every climb so far starts a
-    // new climb. The search ends when no cell could hold a point 1e-7 above the best climb. Cells
-    // whose latitude band LatitudeBound holds under that are never evaluated.
-    const int m = std::max(order, 1);
-    // Even: the side faces halve; sqrt 2 / per_side <= 1 / (2 D).
-    const int per_side = 2 * static_cast<int>(std::ceil(1.42 * m));
-    std::vector<Cell> cells;
-    Cell highest_cell{-1, 0.0, 0.0, 0.0};
-    // A cell whose band of latitude is bounded under best (1 + tolerance) holds no point the
-    // search looks for: it is dropped unevaluated, and max f may then be up to that bound.
-    double pruned_ceiling = 0.0;
-    const auto evaluate = [&](Cell& c) {
-      c.centre = cube_point(c.face, c.x, c.y);
-      c.radius = std::sqrt(2.0) * c.half;
-      if (const double ceiling = best * (1.0 + tolerance);
-          latitude.lowest_band() <= ceiling && latitude.over_cell(c.centre, c.radius) <= ceiling) {
-        pruned_ceiling = std::max(pruned_ceiling, ceiling);
-        return false;
-      }
-      c.f = pivot.objective(rotation_of(c.centre));
-      if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
-      return true;
-    };
-    // The hemisphere n_1 >= 0 (f(n) = f(-n)): the face n_1 = 1, and the halves with n_1 >= 0 of the
-    // faces n_2 = +-1 (n_1 is their y) and n_3 = +-1 (n_1 is their x).
-    const double side = 2.0 / per_side;
-    for (int face : {0, 2, 3, 4, 5})
-      for (int i = 0; i < per_side; ++i)
-        for (int j = 0; j < per_side; ++j) {
-          Cell c{face, -1.0 + (i + 0.5) * side, -1.0 + (j + 0.5) * side, 0.5 * side};
-          if ((face == 2 || face == 3) && c.y < 0.0) continue;
-          if ((face == 4 || face == 5) && c.x < 0.0) continue;
-          if (evaluate(c)) cells.push_back(c);
-        }
-    const double first_radius = std::sqrt(2.0) * 0.5 * side;
-    double bound_all = std::max({highest_cell.f, best, pruned_ceiling}) / (1.0 - m * first_radius);
-    constexpr std::size_t most_cells = 1 << 15;
-    constexpr std::size_t most_climbs = 8;
-    for (int level = 0; level < 50 && !cells.empty(); ++level) {
-      if (highest_cell.f > best * (1.0 + 0x1p-48) && climbed.size() < most_climbs) {
-        climbed.push_back(climb(pivot, rotation_of(highest_cell.centre)));
-        best = std::max(best, climbed.back().f);
-      }
-      std::vector<Vec3> peaks;
-      std::vector<double> reach;
-      for (const Climbed& c : climbed)
-        if (c.lambda > 0.0) {
-          peaks.push_back(bloch_of(c.rotation));
-          reach.push_back(2.0 * c.lambda / (static_cast<double>(m) * m * m * bound_all));
-        }
-      std::vector<Cell> open;
-      double highest = best;
-      for (const Cell& c : cells) {
-        double bound = c.f + m * bound_all * c.radius;
-        if (bound >= best)
-          bound = std::min(bound, c.f + pivot.gradient(rotation_of(c.centre)) * c.radius +
-                                      0.5 * m * m * bound_all * c.radius * c.radius);
-        if (bound < best) continue;
-        bool inside = false;
-        for (std::size_t k = 0; k < peaks.size() && !inside; ++k) {
-          const Vec3 twin{-peaks[k][0], -peaks[k][1], -peaks[k][2]};
-          inside = std::min(angle_between(c.centre, peaks[k]), angle_between(c.centre, twin)) + c.radius <= reach[k];
-        }
-        if (inside) continue;
-        highest = std::max(highest, bound);
-        open.push_back(c);
-      }
-      bound_all = std::min(bound_all, std::max(highest, pruned_ceiling));
-      if (open.empty() || highest <= best * (1.0 + tolerance) || open.size() * 4 > most_cells) break;
-      cells.clear();
-      for (const Cell& c : open)
-        for (const double dx : {-0.5, 0.5})
-          for (const double dy : {-0.5, 0.5}) {
-            Cell child{c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half};
-            if (evaluate(child)) cells.push_back(child);
-          }
-    }
-
-  }
+  if (!latitudes_certify(latitude, order, climbed.front(), best, tolerance))
+    search_the_sphere(pivot, latitude, order, tolerance, best, climbed);
 
   // The highest climb; the identity's unless another is higher beyond rounding.
   std::size_t chosen = 0;

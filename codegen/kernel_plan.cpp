@@ -322,7 +322,8 @@ PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
 // One block, on the M x M Lambda (M = N, or 2N for a complex tensor's embedding: lambda_layout.cuh).
 // M <= 128: Lambda in registers, ROWS = 8 rows per warp (fewer for M < 8), a warp per 8 rows (512
 // threads at M = 128). Larger M up to 1024: Lambda read from global memory (L2), a thread per vector
-// entry. The block's shared memory stays under 48 KB (no opt-in). At most 128 Lanczos
+// entry. The static shared memory stays under 48 KB; stages 2 and 3 of the bounds (M <= 128) opt in
+// to dynamic shared memory for a copy of Lambda. At most 128 Lanczos
 // steps (N for smaller N); the basis holds one vector more than the steps.
 PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
   constexpr int largest_size = 1024;
@@ -345,10 +346,14 @@ PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
     threads = static_cast<int>(std::max<long long>(256, ceil_div(m, 32) * 32));
   }
   const int steps = static_cast<int>(std::min<long long>(m, 128));
-  constexpr int default_gram_size = 32;
+  constexpr int default_gram_size = 64;
   const int gram_size = spec.tuning.pivot_gram_size < 0 ? default_gram_size : spec.tuning.pivot_gram_size;
-  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * m, m <= gram_size};
-  return planned({{"lambda_layout.cuh"}, false, plan, {{"lambda_norm", threads, 1}}});
+  // Stages 2 and 3 factor in the register tile, with the scaled Lambda in dynamic shared memory
+  // (M rows of 32 ceil(M / 32) doubles) beside at most 48 KB of static shared memory.
+  const long long lambda_copy_bytes = m * 32 * ceil_div(m, 32) * 8;
+  const bool gram = m <= gram_size && rows > 0 && lambda_copy_bytes + 48 * 1024 <= spec.tuning.opt_in_shared_bytes;
+  const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * m, gram};
+  return planned({{"lambda_layout.cuh"}, false, plan, {{"lambda_norm", threads, 1, false, gram ? lambda_copy_bytes : 0}}});
 }
 
 // N = 2 only. A row of 2^low_bits entries is D / 2 bits, at least one tile of 16-byte loads

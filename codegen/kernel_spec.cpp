@@ -107,8 +107,8 @@ void validate(const KernelSpec& spec) {
                         ": use -1 (the default), 0 (the register form) or up to 232448 bytes");
   if (t.opt_in_shared_bytes < 1024)
     throw codegen_error("opt_in_shared_bytes " + std::to_string(t.opt_in_shared_bytes) + ": use at least 1024 bytes");
-  if (t.pivot_gram_size < -1 || t.pivot_gram_size > 64)
-    throw codegen_error("pivot_gram_size " + std::to_string(t.pivot_gram_size) + ": use -1 (the default) or 0..64");
+  if (t.pivot_gram_size < -1 || t.pivot_gram_size > 128)
+    throw codegen_error("pivot_gram_size " + std::to_string(t.pivot_gram_size) + ": use -1 (the default) or 0..128");
   if (t.subspace_bits != 0 && (t.subspace_bits < 2 || t.subspace_bits > 10))
     throw codegen_error("subspace_bits " + std::to_string(t.subspace_bits) + ": use 0 (the largest that fits) or 2..10");
   if (t.shared_bytes < 1 || t.subspace_shared_bytes < 1 || t.partial_blocks < 1 || t.max_grid_blocks < 1)

@@ -33,9 +33,9 @@
 // min(||Lambda||_F / sqrt(2), the largest column 1-norm). Stage 2 (a pair still open): power steps
 // from e_j, j the largest column, on the scaled Lambda: each apply_s gives u = Lambda q and
 // S q = Lambda^T u, and ||Lambda^T u|| / ||u|| <= ||Lambda||_2 (lowered for rounding: gamma_{N+6}
-// relative and gamma_N ||Lambda||_F absolute, see skew_power_bound.hpp). Stage 3 (S's packed lower
-// triangle and its factor in shared memory): stages 2 and 3 run where GRAM (the plan's, for N up to
-// Tuning::pivot_gram_size, at most 64); tau = the smallest open
+// relative and gamma_N ||Lambda||_F absolute, see skew_power_bound.hpp). Stage 3 (S and its factor
+// in registers, in the tile's layout; the scaled Lambda copied to dynamic shared memory): stages 2
+// and 3 run where GRAM (the plan's, for M up to Tuning::pivot_gram_size, at most 128); tau = the smallest open
 // 2 |Lambda_pq| / (eta (1 + 2 MARGIN)); a Cholesky factorization of (tau^2 - shift) I - S that
 // completes proves ||Lambda||_2 < tau, and every open pair passes (the shift covers the rounding
 // of S and of the factorization: gram_norm_test.hpp); when it does not, more power steps may fail
@@ -74,12 +74,11 @@ inline constexpr double MARGIN = 1e-12;             // runtime::bounds_margin
 inline constexpr double ROUNDOFF = 0x1p-53;         // double's unit roundoff u
 inline constexpr int POWER_STEPS = 3;               // apply_s calls of stage 2 (runtime::power_products / 2)
 inline constexpr int RETRY_POWER_STEPS = 8;         // after a gram test that does not complete
-inline constexpr bool GRAM = ${gram};               // stages 2 and 3 (Tuning::pivot_gram_size; N <= 64: the packed triangles fit the 48 KB)
+inline constexpr bool GRAM = ${gram};               // stages 2 and 3 (Tuning::pivot_gram_size; M <= 128, Lambda in registers)
 inline constexpr int GRAM_ATTEMPTS = 2;             // runtime::gram_attempts
-inline constexpr int PACKED = M * (M + 1) / 2;
 inline constexpr double NONE_OPEN = 0x1.fffffffffffffp+1023;  // the largest double: no open pair (scaled 2 |Lambda_pq| <= 4)
 static_assert(THREADS >= M, "lambda_norm: a thread per vector entry");
-static_assert(!GRAM || M <= 64, "lambda_norm: S's triangle and its factor fit the static shared memory up to M = 64");
+static_assert(!GRAM || (IN_REGISTERS && ROWS % 2 == 0), "lambda_norm: stage 3 factors in the register tile");
 static_assert(!IN_REGISTERS || (ROWS <= 32 && (ROWS & (ROWS - 1)) == 0 && WARPS * ROWS >= M),
               "lambda_norm: ROWS is a power of two <= 32 and the warps cover the rows");
 
@@ -192,37 +191,103 @@ __device__ inline bool bounds_decide(const double* lambda, double scale, const i
   return !(smallest_open < NONE_OPEN);
 }
 
+// Stage 3 in this thread's tile of the register layout (warp w rows w ROWS + i, lane l columns
+// l + 32 k; tiles wholly above the diagonal, 32 k > the warp's last row, are never formed or used).
+inline constexpr int LD = 32 * COLS;  // lambda_copy's row stride (>= M; past M zeros)
+__device__ inline bool tile_on_or_below_diagonal(int warp, int k) { return 32 * k <= warp * ROWS + ROWS - 1; }
+
 // Whether a Cholesky factorization of A = (tau^2 - shift) I - S completes (gram_norm_test.hpp):
-// then ||Lambda||_2 < tau for the scaled Lambda whose S = Lambda^T Lambda (rounded) is `gram`
-// (packed lower triangle, row i at i (i + 1) / 2). `factor` is overwritten; frobenius2 >=
-// ||Lambda||_F^2. Right-looking, one column a step; every entry is written by one thread in a fixed
-// order (deterministic). The same value in every thread.
-__device__ inline bool gram_certifies_below(const double* gram, double* factor, double tau, double frobenius2) {
+// then ||Lambda||_2 < tau for the scaled Lambda in `lambda_copy` (M x LD, shared memory), whose
+// S = Lambda^T Lambda (rounded) the function forms; frobenius2 >= ||Lambda||_F^2. The same value in
+// every thread.
+// S: each thread sums its tile's S_ij = sum_r Lambda_ri Lambda_rj over r in order (N^3 / 2
+// multiply-adds over the lower tiles; row r's entries at the warp's rows are one broadcast, at the
+// lane's columns one coalesced load; fused multiply-adds, written out as the kernels are compiled
+// with --fmad=false: each rounds once, within the same gamma bounds, at half the instructions and
+// latency of a multiply and an add). The factorization is right-looking in registers, a barrier a
+// column: the owners of column c publish it (and the owner of A_cc its 1 / sqrt) into a shared
+// double buffer, then every thread updates its entries of rows and columns > c by l_i l_j with
+// l = A_.c (1 / sqrt(A_cc)). The reciprocal costs one rounding more than a division (Higham,
+// theorem 10.3, with gamma_{N+2} for gamma_{N+1}), which the shift below covers.
+__device__ inline bool gram_certifies_below(const double* lambda_copy, double tau, double frobenius2) {
+  constexpr int SLOTS = LD;  // column entries; [SLOTS]: 1 / sqrt of the pivot, or -1 when it is not > 0
+  __shared__ double column[2][SLOTS + 1];
   const int t = threadIdx.x;
   const int warp = t / 32, lane = t % 32;
   const double tau2 = tau * tau;
-  const double g = rounding_gamma(M + 1.0);
+  const double g = rounding_gamma(M + 2.0);
   const double shift = 1.01 * (g / (1.0 - g) * M * tau2 + rounding_gamma(M) * frobenius2 +
                                5.0 * ROUNDOFF * (tau2 + frobenius2));
-  for (int e = t; e < PACKED; e += THREADS) factor[e] = -gram[e];
-  __syncthreads();
-  if (t < M) factor[t * (t + 1) / 2 + t] = (tau2 - shift) - gram[t * (t + 1) / 2 + t];
-  __syncthreads();
-  for (int k = 0; k < M; ++k) {
-    const double pivot = factor[k * (k + 1) / 2 + k];
-    if (!(pivot > 0.0)) return false;  // the same shared value in every thread: a uniform exit
-    const double root = sqrt(pivot);
-    __syncthreads();  // every thread has read the pivot
-    if (t == k) factor[k * (k + 1) / 2 + k] = root;
-    if (t > k && t < M) factor[t * (t + 1) / 2 + k] /= root;
-    __syncthreads();
-    // The trailing update A_ij -= L_ik L_jk, k < j <= i: a warp a row, its lanes along it.
-    for (int i = k + 1 + warp; i < M; i += WARPS) {
-      double* const row = factor + i * (i + 1) / 2;
-      const double l_ik = row[k];
-      for (int j = k + 1 + lane; j <= i; j += 32) row[j] -= l_ik * factor[j * (j + 1) / 2 + k];
+  double a[TILE_ROWS][TILE_COLS];
+#pragma unroll
+  for (int i = 0; i < ROWS; ++i)
+#pragma unroll
+    for (int k = 0; k < COLS; ++k) a[i][k] = 0.0;
+  for (int r = 0; r < M; ++r) {
+    const double* row = lambda_copy + r * LD;
+    double x[TILE_ROWS];
+#pragma unroll
+    for (int i = 0; i < ROWS; i += 2) {
+      const double2 two = *reinterpret_cast<const double2*>(row + warp * ROWS + i);
+      x[i] = two.x;
+      x[i + 1] = two.y;
     }
+#pragma unroll
+    for (int k = 0; k < COLS; ++k) {
+      if (!tile_on_or_below_diagonal(warp, k)) continue;
+      const double y = row[lane + 32 * k];
+#pragma unroll
+      for (int i = 0; i < ROWS; ++i) a[i][k] = fma(x[i], y, a[i][k]);
+    }
+  }
+  // A = (tau^2 - shift) I - S.
+#pragma unroll
+  for (int i = 0; i < ROWS; ++i)
+#pragma unroll
+    for (int k = 0; k < COLS; ++k) a[i][k] = (warp * ROWS + i == lane + 32 * k ? tau2 - shift : 0.0) - a[i][k];
+  // Column c's entries from the warps whose rows are not all above it; the pivot's owner adds the
+  // reciprocal of its root.
+  const auto publish = [&](int c, double* to) {
+    if (warp * ROWS + ROWS - 1 < c || lane != c % 32) return;
+    const int chunk = c / 32;
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i) {
+      double v = a[i][0];
+#pragma unroll
+      for (int k = 1; k < COLS; ++k)
+        if (k == chunk) v = a[i][k];
+      to[warp * ROWS + i] = v;
+      if (warp * ROWS + i == c) to[SLOTS] = v > 0.0 ? 1.0 / sqrt(v) : -1.0;
+    }
+  };
+  for (int e = t; e < 2 * (SLOTS + 1); e += THREADS) (&column[0][0])[e] = 0.0;
+  __syncthreads();
+  publish(0, column[0]);
+  for (int c = 0; c < M; ++c) {
     __syncthreads();
+    const double* from = column[c % 2];
+    const double reciprocal = from[SLOTS];
+    if (!(reciprocal > 0.0)) return false;  // the same shared value in every thread: a uniform exit
+    if (c == M - 1) break;
+    if (warp * ROWS + ROWS - 1 <= c) continue;  // this warp's rows are factored
+    double l_row[TILE_ROWS], l_column[TILE_COLS];
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i) l_row[i] = from[warp * ROWS + i] * reciprocal;
+#pragma unroll
+    for (int k = 0; k < COLS; ++k) l_column[k] = from[lane + 32 * k] * reciprocal;
+    // Column c + 1's chunk first and its publication, so that the next pivot's root overlaps the
+    // rest of the update (the barrier waits for the slower of the two, not their sum).
+    const int next_chunk = (c + 1) / 32;
+    const auto update = [&](bool next) {
+#pragma unroll
+      for (int k = 0; k < COLS; ++k)
+        if ((k == next_chunk) == next && tile_on_or_below_diagonal(warp, k) && 32 * k + 31 > c)
+#pragma unroll
+          for (int i = 0; i < ROWS; ++i) a[i][k] = fma(-l_row[i], l_column[k], a[i][k]);
+    };
+    update(true);
+    publish(c + 1, column[(c + 1) % 2]);
+    update(false);
   }
   return true;
 }
@@ -445,25 +510,28 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
       return lower / scale;
     }
     if constexpr (GRAM) {
-      __shared__ double gram[GRAM ? PACKED : 1];
-      __shared__ double factor[GRAM ? PACKED : 1];
-      bool formed = false;
+      // The scaled Lambda in shared memory (dynamic: M x LD doubles, the plan's), from the tile.
+      extern __shared__ double lambda_copy[];
+      const auto copy_tile = [&](bool to_shared) {
+#pragma unroll
+        for (int i = 0; i < ROWS; ++i)
+#pragma unroll
+          for (int k = 0; k < COLS; ++k) {
+            const int row = warp * ROWS + i;
+            double& shared = lambda_copy[(row < M ? row : 0) * LD + lane + 32 * k];
+            if (to_shared && row < M) shared = tile[i][k];
+            if (!to_shared) tile[i][k] = row < M ? shared : 0.0;
+          }
+      };
+      copy_tile(true);
+      __syncthreads();
       for (int attempt = 0; attempt < GRAM_ATTEMPTS; ++attempt) {
         const double tau = smallest_open / (eta * (1 + 2 * MARGIN));
         if (!(tau > lower)) break;  // the norm is >= lower >= tau: no test can succeed
-        if (!formed) {
-          // S = Lambda^T Lambda of the scaled Lambda, lower triangle: N^3 / 2 multiply-adds, a warp
-          // a row (its column i of Lambda read by broadcast), its lanes along it (coalesced).
-          for (int i = warp; i < M; i += WARPS)
-            for (int j = lane; j <= i; j += 32) {
-              double sum = 0.0;
-              for (int r = 0; r < M; ++r) sum += (lambda[r * M + i] * scale) * (lambda[r * M + j] * scale);
-              gram[i * (i + 1) / 2 + j] = sum;
-            }
-          __syncthreads();
-          formed = true;
-        }
-        if (gram_certifies_below(gram, factor, tau, frobenius * frobenius * (1.0 + 2.0 * ROUNDOFF))) {
+        const bool below = gram_certifies_below(lambda_copy, tau, frobenius * frobenius * (1.0 + 2.0 * ROUNDOFF));
+        // The tile again from its copy (the same values): the factorization's registers took its place.
+        copy_tile(false);
+        if (below) {
           exact = false;  // every open pair passes: 2 |Lambda_pq| >= eta tau (1 + 2 MARGIN) > eta lower
           return lower / scale;
         }

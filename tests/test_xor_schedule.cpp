@@ -216,7 +216,7 @@ TEST_CASE("TENSORDIAG_CHUNK_TILE_BYTES: 0..232448, unset -1 (the plan's default)
                         {{"", -1}, {"0", 0}, {"49152", 49152}, {"232448", 232448}}, {"232449", "-1", "48K", "tiles"});
 }
 
-TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..64, unset -1 (the plan's default), anything else one clear error") {
-  check_integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", pivot_gram_size_from_environment, -1, "0..64",
-                        {{"", -1}, {"0", 0}, {"32", 32}, {"64", 64}}, {"65", "-1", "8.5", "all"});
+TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..128, unset -1 (the plan's default), anything else one clear error") {
+  check_integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", pivot_gram_size_from_environment, -1, "0..128",
+                        {{"", -1}, {"0", 0}, {"32", 32}, {"128", 128}}, {"129", "-1", "8.5", "all"});
 }

@@ -30,8 +30,8 @@ int subspace_bits_from_environment() {
 }
 
 int pivot_gram_size_from_environment() {
-  return integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", -1, [](long size) { return size >= 0 && size <= 64; },
-                         "0..64");
+  return integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", -1, [](long size) { return size >= 0 && size <= 128; },
+                         "0..128");
 }
 
 int pass_warp_shuffles_from_environment() {

@@ -14,7 +14,8 @@
 //                                   complex64; codegen
 //                                   Tuning::pass_max_registers)
 //   TENSORDIAG_PIVOT_GRAM_SIZE=n    the pivot check's Cholesky test (lambda_norm's stages 2 and 3)
-//                                   for N <= n (0: never; at most 64; codegen Tuning::pivot_gram_size)
+//                                   for Lambda's size M <= n (N, or 2N for a complex tensor; 0: never;
+//                                   at most 128; codegen Tuning::pivot_gram_size)
 //   TENSORDIAG_PACKED_MAX_ORBIT=n   packed storage on the GPU: a group in one launch (packed_group)
 //                                   where its largest orbit holds at most n entries, else a launch a
 //                                   pair (0: always a pair; at most 4096; codegen

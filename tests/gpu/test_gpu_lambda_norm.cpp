@@ -104,10 +104,10 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("with pairs, the kernel's norm gives every pair the exact norm's verdict, also 1e-9 from the threshold") {
-    // With the Cholesky test up to N = 64 (TENSORDIAG_PIVOT_GRAM_SIZE, read when the kernels load),
-    // nowhere, and the default.
+    // With the Cholesky test up to N = 64 and 128 (TENSORDIAG_PIVOT_GRAM_SIZE, read when the kernels
+    // load), nowhere, and the default.
     tensordiag::test::ScopedEnvironment environment;
-    for (const char* gram : {"64", "0", ""}) {
+    for (const char* gram : {"128", "64", "0", ""}) {
       const std::string setting = gram;
       CAPTURE(setting);
       environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", setting);

@@ -114,7 +114,7 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
   // checked_angles: a thread a pair of the group, within the template's launch bound THREADS (which
   // is never fewer: team * upper >= 32 pairs).
   const int angle_threads = std::min(threads_for(z.pairs, spec.tuning), threads);
-  return planned({{"group_membership.cuh", "lambda_layout.cuh", "wide_scalar.cuh"},
+  return planned({{"group_membership.cuh", "lambda_layout.cuh", "wide_scalar.cuh", "checked_rotation.cuh"},
                   true,
                   plan,
                   {{"pivot_check_gather", threads, plan.blocks},
@@ -353,7 +353,10 @@ PlanAttempt plan_lambda_norm(const KernelSpec& spec, const Sizes& z) {
   const long long lambda_copy_bytes = m * 32 * ceil_div(m, 32) * 8;
   const bool gram = m <= gram_size && rows > 0 && lambda_copy_bytes + 48 * 1024 <= spec.tuning.opt_in_shared_bytes;
   const LambdaNormPlan plan{threads, steps, rows, static_cast<long long>(steps + 1) * m, gram};
-  return planned({{"lambda_layout.cuh"}, false, plan, {{"lambda_norm", threads, 1, false, gram ? lambda_copy_bytes : 0}}});
+  return planned({{"lambda_layout.cuh", "wide_scalar.cuh", "checked_rotation.cuh"},
+                  true,
+                  plan,
+                  {{"lambda_norm", threads, 1, false, gram ? lambda_copy_bytes : 0}}});
 }
 
 // N = 2 only. A row of 2^low_bits entries is D / 2 bits, at least one tile of 16-byte loads

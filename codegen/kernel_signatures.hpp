@@ -187,6 +187,9 @@ inline constexpr Parameter lambda_norm[] = {
     {"pairs", const_int_pointer},
     {"eta", double_value},
     {"exact_norms", int_pointer},
+    {"lines", const_double_pointer},
+    {"mode", int_value},
+    {"rotations", rotation_pointer},
 };
 inline constexpr Parameter qubit_reduce_low[] = {
     {"tensor", const_scalar_pointer},

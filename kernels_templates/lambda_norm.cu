@@ -51,6 +51,10 @@
 //   pairs        the group whose verdicts the norm serves, or null: always the exact norm
 //   eta          the check's threshold
 //   exact_norms  null, or a counter raised by one each time the exact norm was needed
+//   lines, mode, rotations
+//                with `pairs`: pivot_check_gather's lines of mode n = mode, and the group's
+//                rotations, whose mode n this kernel writes (checked_rotation.cuh); rotations null:
+//                the norm only
 // Launch: grid = 1, block = THREADS (THREADS >= M).
 
 // Lambda's size M (lambda_layout.cuh): N, or 2N for a complex tensor's real embedding, which is
@@ -613,4 +617,9 @@ lambda_norm(${lambda_norm_parameters}) {
     *norm = value;
     if (exact && exact_norms) ++*exact_norms;
   }
+  // The group's rotations of this mode from the same value, as checked_angles would take them
+  // (a launch fewer a mode check).
+  if (rotations)
+    for (int k = threadIdx.x; k < PAIRS; k += THREADS)
+      rotations[mode * PAIRS + k] = checked_rotation(pairs, lines, lambda, value, eta, k);
 }

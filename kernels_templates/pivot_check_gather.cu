@@ -74,12 +74,7 @@ __device__ inline void store(double* array, int i, int j, tensordiag::dsl::Compl
   array[(N + i) * row + j] = z.im;
   array[(N + i) * row + N + j] = z.re;
 }
-template <class W = Wide>
-__device__ inline W load(const double* array, int i, int j) {
-  constexpr long long row = LAMBDA_SIZE;
-  if constexpr (sizeof(W) == sizeof(double)) return W(array[i * row + j]);
-  else return W(array[i * row + j], array[(N + i) * row + j]);
-}
+// (load: checked_rotation.cuh.)
 
 // Term `bits` of C_{l..l with index j in `mode`} after the group's rotations in modes < mode: the
 // entry with index partner(l) in the modes m < mode where bit m of `bits` is set, l in the others,
@@ -237,11 +232,9 @@ lambda_from_lines(${lambda_from_lines_parameters}) {
 }
 
 // checked_angles: the rotations of mode n of the group under the pivot check (DESIGN.md section 2),
-// a thread a pair: the rule's (c, s) from the pair's pivot entries after the group's rotations in
-// modes < n, a = V[p, p], b = V[p, q], d = V[q, q], e = V[q, p] (pivot_check_gather's or the
-// summed pivot_check_lines', in double, rounded to Scalar as every angle kernel takes them), where
-// 2 |Lambda_pq| >= eta ||Lambda||_2, and the identity where not. A pivot subtensor is never held,
-// so every order takes it. On a slab every rank holds the summed lines and computes every pair.
+// a thread a pair (checked_rotation.cuh), after a norm that lambda_norm did not take with them:
+// cuSOLVER's, or on a slab, where every rank holds the summed lines and computes every pair. A
+// pivot subtensor is never held, so every order takes it.
 //   pairs, lines, lambda: as above; lambda_norm: ||Lambda||_2 (one double); eta; mode: n
 //   rotations  out: (c, s) of mode n at rotations[n * PAIRS + k]
 // Launch: grid = ceil(PAIRS / threads), block = threads (codegen's plan: a thread a pair, at most
@@ -249,10 +242,5 @@ lambda_from_lines(${lambda_from_lines_parameters}) {
 extern "C" __global__ void __launch_bounds__(THREADS)
 checked_angles(${checked_angles_parameters}) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= PAIRS) return;
-  const int p = pairs[2 * k], q = pairs[2 * k + 1];
-  const bool accepted = 2.0 * lambda_magnitude(lambda, p, q) >= eta * *lambda_norm;
-  rotations[mode * PAIRS + k] = accepted ? rule_rotation(narrow(load(lines, p, p)), narrow(load(lines, p, q)),
-                                                         narrow(load(lines, q, q)), narrow(load(lines, q, p)))
-                                         : Rotation{Scalar(1), Scalar(0)};
+  if (k < PAIRS) rotations[mode * PAIRS + k] = checked_rotation(pairs, lines, lambda, *lambda_norm, eta, k);
 }

@@ -114,7 +114,8 @@ TEST_CASE("each source defines the extern \"C\" kernels its entries name, with t
     }
     CHECK_EQ(contains(source, "rule_rotation("),
              kind == "pivot_angles" || kind == "pivot_angles_split" || kind == "pivot_check_gather" ||
-                 kind == "small_tensor" || kind == "qubit_sweep" || kind == "subspace_angles" || kind == "skew_angles");
+                 kind == "lambda_norm" || kind == "small_tensor" || kind == "qubit_sweep" ||
+                 kind == "subspace_angles" || kind == "skew_angles");
   }
 }
 

@@ -2,9 +2,10 @@
 // The pivot check's angles of one group on a slab of a tensor over GPU ranks (DESIGN.md section 2;
 // gpu_engine.cpp's enqueue_checked_angles): per mode, the lines V of the rows this rank holds
 // (pivot_check_gather.cu), summed across the ranks (exact: one nonzero contributor an entry), Lambda
-// formed from them and its norm taken on every rank alike, then checked_angles from the summed
-// lines: every rank computes every pair's rotation, the same bits everywhere, so nothing more is
-// shared (the sliced mode's lines read the earlier modes' rotations of every pair).
+// formed from them and its norm taken on every rank alike, with the rotations from the summed lines
+// in the same launch (lambda_norm's epilogue, checked_rotation.cuh): every rank computes every
+// pair's rotation, the same bits everywhere, so nothing more is shared (the sliced mode's lines read
+// the earlier modes' rotations of every pair).
 #include <cstddef>
 
 #include "dsl/givens.hpp"
@@ -33,8 +34,8 @@ public:
       kernels_.pivot_check_lines(stream, values, pairs, rotations, mode, lines_.data(), rows);
       comm.sum_on_device(lines_.data(), lines_.count());
       kernels_.lambda_from_lines(stream, lines_.data(), lambda_.data());
-      kernels_.lambda_norm(stream, lambda_.data(), basis_.data(), norm_.data(), pairs, eta_, exact_norms_.data());
-      kernels_.checked_angles(stream, pairs, lines_.data(), lambda_.data(), norm_.data(), eta_, mode, rotations);
+      kernels_.lambda_norm(stream, lambda_.data(), basis_.data(), norm_.data(), pairs, eta_, exact_norms_.data(),
+                           lines_.data(), mode, rotations);
     }
   }
 

@@ -352,20 +352,18 @@ public:
 
 private:
   // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2:
-  // the gather's Lambda and pivot entries, the norm, then checked_angles.
+  // the gather's Lambda and pivot entries, then the norm and the rotations in one launch
+  // (lambda_norm), or cuSOLVER's norm and checked_angles.
   void enqueue_checked_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations, int mode) {
     double* lambda = state_.lambda.data();
     kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda, state_.lines.data());
-    const double* norm = nullptr;
     if (norm_ == NormPath::device) {
       kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(), pairs, eta_,
-                           state_.exact_norms.data());
-      norm = state_.lambda_norm.data();
+                           state_.exact_norms.data(), state_.lines.data(), mode, rotations);
     } else {
       cusolver_norm_->enqueue(stream, lambda);
-      norm = cusolver_norm_->norm();
+      kernels_.checked_angles(stream, pairs, state_.lines.data(), lambda, cusolver_norm_->norm(), eta_, mode, rotations);
     }
-    kernels_.checked_angles(stream, pairs, state_.lines.data(), lambda, norm, eta_, mode, rotations);
   }
 
   DeviceState<T>& state_;

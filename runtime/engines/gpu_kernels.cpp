@@ -121,7 +121,8 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
   } else if (set == KernelSet::general_skew) {
     kinds.angles = KernelKind::skew_angles;
   } else if (checked) {
-    // checked_angles, one mode a launch from the gather's pivot entries: every order.
+    // One mode a launch from the gather's pivot entries (lambda_norm's epilogue, or checked_angles
+    // after cuSOLVER's norm): every order.
     kinds.angles = KernelKind::pivot_check_gather;
   } else if (!attempt(KernelKind::pivot_angles).plan) {
     kinds.angles = KernelKind::pivot_angles_split;

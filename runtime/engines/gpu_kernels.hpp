@@ -60,8 +60,9 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
 
 // Which kernels an engine loads: the general engine's (pivot_angles, or pivot_angles_split where a
 // pivot subtensor is over the shared memory; group_pass, or chunk_pass where its tile does not
-// fit; off_norm); with the pivot check, pivot_check_gather's kind for the angles (checked_angles, one
-// mode a launch) and lambda_norm where N allows it; the one-block path's small_tensor, the
+// fit; off_norm); with the pivot check, pivot_check_gather's kind for the angles and lambda_norm
+// where N allows it (which takes a mode's rotations with its norm; checked_angles after cuSOLVER's
+// norm); the one-block path's small_tensor, the
 // N = 2 path's (qubit_sweep; chunk_pass to write the core at the end; off_norm), or, for the XOR
 // subspace passes, off_norm alone (load_subspace() adds their kinds), or chunk_pass alone (with
 // chunk_pass_slab and group_factors: a slab's core on GPU ranks of an N = 2 tensor).

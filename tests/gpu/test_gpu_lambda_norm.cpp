@@ -66,7 +66,8 @@ TEST_SUITE("gpu") {
             basis(static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles)), d_norm(1);
         d_lambda.upload(lambda);
         CudaStream stream;
-        kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data(), nullptr, 0.0, nullptr);
+        kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data(), nullptr, 0.0, nullptr, nullptr, 0,
+                            nullptr);
         LambdaNormCusolver cusolver(size);
         cusolver.enqueue(stream.get(), d_lambda.data());
         stream.synchronize();
@@ -144,7 +145,7 @@ TEST_SUITE("gpu") {
             const std::vector<int> zero{0};
             d_exact.upload(zero.data(), 1, stream.get());
             kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data(), d_pairs.data(), eta,
-                                d_exact.data());
+                                d_exact.data(), nullptr, 0, nullptr);
             stream.synchronize();
             const double norm = d_norm.download(stream.get())[0];
             const int lanczos = d_exact.download(stream.get())[0];

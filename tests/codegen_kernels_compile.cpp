@@ -40,12 +40,14 @@ struct Case {
   bool symmetric = false;  // KernelSpec::symmetric
   bool skew = false;       // KernelSpec::skew
   int packed_max_orbit = -1;  // Tuning::packed_max_orbit
+  int pivot_gram_size = -1;   // Tuning::pivot_gram_size
 
   KernelSpec spec() const {
     KernelSpec spec = make_kernel_spec(kind, order, size, dtype, layout, rule);
     spec.symmetric = symmetric;
     spec.skew = skew;
     spec.tuning.packed_max_orbit = packed_max_orbit;
+    spec.tuning.pivot_gram_size = pivot_gram_size;
     return spec;
   }
   std::string name() const { return program_name(spec()); }
@@ -162,6 +164,30 @@ TEST_CASE("packed_symmetric compiles at orders 2 to 12 both ways and refuses ord
   CHECK_THROWS_WITH_AS(make_kernel_spec("packed_symmetric", 13, 2, "float64", "C", "max_diag"),
                        "codegen_error: packed_symmetric takes order D <= 12 (order 13): larger classes rotate in long double, on the CPU",
                        codegen_error);
+}
+
+// lambda_norm's Cholesky test (stages 2 and 3) up to Lambda's largest register size, M = 128, with
+// the tuning's limit at 128 (the default stops at 64): S and the factor in the register tile, Lambda
+// copied to M rows of 32 ceil(M / 32) doubles of dynamic shared memory; at limit 0 neither.
+TEST_CASE("lambda_norm's Cholesky test compiles up to M = 128 with dynamic shared memory for Lambda's copy") {
+  std::vector<Case> cases;
+  int i = 0;
+  for (const auto& [size, dtype, m] : {std::tuple{65, "float32", 65}, {100, "float64", 100}, {128, "float32", 128},
+                                       {64, "complex64", 128}, {40, "complex128", 80}}) {
+    for (const int limit : {128, 0}) {
+      Case c = cycled("lambda_norm", 3, size, i++);
+      c.dtype = dtype;
+      c.rule = "max_diag";
+      c.pivot_gram_size = limit;
+      CAPTURE(c.name());
+      const auto plan = std::get<LambdaNormPlan>(plan_kernel(c.spec()).kind_plan);
+      const KernelEntry entry = kernel_entries(c.spec()).front();
+      CHECK(plan.gram == (limit == 128));
+      CHECK(entry.dynamic_shared_bytes == (limit == 128 ? m * 32LL * ((m + 31) / 32) * 8 : 0));
+      cases.push_back(c);
+    }
+  }
+  check_compiles(cases);
 }
 
 // small_tensor's structure-skew variant (the one-block skew run): shapes with and without leftover

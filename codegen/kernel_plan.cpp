@@ -394,13 +394,14 @@ PlanAttempt plan_qubit_sweep(const KernelSpec& spec, const Sizes& z) {
 }
 
 // A cell of the size of the spec's tensor: the diagonal cell in dynamic shared memory, the D
-// accumulated blocks, the rotation table, a group, the offsets and the warps' subtensors static.
+// accumulated blocks, the rotation table, the pass's groups (N - 1 at most), the offsets and the
+// warps' subtensors static.
 PlanAttempt plan_subspace_angles(const KernelSpec& spec, const Sizes& z) {
   if ((z.n & (z.n - 1)) != 0)
     return refused("subspace_angles: a cell has 2^k indices a mode (N is " + std::to_string(z.n) + ")");
   const long long dynamic = z.entries * z.scalar;
   const long long fixed = static_cast<long long>(z.d) * z.n * z.n * z.scalar + z.d * z.pairs * z.rotation +
-                          2 * z.pairs * 4 + static_cast<long long>(z.d) * z.n * 8;
+                          (z.n - 1) * 2 * z.pairs * 4 + static_cast<long long>(z.d) * z.n * 8;
   // More warps than pairs: all of them rotate the cell, which is bound by shared-memory latency in a
   // grid of few blocks (N / 2^k). 8 warps for cells of up to 1024 entries, 32 above: measured on an
   // H100 (float32, 10 sweeps; bench/results/angle_warps_h100_2026-11-26.md), 8 against 32 took

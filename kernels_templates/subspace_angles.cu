@@ -18,7 +18,7 @@
 //   tensor_size    the whole tensor's N
 //   fortran        its layout
 //   groups         the pass's groups as local pairs, each 2 * PAIRS ints (SubspacePass::local_group)
-//   group_count    how many
+//   group_count    how many, at most N - 1 (a pass takes some of V's 2^k - 1 matchings)
 //   blocks         out: per coset a and mode n the N x N row-major Q_n at ((a * D + n) * N * N)
 // Launch: grid = cosets (tensor_size / N), block = THREADS, dynamic shared memory ENTRIES scalars.
 
@@ -39,7 +39,7 @@ subspace_angles(${subspace_angles_parameters}) {
   Scalar* cell = reinterpret_cast<Scalar*>(dynamic_shared);
   __shared__ Scalar factor[D][N * N];
   __shared__ Rotation table[D][PAIRS];
-  __shared__ int group[2 * PAIRS];
+  __shared__ int pass_groups[N - 1][2 * PAIRS];  // read once: no global load and barrier a group
   __shared__ long long offset_of[D][N];  // where local index t of mode n lies in the tensor
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
@@ -50,6 +50,7 @@ subspace_angles(${subspace_angles_parameters}) {
     const int entry = i % (N * N);
     factor[i / (N * N)][entry] = entry / N == entry % N ? Scalar(1) : Scalar(0);
   }
+  for (int i = threadIdx.x; i < group_count * 2 * PAIRS; i += THREADS) pass_groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = groups[i];
   __syncthreads();
   for (int e = threadIdx.x; e < ENTRIES; e += THREADS) {
     long long offset = 0;
@@ -63,11 +64,7 @@ subspace_angles(${subspace_angles_parameters}) {
   }
   __syncthreads();
 
-  for (int g = 0; g < group_count; ++g) {
-    for (int i = threadIdx.x; i < 2 * PAIRS; i += THREADS) group[i] = groups[g * 2 * PAIRS + i];
-    __syncthreads();
-    shared_group_step<WARPS>(cell, factor, table, group, subtensors);
-  }
+  for (int g = 0; g < group_count; ++g) shared_group_step<WARPS>(cell, factor, table, pass_groups[g], subtensors);
   Scalar* out = blocks + static_cast<long long>(blockIdx.x) * D * N * N;
   for (int i = threadIdx.x; i < D * N * N; i += THREADS) out[i] = factor[i / (N * N)][i % (N * N)];
 }

@@ -15,6 +15,9 @@
 // Per thread, Q lives in registers up to 512 bytes (CELL <= 8 in float32, float64 and complex64;
 // read once a mode, not once a fiber): the pass is otherwise bound by instructions, not by memory
 // (Nsight Compute at D = 6, N = 16). complex128's 8 x 8 block (1 KB) stays in shared memory.
+// The products are fused multiply-adds, written out (the kernels compile with --fmad=false, which
+// keeps the CPU engine's rounding where a kernel must equal it bit for bit): the pass is held to
+// the CPU's passes to 1e-10, not bit for bit, and fusing halves its floating-point instructions.
 //
 // Arguments:
 //   tensor   N^D entries, rotated in place
@@ -33,9 +36,34 @@ inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * COSETS * N;
 inline constexpr int INNER_MODE = MODE_OF_MEMORY_MODE[D - 1];           // the innermost memory mode's logical mode
 
 inline constexpr int ROWS = TILE_ENTRIES / N;                          // rows of the tile, N entries each
-// Shared rows are N + 1 entries apart: the innermost mode's fibers (consecutive rows, one coset)
-// then fall in distinct banks.
-__device__ __forceinline__ int padded(int e) { return e + e / N; }
+// Shared rows are N + 1 entries apart (entry (row, column) at row * (N + 1) + column): the innermost
+// mode's fibers (consecutive rows, one coset) then fall in distinct banks.
+//
+// f(row, column) for this thread's entries of the tile: where THREADS is a multiple of N (both
+// powers of two) one column and every (THREADS / N)-th row, else every THREADS-th column of every
+// row. By row and column, not by e = row * N + column: e's division and remainder took more
+// instructions than the copies themselves (Nsight Compute's SASS counts, D = 3, N = 128).
+template <class F>
+__device__ __forceinline__ void for_each_tile_entry(F&& f) {
+  if constexpr (THREADS % N == 0) {
+    const int column = threadIdx.x % N;
+#pragma unroll 4
+    for (int row = threadIdx.x / N; row < ROWS; row += THREADS / N) f(row, column);
+  } else {
+    for (int row = 0; row < ROWS; ++row)
+#pragma unroll 4
+      for (int column = threadIdx.x; column < N; column += THREADS) f(row, column);
+  }
+}
+
+// y + x q in fused multiply-adds (a complex product as four).
+__device__ __forceinline__ float multiply_add(float x, float q, float y) { return fma(x, q, y); }
+__device__ __forceinline__ double multiply_add(double x, double q, double y) { return fma(x, q, y); }
+template <class R>
+__device__ __forceinline__ tensordiag::dsl::Complex<R> multiply_add(tensordiag::dsl::Complex<R> x, tensordiag::dsl::Complex<R> q,
+                                                                   tensordiag::dsl::Complex<R> y) {
+  return {fma(x.re, q.re, fma(-x.im, q.im, y.re)), fma(x.re, q.im, fma(x.im, q.re, y.im))};
+}
 
 // y = x conj(Q) for one fiber: Q (CELL x CELL, row-major) from registers where it fits 512 bytes,
 // else from shared memory.
@@ -72,28 +100,31 @@ __device__ __forceinline__ void wait_for_copies() {
 #endif
 }
 
+// M_n <- M_n Q[a][n] on coset a's columns of row `row` of M_n: factor row u = (mode, coset, row).
+__device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, const int* indices, const Scalar* blocks) {
+  const int row = static_cast<int>(u % N);
+  const int a = static_cast<int>(u / N % COSETS);
+  const int mode = static_cast<int>(u / (static_cast<long long>(N) * COSETS));
+  Scalar* m = factors + (static_cast<long long>(mode) * N + row) * N;
+  const int* index = indices + a * CELL;
+  const Scalar* q = blocks + (static_cast<long long>(a) * D + mode) * CELL * CELL;
+  Scalar x[CELL];
+#pragma unroll
+  for (int i = 0; i < CELL; ++i) x[i] = m[index[i]];
+#pragma unroll
+  for (int j = 0; j < CELL; ++j) {
+    Scalar y = 0;
+#pragma unroll
+    for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q[i * CELL + j], y);
+    m[index[j]] = y;
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS)
 subspace_apply(${subspace_apply_parameters}) {
   if (blockIdx.x >= TILES) {
-    // M_n <- M_n Q[a][n] on the coset's columns: thread (mode, coset, row).
     const long long u = (blockIdx.x - TILES) * THREADS + threadIdx.x;
-    if (u >= FACTOR_ROWS) return;
-    const int row = static_cast<int>(u % N);
-    const int a = static_cast<int>(u / N % COSETS);
-    const int mode = static_cast<int>(u / (static_cast<long long>(N) * COSETS));
-    Scalar* m = factors + (static_cast<long long>(mode) * N + row) * N;
-    const int* index = indices + a * CELL;
-    const Scalar* q = blocks + (static_cast<long long>(a) * D + mode) * CELL * CELL;
-    Scalar x[CELL];
-#pragma unroll
-    for (int i = 0; i < CELL; ++i) x[i] = m[index[i]];
-#pragma unroll
-    for (int j = 0; j < CELL; ++j) {
-      Scalar y = 0;
-#pragma unroll
-      for (int i = 0; i < CELL; ++i) y += x[i] * q[i * CELL + j];
-      m[index[j]] = y;
-    }
+    if (u < FACTOR_ROWS) apply_block_to_factor_row(u, factors, indices, blocks);
     return;
   }
   extern __shared__ __align__(16) unsigned char dynamic_shared[];
@@ -134,7 +165,7 @@ subspace_apply(${subspace_apply_parameters}) {
   // The tile's load: asynchronous copies (Ampere and later), so that every entry a thread loads is
   // in flight at once; loads through registers, a few in flight a thread, took over half the pass
   // (Nsight Compute's stall sampling, D = 3, N = 128, cells of 8).
-  for (int e = threadIdx.x; e < TILE_ENTRIES; e += THREADS) copy_to_shared(&tile[padded(e)], tensor + row_offset[e / N] + e % N);
+  for_each_tile_entry([&](int row, int column) { copy_to_shared(&tile[row * (N + 1) + column], tensor + row_offset[row] + column); });
   wait_for_copies();
   __syncthreads();
   // The outer memory modes: memory mode k's fibers run over rows with stride RUN = CELL^(OUTER-1-k);
@@ -155,7 +186,7 @@ subspace_apply(${subspace_apply_parameters}) {
       for (int j = 0; j < CELL; ++j) {
         Scalar y = 0;
 #pragma unroll
-        for (int i = 0; i < CELL; ++i) y += x[i] * q.at(i, j);
+        for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
         tile[(first_row + j * run) * (N + 1) + column] = y;
       }
     }
@@ -177,11 +208,10 @@ subspace_apply(${subspace_apply_parameters}) {
     for (int j = 0; j < CELL; ++j) {
       Scalar y = 0;
 #pragma unroll
-      for (int i = 0; i < CELL; ++i) y += x[i] * q.at(i, j);
+      for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
       tile[row * (N + 1) + inner_index[a * CELL + j]] = y;
     }
   }
   __syncthreads();
-#pragma unroll 4
-  for (int e = threadIdx.x; e < TILE_ENTRIES; e += THREADS) tensor[row_offset[e / N] + e % N] = tile[padded(e)];
+  for_each_tile_entry([&](int row, int column) { tensor[row_offset[row] + column] = tile[row * (N + 1) + column]; });
 }

@@ -43,6 +43,11 @@ subspace_angles(${subspace_angles_parameters}) {
   __shared__ long long offset_of[D][N];  // where local index t of mode n lies in the tensor
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
+#if __CUDA_ARCH__ >= 900
+  // The pass's subspace_apply may begin now: it sets up and loads its tile, and waits for this
+  // grid's end before it reads the blocks or writes the tensor (gpu_subspace_passes.hpp).
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
   const int* index = indices + static_cast<long long>(blockIdx.x) * N;
   for (int i = threadIdx.x; i < D * N; i += THREADS)
     offset_of[i / N][i % N] = index[i % N] * tensor_stride(i / N, tensor_size, fortran);

@@ -10,7 +10,9 @@
 // the tile into shared memory, applies the D mode products there (a thread per fiber, the fiber's
 // CELL entries in registers, Q from shared memory), and writes it back. The last FACTOR_BLOCKS
 // blocks update the factors, M_n[:, a XOR V[.]] <- M_n[:, a XOR V[.]] Q[a][n]: a thread per
-// (mode, coset, row).
+// (mode, coset, row). Launched to overlap the pass's subspace_angles (gpu_subspace_passes.hpp), a
+// block sets up and starts its tile's load at once, and waits for the angles' end before it reads
+// the blocks (wait_for_previous_kernel); the factor blocks wait first.
 //
 // Per thread, Q lives in registers up to 512 bytes (CELL <= 8 in float32, float64 and complex64;
 // read once a mode, not once a fiber): the pass is otherwise bound by instructions, not by memory
@@ -100,6 +102,15 @@ __device__ __forceinline__ void wait_for_copies() {
 #endif
 }
 
+// Waits for the kernel before this one in the stream, where this one was launched to overlap it
+// (launch_overlapping: the pass's subspace_angles, which writes the blocks and reads the tensor);
+// returns at once after an ordinary launch.
+__device__ __forceinline__ void wait_for_previous_kernel() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // M_n <- M_n Q[a][n] on coset a's columns of row `row` of M_n: factor row u = (mode, coset, row).
 __device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, const int* indices, const Scalar* blocks) {
   const int row = static_cast<int>(u % N);
@@ -123,6 +134,7 @@ __device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, c
 extern "C" __global__ void __launch_bounds__(THREADS)
 subspace_apply(${subspace_apply_parameters}) {
   if (blockIdx.x >= TILES) {
+    wait_for_previous_kernel();
     const long long u = (blockIdx.x - TILES) * THREADS + threadIdx.x;
     if (u < FACTOR_ROWS) apply_block_to_factor_row(u, factors, indices, blocks);
     return;
@@ -152,6 +164,13 @@ subspace_apply(${subspace_apply_parameters}) {
     row_offset[r] = offset;
   }
   for (int i = threadIdx.x; i < N; i += THREADS) inner_index[i] = indices[i];
+  __syncthreads();
+  // The tile's load: asynchronous copies (Ampere and later), so that every entry a thread loads is
+  // in flight at once; loads through registers, a few in flight a thread, took over half the pass
+  // (Nsight Compute's stall sampling, D = 3, N = 128, cells of 8). They fly while the pass's
+  // angles may still run: those only read the tensor.
+  for_each_tile_entry([&](int row, int column) { copy_to_shared(&tile[row * (N + 1) + column], tensor + row_offset[row] + column); });
+  wait_for_previous_kernel();
   for (int i = threadIdx.x; i < OUTER * CELL * CELL; i += THREADS) {
     const int k = i / (CELL * CELL);
     const long long coset = blockIdx.x / power(COSETS, OUTER - 1 - k) % COSETS;
@@ -161,11 +180,6 @@ subspace_apply(${subspace_apply_parameters}) {
     const int a = i / (CELL * CELL);
     q_inner[i] = blocks[(static_cast<long long>(a) * D + INNER_MODE) * CELL * CELL + i % (CELL * CELL)];
   }
-  __syncthreads();
-  // The tile's load: asynchronous copies (Ampere and later), so that every entry a thread loads is
-  // in flight at once; loads through registers, a few in flight a thread, took over half the pass
-  // (Nsight Compute's stall sampling, D = 3, N = 128, cells of 8).
-  for_each_tile_entry([&](int row, int column) { copy_to_shared(&tile[row * (N + 1) + column], tensor + row_offset[row] + column); });
   wait_for_copies();
   __syncthreads();
   // The outer memory modes: memory mode k's fibers run over rows with stride RUN = CELL^(OUTER-1-k);

@@ -40,4 +40,26 @@ void launch(cudaKernel_t kernel, dim3 grid, dim3 block, std::size_t shared_bytes
              "cudaLaunchKernel");
 }
 
+// The same launch, allowed to begin while the stream's kernel before it still runs (programmatic
+// dependent launch; call it only on devices of compute capability 9.0 and later). The kernel must
+// run `griddepcontrol.wait` before it reads what that kernel writes or writes what it reads (the
+// wait returns once that kernel has finished and its writes are visible); that kernel lets it
+// start with `griddepcontrol.launch_dependents`, else at its own end.
+template <class... Args>
+void launch_overlapping(cudaKernel_t kernel, dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+                        const Args&... args) {
+  void* pointers[] = {const_cast<void*>(static_cast<const void*>(&args))..., nullptr};
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = &overlap;
+  config.numAttrs = 1;
+  check_cuda(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), pointers), "cudaLaunchKernelExC");
+}
+
 }  // namespace tensordiag::runtime

@@ -273,6 +273,8 @@ int current_device_attribute(cudaDeviceAttr attribute) {
 
 int current_device_opt_in_shared_bytes() { return current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin); }
 
+bool current_device_overlaps_launches() { return current_device_attribute(cudaDevAttrComputeCapabilityMajor) >= 9; }
+
 codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits, bool symmetric) {
   base.kind = codegen::KernelKind::subspace_angles;
   base.size = 1 << cell_bits;

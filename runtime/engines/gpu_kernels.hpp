@@ -53,6 +53,10 @@ codegen::KernelSpec kernel_spec_for(const HostTensor<T>& tensor, const codegen::
 // that take it (chunk_pass's tiles, subspace_apply's asked-for and order-3 cells).
 int current_device_opt_in_shared_bytes();
 
+// Whether the current device takes programmatic dependent launches (compute capability 9.0 and
+// later; KernelLauncher::overlapping).
+bool current_device_overlaps_launches();
+
 // The spec of subspace_angles for the XOR passes of `base` with cells of 2^cell_bits: its source is
 // specialized for the cell, a C-order tensor of 2^cell_bits a mode; `symmetric`: structure
 // symmetric's variant (one rotation a pair in every mode).

@@ -10,7 +10,7 @@ template <class T>
 GpuSubspacePasses<T>::GpuSubspacePasses(std::vector<SubspacePass> passes, int size, Layout layout,
                                         const codegen::SubspaceApplyPlan& plan, cudaStream_t stream)
     : passes_(std::move(passes)), size_(size), layout_(layout), cosets_(size >> plan.cell_bits),
-      blocks_(static_cast<std::size_t>(plan.block_scalars)) {
+      blocks_(static_cast<std::size_t>(plan.block_scalars)), overlap_(current_device_overlaps_launches()) {
   std::vector<int> indices, groups;
   for (const SubspacePass& pass : passes_) {
     if (pass.dimension() != plan.cell_bits) throw internal_error("GpuSubspacePasses: a pass of another cell size");
@@ -33,7 +33,8 @@ void GpuSubspacePasses<T>::enqueue(cudaStream_t stream, const GpuKernels<T>& ker
     const auto [first, count] = group_spans_[p];
     kernels.subspace_angles(dim3(static_cast<unsigned>(cosets_)), stream, tensor, indices, size_,
                             layout_ == Layout::fortran_order ? 1 : 0, groups_.data() + first, count, blocks_.data());
-    kernels.subspace_apply(stream, tensor, indices, blocks_.data(), factors);
+    if (overlap_) kernels.subspace_apply.overlapping(stream, tensor, indices, blocks_.data(), factors);
+    else kernels.subspace_apply(stream, tensor, indices, blocks_.data(), factors);
   }
 }
 

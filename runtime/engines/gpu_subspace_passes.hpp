@@ -3,7 +3,9 @@
 // per pass, subspace_angles runs the pass's groups on the N / 2^k diagonal cells and leaves one
 // 2^k x 2^k block per coset and mode, then subspace_apply applies the blocks to every cell of the
 // tensor and to the factors in one pass. The tables the kernels read (each pass's cosets and local
-// groups) are uploaded once; the blocks buffer is reused by every pass.
+// groups) are uploaded once; the blocks buffer is reused by every pass. On Hopper and later the
+// apply begins while the angles run: it computes its tile's offsets and loads its tile meanwhile,
+// and waits for the angles' blocks only before it rotates.
 #include <cuda_runtime_api.h>
 
 #include <utility>
@@ -38,6 +40,9 @@ private:
   DeviceBuffer<int> groups_;                     // per pass: its groups' local pairs
   std::vector<std::pair<std::size_t, int>> group_spans_;  // per pass: (first int in groups_, groups)
   DeviceBuffer<T> blocks_;                       // one pass's blocks
+  // subspace_apply begins while subspace_angles runs (its set-up and tile loads need no block;
+  // it waits for the blocks): where the device takes programmatic dependent launches.
+  bool overlap_;
 };
 
 extern template class GpuSubspacePasses<float>;

@@ -1,6 +1,6 @@
 // The XOR subspace passes on the GPU (subspace_angles, subspace_apply) against the CPU's
-// (runtime/engines/subspace_step.hpp) on the same passes: float64 to 1e-10 relative; runs with
-// them converge on planted tensors within one sweep of the round robin.
+// (runtime/engines/subspace_step.hpp) on the same passes: float64 to 1e-10 relative; the same run
+// twice, bit for bit; runs with them converge on planted tensors within one sweep of the round robin.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -81,6 +81,35 @@ TEST_SUITE("gpu") {
       for (std::size_t n = 0; n < factors.size(); ++n) CHECK(relative_difference(gpu.factors[n].data, factors[n].data) <= 1e-10);
       // Real work was compared: two sweeps moved the core far from the input.
       CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+    }
+  }
+
+  // The apply pass starts while the pass's angle kernel runs (gpu_subspace_passes.hpp): a read of
+  // the tensor before the previous pass wrote it, or a write before the angles read it, would make
+  // runs differ (and drift from the CPU's passes, checked above on fewer tiles).
+  TEST_CASE_TEMPLATE("the XOR passes on the GPU give the same core and factors bit for bit, run after run", T, float, double) {
+    if (!cuda_device()) {
+      MESSAGE("skipped: no CUDA device");
+      return;
+    }
+    for (const Shape& shape : {Shape{3, 128, Layout::c_order}, Shape{5, 16, Layout::fortran_order}}) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      const auto tensor = random_tensor<T>(shape.order, shape.size, 4700u + static_cast<unsigned>(shape.size), shape.layout);
+      Options options;
+      options.backend = Backend::cuda;
+      options.schedule = SweepSchedule::xor_subspaces;
+      options.max_sweeps = 3;
+      options.tol = 1e-300;
+      options.stall_tol = 0;
+      const auto first = diagonalize(tensor, options);
+      REQUIRE(first.schedule == "xor");
+      CHECK(relative_difference(first.core.values(), tensor.values()) > 1e-2);
+      for (int run = 0; run < 3; ++run) {
+        const auto again = diagonalize(tensor, options);
+        CHECK(again.core.values() == first.core.values());
+        for (std::size_t n = 0; n < first.factors.size(); ++n) CHECK(again.factors[n].data == first.factors[n].data);
+      }
     }
   }
 

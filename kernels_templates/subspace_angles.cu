@@ -43,11 +43,6 @@ subspace_angles(${subspace_angles_parameters}) {
   __shared__ long long offset_of[D][N];  // where local index t of mode n lies in the tensor
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
-#if __CUDA_ARCH__ >= 900
-  // The pass's subspace_apply may begin now: it sets up and loads its tile, and waits for this
-  // grid's end before it reads the blocks or writes the tensor (gpu_subspace_passes.hpp).
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
   const int* index = indices + static_cast<long long>(blockIdx.x) * N;
   for (int i = threadIdx.x; i < D * N; i += THREADS)
     offset_of[i / N][i % N] = index[i % N] * tensor_stride(i / N, tensor_size, fortran);
@@ -57,6 +52,14 @@ subspace_angles(${subspace_angles_parameters}) {
   }
   for (int i = threadIdx.x; i < group_count * 2 * PAIRS; i += THREADS) pass_groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = groups[i];
   __syncthreads();
+#if __CUDA_ARCH__ >= 900
+  // Launched to overlap the previous pass's subspace_apply (gpu_subspace_passes.hpp): the set-up
+  // above ran beside it; the tensor is read once it has ended and its writes are visible. Then this
+  // pass's subspace_apply may begin: it sets up and loads its tile (the previous apply has ended),
+  // and waits for this grid's end before it reads the blocks or writes the tensor.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
   for (int e = threadIdx.x; e < ENTRIES; e += THREADS) {
     long long offset = 0;
     int rest = e;

@@ -12,7 +12,8 @@
 // blocks update the factors, M_n[:, a XOR V[.]] <- M_n[:, a XOR V[.]] Q[a][n]: a thread per
 // (mode, coset, row). Launched to overlap the pass's subspace_angles (gpu_subspace_passes.hpp), a
 // block sets up and starts its tile's load at once, and waits for the angles' end before it reads
-// the blocks (wait_for_previous_kernel); the factor blocks wait first.
+// the blocks (wait_for_previous_kernel); the factor blocks wait first. It lets the next pass's
+// angles begin their set-up as it starts.
 //
 // Per thread, Q lives in registers up to 512 bytes (CELL <= 8 in float32, float64 and complex64;
 // read once a mode, not once a fiber): the pass is otherwise bound by instructions, not by memory
@@ -133,6 +134,11 @@ __device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, c
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 subspace_apply(${subspace_apply_parameters}) {
+#if __CUDA_ARCH__ >= 900
+  // The next pass's subspace_angles may begin its set-up; it waits for this grid's end before it
+  // reads the tensor or writes the blocks.
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
   if (blockIdx.x >= TILES) {
     wait_for_previous_kernel();
     const long long u = (blockIdx.x - TILES) * THREADS + threadIdx.x;

@@ -31,8 +31,12 @@ void GpuSubspacePasses<T>::enqueue(cudaStream_t stream, const GpuKernels<T>& ker
   for (std::size_t p = 0; p < passes_.size(); ++p) {
     const int* indices = indices_.data() + p * static_cast<std::size_t>(size_);
     const auto [first, count] = group_spans_[p];
-    kernels.subspace_angles(dim3(static_cast<unsigned>(cosets_)), stream, tensor, indices, size_,
-                            layout_ == Layout::fortran_order ? 1 : 0, groups_.data() + first, count, blocks_.data());
+    const dim3 grid(static_cast<unsigned>(cosets_));
+    const int fortran = layout_ == Layout::fortran_order ? 1 : 0;
+    if (overlap_)
+      kernels.subspace_angles.overlapping(grid, stream, tensor, indices, size_, fortran, groups_.data() + first, count, blocks_.data());
+    else
+      kernels.subspace_angles(grid, stream, tensor, indices, size_, fortran, groups_.data() + first, count, blocks_.data());
     if (overlap_) kernels.subspace_apply.overlapping(stream, tensor, indices, blocks_.data(), factors);
     else kernels.subspace_apply(stream, tensor, indices, blocks_.data(), factors);
   }

@@ -5,7 +5,8 @@
 // tensor and to the factors in one pass. The tables the kernels read (each pass's cosets and local
 // groups) are uploaded once; the blocks buffer is reused by every pass. On Hopper and later the
 // apply begins while the angles run: it computes its tile's offsets and loads its tile meanwhile,
-// and waits for the angles' blocks only before it rotates.
+// and waits for the angles' blocks only before it rotates; and the next pass's angles begin their
+// set-up while the apply runs, and wait for it before they read the tensor.
 #include <cuda_runtime_api.h>
 
 #include <utility>
@@ -40,8 +41,10 @@ private:
   DeviceBuffer<int> groups_;                     // per pass: its groups' local pairs
   std::vector<std::pair<std::size_t, int>> group_spans_;  // per pass: (first int in groups_, groups)
   DeviceBuffer<T> blocks_;                       // one pass's blocks
-  // subspace_apply begins while subspace_angles runs (its set-up and tile loads need no block;
-  // it waits for the blocks): where the device takes programmatic dependent launches.
+  // Where the device takes programmatic dependent launches: subspace_apply begins while the
+  // pass's subspace_angles runs (its set-up and tile loads need no block; it waits for the
+  // blocks), and subspace_angles while the previous pass's apply runs (its set-up; it waits for
+  // the tensor).
   bool overlap_;
 };
 

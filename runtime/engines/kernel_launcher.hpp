@@ -64,6 +64,9 @@ struct KernelLauncher<T, signature, std::index_sequence<I...>> : LoadedKernel {
   void overlapping(cudaStream_t stream, HostParameter<T, signature.parameters[I].type>... arguments) const {
     launch_overlapping(function, grid, block, dynamic_shared_bytes, stream, arguments...);
   }
+  void overlapping(dim3 grid_blocks, cudaStream_t stream, HostParameter<T, signature.parameters[I].type>... arguments) const {
+    launch_overlapping(function, grid_blocks, block, dynamic_shared_bytes, stream, arguments...);
+  }
 
   // The same kernel over another grid (kernels whose grid depends on more than their spec).
   void operator()(dim3 grid_blocks, cudaStream_t stream, HostParameter<T, signature.parameters[I].type>... arguments) const {

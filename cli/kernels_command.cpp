@@ -15,6 +15,7 @@
 #include "runtime/core/errors.hpp"
 #include "runtime/cuda/kernel_cache.hpp"
 #include "runtime/cuda/nvrtc_compiler.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::cli {
 
@@ -30,9 +31,12 @@ struct Sources {
 Sources requested_sources(const KernelsArguments& arguments) {
   const bool all = arguments.kernel == "all";
   const codegen::KernelStructure structure = codegen::parse_kernel_structure(arguments.structure);
+  // The tuning variables a run would apply (TENSORDIAG_CHUNK_TILE_BYTES, ...), so that the source
+  // shown is the one that runs under the same environment.
   const codegen::KernelSpec spec =
       codegen::make_kernel_spec(all ? "group_pass" : arguments.kernel, arguments.order, arguments.size,
-                                arguments.dtype, arguments.layout, arguments.rule);
+                                arguments.dtype, arguments.layout, arguments.rule,
+                                runtime::tuning_from_environment({}));
   if (!all) {
     const codegen::KernelSpec kind = codegen::for_structure(spec, structure);
     return {{{kind, codegen::kernel_source(kind), {}}}, {}};

@@ -198,6 +198,50 @@ TEST_CASE("cli kernels: --compile --arch sm_90 compiles through the kernel cache
   }
 }
 
+TEST_CASE("cli kernels: the tuning variables a run applies shape the sources shown, as in the run") {
+  const Workspace workspace;
+  // Each variable against the kind it shapes: the source shown is codegen's with that tuning, and
+  // differs from the default one.
+  struct Case {
+    const char* variable;
+    const char* value;
+    const char* command;
+    const char* kind;
+    int order, size;
+    void (*tune)(codegen::Tuning&);
+  };
+  const Case cases[] = {
+      {"TENSORDIAG_PASS_WARP_SHUFFLES", "0", "kernels --order 9 --size 8 --kernel group_pass", "group_pass", 9, 8,
+       [](codegen::Tuning& t) { t.pass_warp_shuffles = 0; }},
+      {"TENSORDIAG_PASS_MAX_REGISTERS", "96", "kernels --order 9 --size 8 --kernel group_pass", "group_pass", 9, 8,
+       [](codegen::Tuning& t) { t.pass_max_registers = 96; }},
+      {"TENSORDIAG_PIVOT_GRAM_SIZE", "0", "kernels --order 3 --size 32 --kernel lambda_norm", "lambda_norm", 3, 32,
+       [](codegen::Tuning& t) { t.pivot_gram_size = 0; }},
+      {"TENSORDIAG_SUBSPACE_BITS", "2", "kernels --order 3 --size 64 --kernel subspace_apply", "subspace_apply", 3, 64,
+       [](codegen::Tuning& t) { t.subspace_bits = 2; }},
+      {"TENSORDIAG_SUBSPACE_ANGLE_WARPS", "2", "kernels --order 3 --size 8 --kernel subspace_angles", "subspace_angles", 3,
+       8, [](codegen::Tuning& t) { t.subspace_angle_warps = 2; }},
+      {"TENSORDIAG_CHUNK_TILE_BYTES", "0", "kernels --order 12 --size 3 --kernel chunk_pass", "chunk_pass", 12, 3,
+       [](codegen::Tuning& t) { t.chunk_tile_bytes = 0; }},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.variable);
+    test::ScopedEnvironment environment;
+    environment.set(c.variable, c.value);
+    const CliRun run = workspace.run(c.command);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    codegen::Tuning tuning;
+    c.tune(tuning);
+    CHECK(run.out == codegen::kernel_source(codegen::make_kernel_spec(c.kind, c.order, c.size, "float32", "C", "max_diag", tuning)));
+    CHECK(run.out != codegen::kernel_source(codegen::make_kernel_spec(c.kind, c.order, c.size, "float32", "C", "max_diag")));
+  }
+  // A bad value is the run's one-line error.
+  test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", "129");
+  check_rejected(workspace, "kernels --order 3 --size 32 --kernel lambda_norm --out k", "TENSORDIAG_PIVOT_GRAM_SIZE");
+}
+
 TEST_CASE("cli kernels: bad requests are one line, a non-zero exit and no files") {
   const Workspace workspace;
   write_file(workspace / "a_file", "");

@@ -74,6 +74,20 @@ int chunk_tile_bytes_from_environment() {
                          "0..232448");
 }
 
+codegen::Tuning tuning_from_environment(codegen::Tuning tuning) {
+  const auto unless_unset = [](int& field, int from_environment, int unset) {
+    if (from_environment != unset) field = from_environment;
+  };
+  unless_unset(tuning.subspace_bits, subspace_bits_from_environment(), 0);
+  unless_unset(tuning.subspace_angle_warps, subspace_angle_warps_from_environment(), 0);
+  unless_unset(tuning.pivot_gram_size, pivot_gram_size_from_environment(), -1);
+  unless_unset(tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment(), -1);
+  unless_unset(tuning.pass_max_registers, pass_max_registers_from_environment(), -1);
+  unless_unset(tuning.packed_max_orbit, packed_max_orbit_from_environment(), -1);
+  unless_unset(tuning.chunk_tile_bytes, chunk_tile_bytes_from_environment(), -1);
+  return tuning;
+}
+
 int chunked_pass_from_environment() {
   return integer_setting("TENSORDIAG_CHUNKED_PASS", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
 }

@@ -35,7 +35,17 @@
 //   TENSORDIAG_CHUNKED_PASS=b       the general engine's pass: chunk_pass wherever it plans (1), or
 //                                   group_pass wherever it plans (0); unset: chunk_pass where
 //                                   group_pass cannot plan and where it pays (gpu_kernels.cpp)
+#include "codegen/kernel_spec.hpp"
+
 namespace tensordiag::runtime {
+
+// `tuning` with the variables above that shape a kernel's source set in it (a set variable
+// replaces its field, an unset one keeps it): SUBSPACE_BITS, SUBSPACE_ANGLE_WARPS,
+// PIVOT_GRAM_SIZE, PASS_WARP_SHUFFLES, PASS_MAX_REGISTERS, PACKED_MAX_ORBIT, CHUNK_TILE_BYTES.
+// `tensordiag kernels` prints and compiles what a run under the same environment compiles (the
+// engines read each variable where they build its kind's spec). The others choose paths, not
+// sources.
+codegen::Tuning tuning_from_environment(codegen::Tuning tuning);
 
 int subspace_bits_from_environment();    // 0 when unset
 int subspace_angle_warps_from_environment();  // 0 when unset

@@ -40,6 +40,17 @@ struct Shape {
   Layout layout;
 };
 
+// A GPU run on the XOR passes of exactly `sweeps` sweeps.
+Options xor_sweeps_on_gpu(int sweeps) {
+  Options options;
+  options.backend = Backend::cuda;
+  options.schedule = SweepSchedule::xor_subspaces;
+  options.max_sweeps = sweeps;
+  options.tol = 1e-300;
+  options.stall_tol = 0;
+  return options;
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -57,13 +68,7 @@ TEST_SUITE("gpu") {
       CAPTURE(bits);
       const auto tensor = random_tensor<double>(shape.order, shape.size, 4100u + static_cast<unsigned>(shape.size * shape.order),
                                                 shape.layout);
-      Options options;
-      options.backend = Backend::cuda;
-      options.schedule = SweepSchedule::xor_subspaces;
-      options.max_sweeps = 2;
-      options.tol = 1e-300;
-      options.stall_tol = 0;
-      const auto gpu = diagonalize(tensor, options);
+      const auto gpu = diagonalize(tensor, xor_sweeps_on_gpu(2));
       REQUIRE(gpu.engine == "cuda");
       CHECK(gpu.schedule == "xor");
       // The reference: the same passes on the host, cells where the GPU has them, else one group a pass.
@@ -96,12 +101,7 @@ TEST_SUITE("gpu") {
       CAPTURE(shape.order);
       CAPTURE(shape.size);
       const auto tensor = random_tensor<T>(shape.order, shape.size, 4700u + static_cast<unsigned>(shape.size), shape.layout);
-      Options options;
-      options.backend = Backend::cuda;
-      options.schedule = SweepSchedule::xor_subspaces;
-      options.max_sweeps = 3;
-      options.tol = 1e-300;
-      options.stall_tol = 0;
+      const Options options = xor_sweeps_on_gpu(3);
       const auto first = diagonalize(tensor, options);
       REQUIRE(first.schedule == "xor");
       CHECK(relative_difference(first.core.values(), tensor.values()) > 1e-2);

@@ -28,17 +28,18 @@ GpuSubspacePasses<T>::GpuSubspacePasses(std::vector<SubspacePass> passes, int si
 
 template <class T>
 void GpuSubspacePasses<T>::enqueue(cudaStream_t stream, const GpuKernels<T>& kernels, T* tensor, T* factors) {
+  // Each kernel begins while the one before it runs, where the device allows it (overlap_).
+  const auto launch = [&](const auto& kernel, dim3 grid, auto... arguments) {
+    if (overlap_) kernel.overlapping(grid, stream, arguments...);
+    else kernel(grid, stream, arguments...);
+  };
+  const int fortran = layout_ == Layout::fortran_order ? 1 : 0;
   for (std::size_t p = 0; p < passes_.size(); ++p) {
     const int* indices = indices_.data() + p * static_cast<std::size_t>(size_);
     const auto [first, count] = group_spans_[p];
-    const dim3 grid(static_cast<unsigned>(cosets_));
-    const int fortran = layout_ == Layout::fortran_order ? 1 : 0;
-    if (overlap_)
-      kernels.subspace_angles.overlapping(grid, stream, tensor, indices, size_, fortran, groups_.data() + first, count, blocks_.data());
-    else
-      kernels.subspace_angles(grid, stream, tensor, indices, size_, fortran, groups_.data() + first, count, blocks_.data());
-    if (overlap_) kernels.subspace_apply.overlapping(stream, tensor, indices, blocks_.data(), factors);
-    else kernels.subspace_apply(stream, tensor, indices, blocks_.data(), factors);
+    launch(kernels.subspace_angles, dim3(static_cast<unsigned>(cosets_)), tensor, indices, size_, fortran,
+           groups_.data() + first, count, blocks_.data());
+    launch(kernels.subspace_apply, kernels.subspace_apply.grid, tensor, indices, blocks_.data(), factors);
   }
 }
 

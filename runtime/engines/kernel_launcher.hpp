@@ -59,11 +59,9 @@ struct KernelLauncher<T, signature, std::index_sequence<I...>> : LoadedKernel {
     launch(function, grid, block, dynamic_shared_bytes, stream, arguments...);
   }
 
-  // The same launch, begun while the stream's kernel before it still runs (launch_overlapping:
-  // the kernel waits with griddepcontrol.wait; devices of compute capability 9.0 and later).
-  void overlapping(cudaStream_t stream, HostParameter<T, signature.parameters[I].type>... arguments) const {
-    launch_overlapping(function, grid, block, dynamic_shared_bytes, stream, arguments...);
-  }
+  // The same kernel over `grid_blocks`, begun while the stream's kernel before it still runs
+  // (launch_overlapping: the kernel waits with griddepcontrol.wait; devices of compute capability
+  // 9.0 and later).
   void overlapping(dim3 grid_blocks, cudaStream_t stream, HostParameter<T, signature.parameters[I].type>... arguments) const {
     launch_overlapping(function, grid_blocks, block, dynamic_shared_bytes, stream, arguments...);
   }

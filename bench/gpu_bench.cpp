@@ -5,7 +5,8 @@
 // group pass alone on large tensors, end-to-end time (call to result in host memory, warm kernel
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
-//                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block]
+//                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] [--pass-blocks]
+//                    [--schedule-dtypes]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
@@ -21,7 +22,10 @@
 // group_pass alone at each register-bits and block-size choice. --end-to-end runs only the
 // end-to-end table (call to result in host memory, with report.json's timings beside).
 // --one-block runs only the one-block table: single general tensors on the one-block engine and on
-// the general one, and the one-block engine's time per tensor in a batch of 256.
+// the general one, and the one-block engine's time per tensor in a batch of 256. --pass-blocks runs
+// only the round robin of small and mid-size shapes at each group_pass block size, every dtype;
+// --schedule-dtypes only the round robin against the XOR passes (cells of 4 and 8) in every dtype at
+// shapes where auto keeps the round robin.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -376,6 +380,99 @@ nlohmann::json complex_table(int repeats, double copy_bw, const Selected& select
   return rows;
 }
 
+// Calls row(dtype, tensor) with planted tensors of the shape in float32, float64, complex64 and
+// complex128 (seed 2026).
+template <class Row>
+void for_each_dtype(int order, int size, Row&& row) {
+  GeneratorOptions g;
+  g.order = order;
+  g.size = size;
+  g.seed = 2026;
+  row("float32", generate_diagonalizable<float>(g).tensor);
+  row("float64", generate_diagonalizable<double>(g).tensor);
+  row("complex64", generate_complex_diagonalizable<float>(g).tensor);
+  row("complex128", generate_complex_diagonalizable<double>(g).tensor);
+}
+
+// One setting of a table below: an environment variable's value (empty: unset) and the schedule.
+struct Variant {
+  std::string value;
+  SweepSchedule schedule;
+};
+
+// The median GPU time of 10 sweeps of `tensor` under each variant of `variable`, printed after the
+// row's head; "refused" where the run throws. Returns {value: seconds}.
+template <class T>
+nlohmann::json variant_row(const char* head, const HostTensor<T>& tensor, const char* variable,
+                           const std::vector<Variant>& variants, int repeats) {
+  std::printf("%s", head);
+  nlohmann::json times = nlohmann::json::object();
+  for (const Variant& v : variants) {
+    if (v.value.empty()) unsetenv(variable);
+    else setenv(variable, v.value.c_str(), 1);
+    Options options;
+    options.schedule = v.schedule;
+    try {
+      const auto [t, run] = ten_sweeps(tensor, options, repeats);
+      std::printf(" %-9.4f", t * 1e3);
+      times[std::string(to_string(v.schedule)) + "/" + v.value] = t;
+    } catch (const std::exception& e) {
+      std::printf(" %-9s", "refused");
+    }
+  }
+  unsetenv(variable);
+  std::printf("\n");
+  return times;
+}
+
+// The round robin at each group_pass block size (TENSORDIAG_PASS_BLOCK_SIZE; 0: the plan's), float32,
+// float64, complex64 and complex128, 10 sweeps: where the plan's blocks of 256-512 threads leave a
+// small tensor's pass on a few multiprocessors.
+template <class Selected>
+nlohmann::json pass_block_table(int repeats, const Selected& selected) {
+  std::printf("group_pass block size (round robin, 10 sweeps, ms; block 0: the plan's):\n%-3s %-4s %-11s", "D", "N", "dtype");
+  std::vector<Variant> variants;
+  for (const int b : {0, 32, 64, 128, 256, 512}) {
+    variants.push_back({std::to_string(b), SweepSchedule::round_robin});
+    std::printf(" %-9d", b);
+  }
+  std::printf("\n");
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto [order, size] : {std::pair{5, 8}, {6, 8}, {7, 8}, {8, 8}, {4, 12}, {5, 12}, {6, 6}, {7, 6}, {8, 4}, {9, 4},
+                             {10, 4}, {4, 16}, {5, 16}, {5, 10}, {4, 14}}) {
+    if (!selected(order, size)) continue;
+    for_each_dtype(order, size, [&](const char* dtype, const auto& tensor) {
+      char head[64];
+      std::snprintf(head, sizeof head, "%-3d %-4d %-11s", order, size, dtype);
+      rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype},
+                      {"seconds_median_by_block", variant_row(head, tensor, "TENSORDIAG_PASS_BLOCK_SIZE", variants, repeats)}});
+    });
+  }
+  return rows;
+}
+
+// auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
+// (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps, at the shapes where
+// the rule keeps the round robin.
+template <class Selected>
+nlohmann::json schedule_dtype_table(int repeats, const Selected& selected) {
+  std::printf("round robin against the XOR passes (10 sweeps, ms):\n%-3s %-4s %-11s %-9s %-9s %-9s\n", "D", "N", "dtype",
+              "rr", "xor/4", "xor/8");
+  const std::vector<Variant> variants{
+      {"", SweepSchedule::round_robin}, {"2", SweepSchedule::xor_subspaces}, {"3", SweepSchedule::xor_subspaces}};
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto [order, size] : {std::pair{4, 8}, {5, 8}, {6, 8}, {4, 32}}) {
+    if (!selected(order, size)) continue;
+    for_each_dtype(order, size, [&](const char* dtype, const auto& tensor) {
+      char head[64];
+      std::snprintf(head, sizeof head, "%-3d %-4d %-11s", order, size, dtype);
+      rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype},
+                      {"seconds_median", variant_row(head, tensor, "TENSORDIAG_SUBSPACE_BITS", variants, repeats)}});
+    });
+  }
+  return rows;
+}
+
 }  // namespace
 
 // End to end: the call to result in host memory, warm kernel cache, float32, D = 3, 10 sweeps,
@@ -428,6 +525,8 @@ int main(int argc, char** argv) {
   bool skew_only = false;       // --skew: the structure-skew table alone
   bool end_to_end_only = false; // --end-to-end: the end-to-end table alone
   bool one_block_only = false;  // --one-block: the one-block engine against the general one
+  bool pass_blocks_only = false;  // --pass-blocks: the round robin at each group_pass block size
+  bool schedule_dtypes_only = false;  // --schedule-dtypes: the round robin against the XOR passes, every dtype
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -442,9 +541,12 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--skew") == 0) skew_only = true;
     else if (std::strcmp(argv[i], "--end-to-end") == 0) end_to_end_only = true;
     else if (std::strcmp(argv[i], "--one-block") == 0) one_block_only = true;
+    else if (std::strcmp(argv[i], "--pass-blocks") == 0) pass_blocks_only = true;
+    else if (std::strcmp(argv[i], "--schedule-dtypes") == 0) schedule_dtypes_only = true;
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
-                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block]\n");
+                           "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] "
+                           "[--pass-blocks] [--schedule-dtypes]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -464,6 +566,13 @@ int main(int argc, char** argv) {
     const nlohmann::json rows = one_block_table(repeats, Structure::general, 256);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"one_block", rows}}.dump(2) << "\n";
+    return 0;
+  }
+  if (pass_blocks_only || schedule_dtypes_only) {
+    const char* table = pass_blocks_only ? "pass_blocks" : "schedule_dtypes";
+    const nlohmann::json rows = pass_blocks_only ? pass_block_table(repeats, selected) : schedule_dtype_table(repeats, selected);
+    if (!out_path.empty())
+      std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {table, rows}}.dump(2) << "\n";
     return 0;
   }
   if (end_to_end_only) {

@@ -215,6 +215,8 @@ TEST_CASE("cli kernels: the tuning variables a run applies shape the sources sho
        [](codegen::Tuning& t) { t.pass_warp_shuffles = 0; }},
       {"TENSORDIAG_PASS_MAX_REGISTERS", "96", "kernels --order 9 --size 8 --kernel group_pass", "group_pass", 9, 8,
        [](codegen::Tuning& t) { t.pass_max_registers = 96; }},
+      {"TENSORDIAG_PASS_BLOCK_SIZE", "64", "kernels --order 5 --size 8 --kernel group_pass", "group_pass", 5, 8,
+       [](codegen::Tuning& t) { t.pass_block_size = 64; }},
       {"TENSORDIAG_PIVOT_GRAM_SIZE", "0", "kernels --order 3 --size 32 --kernel lambda_norm", "lambda_norm", 3, 32,
        [](codegen::Tuning& t) { t.pivot_gram_size = 0; }},
       {"TENSORDIAG_SUBSPACE_BITS", "2", "kernels --order 3 --size 64 --kernel subspace_apply", "subspace_apply", 3, 64,

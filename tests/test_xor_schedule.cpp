@@ -211,6 +211,12 @@ TEST_CASE("TENSORDIAG_PASS_WARP_SHUFFLES (0, 1) and TENSORDIAG_PASS_MAX_REGISTER
                         {{"0", 0}, {"32", 32}, {"255", 255}, {"", -1}}, {"31", "256", "-128", "128k"});
 }
 
+TEST_CASE("TENSORDIAG_PASS_BLOCK_SIZE: 0 or a multiple of 32 in 32..1024, unset 0 (the plan's), else one clear error") {
+  check_integer_setting("TENSORDIAG_PASS_BLOCK_SIZE", pass_block_size_from_environment, 0,
+                        "0 or a multiple of 32 in 32..1024", {{"", 0}, {"0", 0}, {"32", 32}, {"128", 128}, {"1024", 1024}},
+                        {"16", "33", "1056", "-32", "128 ", "many"});
+}
+
 TEST_CASE("TENSORDIAG_CHUNK_TILE_BYTES: 0..232448, unset -1 (the plan's default), anything else one clear error") {
   check_integer_setting("TENSORDIAG_CHUNK_TILE_BYTES", chunk_tile_bytes_from_environment, -1, "0..232448",
                         {{"", -1}, {"0", 0}, {"49152", 49152}, {"232448", 232448}}, {"232449", "-1", "48K", "tiles"});

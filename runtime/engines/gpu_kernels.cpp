@@ -155,6 +155,7 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       if (from_environment != -1) field = from_environment;
     };
     if (kind == KernelKind::group_pass) {
+      if (const int threads = pass_block_size_from_environment(); threads != 0) spec.tuning.pass_block_size = threads;
       unless_unset(spec.tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment());
       unless_unset(spec.tuning.pass_max_registers, pass_max_registers_from_environment());
     }

@@ -34,6 +34,12 @@ int pivot_gram_size_from_environment() {
                          "0..128");
 }
 
+int pass_block_size_from_environment() {
+  return integer_setting("TENSORDIAG_PASS_BLOCK_SIZE", 0,
+                         [](long threads) { return threads == 0 || (threads >= 32 && threads <= 1024 && threads % 32 == 0); },
+                         "0 or a multiple of 32 in 32..1024");
+}
+
 int pass_warp_shuffles_from_environment() {
   return integer_setting("TENSORDIAG_PASS_WARP_SHUFFLES", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
 }
@@ -81,6 +87,7 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning) {
   unless_unset(tuning.subspace_bits, subspace_bits_from_environment(), 0);
   unless_unset(tuning.subspace_angle_warps, subspace_angle_warps_from_environment(), 0);
   unless_unset(tuning.pivot_gram_size, pivot_gram_size_from_environment(), -1);
+  unless_unset(tuning.pass_block_size, pass_block_size_from_environment(), 0);
   unless_unset(tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment(), -1);
   unless_unset(tuning.pass_max_registers, pass_max_registers_from_environment(), -1);
   unless_unset(tuning.packed_max_orbit, packed_max_orbit_from_environment(), -1);

@@ -9,6 +9,8 @@
 //                                   Tuning::subspace_angle_warps; else 1..32)
 //   TENSORDIAG_PASS_WARP_SHUFFLES=b group_pass's exchanges between lanes of a warp by shuffles (1)
 //                                   or through shared memory (0) (codegen Tuning::pass_warp_shuffles)
+//   TENSORDIAG_PASS_BLOCK_SIZE=t    group_pass's threads a block, whole tiles (0: the plan's; else a
+//                                   multiple of 32 in 32..1024; codegen Tuning::pass_block_size)
 //   TENSORDIAG_PASS_MAX_REGISTERS=r group_pass's registers a thread at most (0: no bound beyond the
 //                                   block's size; else 32..255; unset: 128 for float64, 64 for
 //                                   complex64; codegen
@@ -41,7 +43,8 @@ namespace tensordiag::runtime {
 
 // `tuning` with the variables above that shape a kernel's source set in it (a set variable
 // replaces its field, an unset one keeps it): SUBSPACE_BITS, SUBSPACE_ANGLE_WARPS,
-// PIVOT_GRAM_SIZE, PASS_WARP_SHUFFLES, PASS_MAX_REGISTERS, PACKED_MAX_ORBIT, CHUNK_TILE_BYTES.
+// PIVOT_GRAM_SIZE, PASS_BLOCK_SIZE, PASS_WARP_SHUFFLES, PASS_MAX_REGISTERS, PACKED_MAX_ORBIT,
+// CHUNK_TILE_BYTES.
 // `tensordiag kernels` prints and compiles what a run under the same environment compiles (the
 // engines read each variable where they build its kind's spec). The others choose paths, not
 // sources.
@@ -50,6 +53,7 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning);
 int subspace_bits_from_environment();    // 0 when unset
 int subspace_angle_warps_from_environment();  // 0 when unset
 int pivot_gram_size_from_environment();  // -1 when unset
+int pass_block_size_from_environment();  // 0 when unset
 int pass_warp_shuffles_from_environment();  // -1 when unset
 int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset

@@ -127,7 +127,7 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 // R = min(D - 1, pass_register_bits (default 5, complex 3), the bits of 256 bytes of registers)
 // outer modes mix in registers, the other T = D - 1 - R through shared memory between threads; a
 // tile takes N << T threads, and a block as many whole tiles as pass_block_size (default 512,
-// complex 256) allows. Each thread
+// complex 256, 128 for small tensors: small_pass_blocks) allows. Each thread
 // holds at least 8 entries (several innermost positions when 2^R < 8: more loads in flight between
 // barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
 // registers, then gives each thread more innermost positions. When the exchange buffer would not
@@ -144,6 +144,16 @@ int register_bits_cap(const Sizes& z) {
   int bits = 0;
   while ((z.scalar << (bits + 1)) <= 256) ++bits;
   return bits;
+}
+
+// Blocks of 128 threads for a tensor of at most 2^21 entries with N even, 6 to 16. There the default
+// blocks left the pass on few multiprocessors (float32 D = 5, N = 8: 4 blocks of 512 threads), and
+// with 128 threads 10 round-robin sweeps took 0.81-1.00 of the time in 34 of 36 shape and dtype
+// cells measured (D x N = 5 x 8, 6 x 8, 7 x 8, 4 x 12, 5 x 12, 6 x 6, 7 x 6, 4 x 16, 5 x 16; complex64
+// 5 x 12 1.04); at N = 4 (D = 8 to 10) no block size gained and 128 lost up to 11% (complex64
+// 10 x 4). NVIDIA H200, bench/results/pass_blocks_h200_2026-11-28.md.
+bool small_pass_blocks(const Sizes& z) {
+  return z.n % 2 == 0 && z.n >= 6 && z.n <= 16 && z.entries <= (1LL << 21);
 }
 
 PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
@@ -163,7 +173,10 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
       std::min<long long>(z.n, std::max(ceil_div(z.n, max_threads), ceil_div(8, 1LL << r)));
   const long long x_threads = ceil_div(z.n, x_per_thread);
   const long long tile_threads = x_threads << t;
-  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : complex ? 256 : 512;
+  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size
+                            : small_pass_blocks(z)          ? 128
+                            : complex                       ? 256
+                                                            : 512;
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
   long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;

@@ -45,7 +45,8 @@ struct Tuning {
   // group_pass's threads per block (whole tiles, rounded up to a warp); 0 = 512 for real dtypes:
   // within 1% of the best of the H100 sweep for every shape but one, and 9 points of copy
   // bandwidth above 256 threads at D = 3, N = 256 (bench/results/gpu_h100_2026-11-22.md); 256 for
-  // complex ones (bench/results/complex_gpu_h100_2026-11-25.md).
+  // complex ones (bench/results/complex_gpu_h100_2026-11-25.md); 128 for tensors of at most 2^21
+  // entries with N even, 6 to 16 (kernel_plan.cpp: small_pass_blocks).
   int pass_block_size = 0;
   // group_pass: outer modes mixed in registers at most (2^bits registers), 1..6; 0 = the dtype's:
   // 5 for real dtypes (6 bits moved 0.88 of copy bandwidth at D = 9, N = 8 against 0.78 with 5,

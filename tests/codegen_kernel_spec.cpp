@@ -133,6 +133,32 @@ TEST_CASE("launch shapes follow the shape") {
   CHECK(small[0].grid_blocks == 1);
 }
 
+TEST_CASE("group_pass: blocks of 128 threads for tensors of at most 2^21 entries with N even, 6..16, else 512 / 256") {
+  // The pass's threads a block under the default tuning, or with pass_block_size asked.
+  const auto pass_threads = [](int order, int size, const char* dtype, int asked = 0) {
+    codegen::Tuning tuning;
+    tuning.pass_block_size = asked;
+    return kernel_entries(make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag", tuning))[0].block_threads;
+  };
+  for (const char* dtype : {"float32", "float64", "complex64", "complex128"}) {
+    CAPTURE(dtype);
+    for (const auto& [order, size] : {std::pair{5, 8}, {7, 8}, {4, 12}, {5, 16}, {6, 6}, {4, 14}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      CHECK(pass_threads(order, size, dtype) == 128);  // 2^21 entries at most (7 x 8: just so)
+    }
+    // Outside the rule the blocks the plan chose before, where whole tiles of 512 threads (real) or
+    // 256 (complex) fit the shared memory: 2^24 entries, N = 4, odd N, N > 16.
+    const int old_target = std::string(dtype).starts_with("complex") ? 256 : 512;
+    for (const auto& [order, size] : {std::pair{8, 8}, {9, 4}, {5, 7}, {3, 18}}) {
+      CAPTURE(order);
+      CAPTURE(size);
+      CHECK(pass_threads(order, size, dtype) == pass_threads(order, size, dtype, old_target));
+    }
+  }
+  CHECK(pass_threads(5, 8, "float32", 64) == 64);  // an asked-for size wins over the rule
+}
+
 TEST_CASE("a custom DSL rule generates through the templated make_kernel_spec") {
   const KernelSpec spec = make_kernel_spec(KernelKind::small_tensor, 3, 4, ScalarType::float64, dsl::Layout::c_order,
                                            test_rules::weighted);

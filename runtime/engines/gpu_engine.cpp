@@ -77,7 +77,12 @@ struct GpuSchedule {
 //   complex64, complex128 and float32 structure symmetric at D x N = 4 x 16, 4 x 64, 5 x 16, 5 x 32,
 //   6 x 16, where it won in every dtype where its tile fits (0.40-0.92 of the round robin's time;
 //   float32 D = 4, N = 64 19.0 ms against 35.9); at N = 8 and 32 with fewer entries it won or lost by
-//   up to a third depending on the dtype (D = 4, N = 32: 0.99-1.33), so those keep the round robin.
+//   up to a third depending on the dtype (D = 4, N = 32: 0.99-1.33), so those keep the round robin,
+//   except at order 4: after the XOR passes' speed-ups of 2026-11-28 an H200 measured D = 4, N = 32
+//   at 0.72-0.91 of the round robin's time in all four dtypes and D = 4, N = 8 at 0.80-0.89 (float64
+//   and the complex dtypes; float32 runs there on the one-block engine), but D = 5, N = 8 at
+//   0.83 in float32 and 1.06-1.11 in the others (bench/results/xor_rule_h200_2026-11-28.md), so
+//   order 4 (structure general) takes them at every N a power of two from 8.
 //   Real dtypes keep the tile within 100 KB (float64 D = 6, N = 16, a 128 KB tile: 1.22 of the
 //   round robin), complex ones take the opt-in shared memory (complex64 D = 6, N = 16: 0.79,
 //   complex128 D = 5, N = 32: 0.52, both 128 KB). Structure symmetric above order 3 in float32 only
@@ -91,6 +96,7 @@ struct GpuSchedule {
 bool auto_takes_xor(const codegen::KernelSpec& base, bool symmetric) {
   if (base.order == 3) return base.size >= 16;
   if (base.order > 7 || (symmetric && base.dtype != codegen::ScalarType::float32)) return false;
+  if (base.order == 4 && !symmetric) return base.size >= 8;
   const bool power_of_four = base.size >= 16 && (base.size & (base.size - 1)) == 0 && (base.size & 0x55555555) != 0;
   return power_of_four || std::pow(static_cast<double>(base.size), base.order) >= static_cast<double>(1 << 24);
 }

@@ -32,8 +32,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/givens.hpp"
@@ -425,6 +427,23 @@ nlohmann::json variant_row(const char* head, const HostTensor<T>& tensor, const 
   return times;
 }
 
+// variant_row for each selected shape of `shapes` in each dtype, the times under `key` in each row.
+template <class Selected>
+nlohmann::json variant_rows(std::initializer_list<std::pair<int, int>> shapes, const Selected& selected,
+                            const char* variable, const std::vector<Variant>& variants, int repeats, const char* key) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& [order, size] : shapes) {
+    if (!selected(order, size)) continue;
+    for_each_dtype(order, size, [&](const char* dtype, const auto& tensor) {
+      char head[64];
+      std::snprintf(head, sizeof head, "%-3d %-4d %-11s", order, size, dtype);
+      rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype},
+                      {key, variant_row(head, tensor, variable, variants, repeats)}});
+    });
+  }
+  return rows;
+}
+
 // The round robin at each group_pass block size (TENSORDIAG_PASS_BLOCK_SIZE; 0: the plan's), float32,
 // float64, complex64 and complex128, 10 sweeps: where the plan's blocks of 256-512 threads leave a
 // small tensor's pass on a few multiprocessors.
@@ -437,40 +456,22 @@ nlohmann::json pass_block_table(int repeats, const Selected& selected) {
     std::printf(" %-9d", b);
   }
   std::printf("\n");
-  nlohmann::json rows = nlohmann::json::array();
-  for (auto [order, size] : {std::pair{5, 8}, {6, 8}, {7, 8}, {8, 8}, {4, 12}, {5, 12}, {6, 6}, {7, 6}, {8, 4}, {9, 4},
-                             {10, 4}, {4, 16}, {5, 16}, {5, 10}, {4, 14}}) {
-    if (!selected(order, size)) continue;
-    for_each_dtype(order, size, [&](const char* dtype, const auto& tensor) {
-      char head[64];
-      std::snprintf(head, sizeof head, "%-3d %-4d %-11s", order, size, dtype);
-      rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype},
-                      {"seconds_median_by_block", variant_row(head, tensor, "TENSORDIAG_PASS_BLOCK_SIZE", variants, repeats)}});
-    });
-  }
-  return rows;
+  return variant_rows({{5, 8}, {6, 8}, {7, 8}, {8, 8}, {4, 12}, {5, 12}, {6, 6}, {7, 6}, {8, 4}, {9, 4}, {10, 4}, {4, 16},
+                       {5, 16}, {5, 10}, {4, 14}},
+                      selected, "TENSORDIAG_PASS_BLOCK_SIZE", variants, repeats, "seconds_median_by_block");
 }
 
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
-// (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps, at the shapes where
-// the rule keeps the round robin.
+// (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps, at the shapes of
+// orders 4 to 6 that auto's order-4 rule was read from (bench/results/xor_rule_h200_2026-11-28.md).
 template <class Selected>
 nlohmann::json schedule_dtype_table(int repeats, const Selected& selected) {
   std::printf("round robin against the XOR passes (10 sweeps, ms):\n%-3s %-4s %-11s %-9s %-9s %-9s\n", "D", "N", "dtype",
               "rr", "xor/4", "xor/8");
   const std::vector<Variant> variants{
       {"", SweepSchedule::round_robin}, {"2", SweepSchedule::xor_subspaces}, {"3", SweepSchedule::xor_subspaces}};
-  nlohmann::json rows = nlohmann::json::array();
-  for (auto [order, size] : {std::pair{4, 8}, {5, 8}, {6, 8}, {4, 32}}) {
-    if (!selected(order, size)) continue;
-    for_each_dtype(order, size, [&](const char* dtype, const auto& tensor) {
-      char head[64];
-      std::snprintf(head, sizeof head, "%-3d %-4d %-11s", order, size, dtype);
-      rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype},
-                      {"seconds_median", variant_row(head, tensor, "TENSORDIAG_SUBSPACE_BITS", variants, repeats)}});
-    });
-  }
-  return rows;
+  return variant_rows({{4, 8}, {5, 8}, {6, 8}, {4, 32}}, selected, "TENSORDIAG_SUBSPACE_BITS", variants, repeats,
+                      "seconds_median");
 }
 
 }  // namespace

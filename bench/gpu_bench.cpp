@@ -25,7 +25,7 @@
 // the general one, and the one-block engine's time per tensor in a batch of 256. --pass-blocks runs
 // only the round robin of small and mid-size shapes at each group_pass block size, every dtype;
 // --schedule-dtypes only the round robin against the XOR passes (cells of 4 and 8) in every dtype at
-// shapes where auto keeps the round robin.
+// the shapes of orders 4 to 6 that auto's order-4 rule was read from.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

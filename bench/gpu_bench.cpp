@@ -25,7 +25,8 @@
 // the general one, and the one-block engine's time per tensor in a batch of 256. --pass-blocks runs
 // only the round robin of small and mid-size shapes at each group_pass block size, every dtype;
 // --schedule-dtypes only the round robin against the XOR passes (cells of 4 and 8) in every dtype at
-// the shapes of orders 4 to 6 that auto's order-4 rule was read from.
+// the shapes of orders 4 to 6 that auto's order-4 rule was read from; with --symmetric, the same on
+// planted symmetric float32 and float64 tensors with structure symmetric, orders 3 to 7.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -382,28 +383,34 @@ nlohmann::json complex_table(int repeats, double copy_bw, const Selected& select
   return rows;
 }
 
-// Calls row(dtype, tensor) with planted tensors of the shape in float32, float64, complex64 and
-// complex128 (seed 2026).
+// Calls row(dtype, tensor) with planted tensors of the shape and structure (seed 2026): general in
+// float32, float64, complex64 and complex128; symmetric in float32 and float64 (auto takes the XOR
+// passes above order 3 for float32 alone, gpu_engine.cpp).
 template <class Row>
-void for_each_dtype(int order, int size, Row&& row) {
+void for_each_dtype(int order, int size, Structure structure, Row&& row) {
   GeneratorOptions g;
   g.order = order;
   g.size = size;
   g.seed = 2026;
+  g.structure = structure;
   row("float32", generate_diagonalizable<float>(g).tensor);
   row("float64", generate_diagonalizable<double>(g).tensor);
+  if (structure != Structure::general) return;
   row("complex64", generate_complex_diagonalizable<float>(g).tensor);
   row("complex128", generate_complex_diagonalizable<double>(g).tensor);
 }
 
-// One setting of a table below: an environment variable's value (empty: unset) and the schedule.
+// One setting of a table below: an environment variable's value (empty: unset), the schedule and
+// the structure the run asks for.
 struct Variant {
   std::string value;
   SweepSchedule schedule;
+  Structure structure = Structure::general;
 };
 
 // The median GPU time of 10 sweeps of `tensor` under each variant of `variable`, printed after the
-// row's head; "refused" where the run throws. Returns {value: seconds}.
+// row's head; "refused" where the run throws (its message on stderr and in the row). Returns
+// {schedule/value: seconds or the message}.
 template <class T>
 nlohmann::json variant_row(const char* head, const HostTensor<T>& tensor, const char* variable,
                            const std::vector<Variant>& variants, int repeats) {
@@ -414,12 +421,16 @@ nlohmann::json variant_row(const char* head, const HostTensor<T>& tensor, const 
     else setenv(variable, v.value.c_str(), 1);
     Options options;
     options.schedule = v.schedule;
+    options.structure = v.structure;
+    const std::string key = std::string(to_string(v.schedule)) + "/" + v.value;
     try {
       const auto [t, run] = ten_sweeps(tensor, options, repeats);
       std::printf(" %-9.4f", t * 1e3);
-      times[std::string(to_string(v.schedule)) + "/" + v.value] = t;
+      times[key] = t;
     } catch (const std::exception& e) {
       std::printf(" %-9s", "refused");
+      std::fprintf(stderr, "gpu_bench: %s %s: %s\n", head, key.c_str(), e.what());
+      times[key] = e.what();
     }
   }
   unsetenv(variable);
@@ -434,7 +445,7 @@ nlohmann::json variant_rows(std::initializer_list<std::pair<int, int>> shapes, c
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& [order, size] : shapes) {
     if (!selected(order, size)) continue;
-    for_each_dtype(order, size, [&](const char* dtype, const auto& tensor) {
+    for_each_dtype(order, size, variants.front().structure, [&](const char* dtype, const auto& tensor) {
       char head[64];
       std::snprintf(head, sizeof head, "%-3d %-4d %-11s", order, size, dtype);
       rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype},
@@ -462,14 +473,21 @@ nlohmann::json pass_block_table(int repeats, const Selected& selected) {
 }
 
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
-// (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps, at the shapes of
-// orders 4 to 6 that auto's order-4 rule was read from (bench/results/xor_rule_h200_2026-11-28.md).
+// (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps. Structure general:
+// the shapes of orders 4 to 6 that auto's order-4 rule was read from
+// (bench/results/xor_rule_h200_2026-11-28.md); structure symmetric (planted symmetric tensors, float32
+// and float64): the powers of two of gpu_bench --symmetric's orders.
 template <class Selected>
-nlohmann::json schedule_dtype_table(int repeats, const Selected& selected) {
-  std::printf("round robin against the XOR passes (10 sweeps, ms):\n%-3s %-4s %-11s %-9s %-9s %-9s\n", "D", "N", "dtype",
-              "rr", "xor/4", "xor/8");
-  const std::vector<Variant> variants{
-      {"", SweepSchedule::round_robin}, {"2", SweepSchedule::xor_subspaces}, {"3", SweepSchedule::xor_subspaces}};
+nlohmann::json schedule_dtype_table(int repeats, const Selected& selected, Structure structure) {
+  std::printf("round robin against the XOR passes (structure %s, 10 sweeps, ms):\n%-3s %-4s %-11s %-9s %-9s %-9s\n",
+              structure == Structure::symmetric ? "symmetric" : "general", "D", "N", "dtype", "rr", "xor/4", "xor/8");
+  const std::vector<Variant> variants{{"", SweepSchedule::round_robin, structure},
+                                      {"2", SweepSchedule::xor_subspaces, structure},
+                                      {"3", SweepSchedule::xor_subspaces, structure}};
+  if (structure == Structure::symmetric)
+    return variant_rows({{3, 16}, {3, 32}, {3, 64}, {3, 128}, {4, 8}, {4, 16}, {4, 32}, {4, 64}, {5, 8}, {5, 16}, {5, 32},
+                         {6, 8}, {6, 16}, {7, 8}},
+                        selected, "TENSORDIAG_SUBSPACE_BITS", variants, repeats, "seconds_median");
   return variant_rows({{4, 8}, {5, 8}, {6, 8}, {4, 32}}, selected, "TENSORDIAG_SUBSPACE_BITS", variants, repeats,
                       "seconds_median");
 }
@@ -571,7 +589,9 @@ int main(int argc, char** argv) {
   }
   if (pass_blocks_only || schedule_dtypes_only) {
     const char* table = pass_blocks_only ? "pass_blocks" : "schedule_dtypes";
-    const nlohmann::json rows = pass_blocks_only ? pass_block_table(repeats, selected) : schedule_dtype_table(repeats, selected);
+    const nlohmann::json rows =
+        pass_blocks_only ? pass_block_table(repeats, selected)
+                         : schedule_dtype_table(repeats, selected, symmetric_only ? Structure::symmetric : Structure::general);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {table, rows}}.dump(2) << "\n";
     return 0;

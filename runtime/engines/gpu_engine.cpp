@@ -85,8 +85,13 @@ struct GpuSchedule {
 //   order 4 (structure general) takes them at every N a power of two from 8.
 //   Real dtypes keep the tile within 100 KB (float64 D = 6, N = 16, a 128 KB tile: 1.22 of the
 //   round robin), complex ones take the opt-in shared memory (complex64 D = 6, N = 16: 0.79,
-//   complex128 D = 5, N = 32: 0.52, both 128 KB). Structure symmetric above order 3 in float32 only
-//   (the dtype measured).
+//   complex128 D = 5, N = 32: 0.52, both 128 KB). Structure symmetric, whose angles cost more a
+//   group than the general rule's, takes them at orders 4 and 5 for every N a power of two from 8, in
+//   float32 and float64: an H200 measured 0.47-0.85 of the round robin's time in float32 and
+//   0.45-0.95 in float64 at D x N = 4 x 8, 4 x 16, 4 x 32, 4 x 64, 5 x 8, 5 x 16 and 5 x 32; at
+//   orders 6 and 7 the rule above (D = 6, N = 16: 0.88 and 0.81; D = 6, N = 8: 1.39 and 1.67;
+//   D = 7, N = 8: 2.68 and 1.06; bench/results/symmetric_schedules_h200_2026-11-28.md). A complex
+//   symmetric tensor from order 4 has no subspace passes (its steps are the host's).
 // They need N a power of two, cells of at least 4 a mode within a block's shared memory, and no
 // pivot check (its Lambda needs the whole tensor between groups). An explicit xor takes the
 // subspace passes wherever they fit (cells of 8, else 4, within 100 KB, or
@@ -95,8 +100,8 @@ struct GpuSchedule {
 // bench/results/symmetric_fourier_h100_2026-11-25.md); complex tensors take the complex kernels.
 bool auto_takes_xor(const codegen::KernelSpec& base, bool symmetric) {
   if (base.order == 3) return base.size >= 16;
-  if (base.order > 7 || (symmetric && base.dtype != codegen::ScalarType::float32)) return false;
-  if (base.order == 4 && !symmetric) return base.size >= 8;
+  if (base.order > 7 || (symmetric && codegen::is_complex(base.dtype))) return false;
+  if (base.order == 4 || (symmetric && base.order == 5)) return base.size >= 8;
   const bool power_of_four = base.size >= 16 && (base.size & (base.size - 1)) == 0 && (base.size & 0x55555555) != 0;
   return power_of_four || std::pow(static_cast<double>(base.size), base.order) >= static_cast<double>(1 << 24);
 }

@@ -109,7 +109,8 @@ TEST_SUITE("gpu") {
     }
   }
 
-  TEST_CASE("symmetric takes the one-block engine for small tensors and the XOR subspace passes at D = 3, N >= 16") {
+  TEST_CASE("symmetric takes the one-block engine for small tensors and the XOR subspace passes at D = 3, N >= 16 "
+            "and D = 4, 5, N >= 8") {
     struct Expected {
       Shape shape;
       SweepSchedule schedule;
@@ -124,7 +125,10 @@ TEST_SUITE("gpu") {
         {{3, 64}, SweepSchedule::automatic, "cuda", "xor", "subspace_angles"},
         {{3, 33}, SweepSchedule::automatic, "cuda", "round-robin", "symmetric_angles"},
         {{4, 6}, SweepSchedule::automatic, "cuda", "round-robin", "symmetric_angles"},
-        {{4, 8}, SweepSchedule::xor_subspaces, "cuda", "xor", "subspace_angles"},
+        {{4, 8}, SweepSchedule::automatic, "cuda", "xor", "subspace_angles"},
+        {{5, 8}, SweepSchedule::automatic, "cuda", "xor", "subspace_angles"},
+        {{6, 8}, SweepSchedule::automatic, "cuda", "round-robin", "symmetric_angles"},
+        {{6, 8}, SweepSchedule::xor_subspaces, "cuda", "xor", "subspace_angles"},
         {{3, 32}, SweepSchedule::round_robin, "cuda", "round-robin", "symmetric_angles"}};
     unsigned seed = 760;
     for (const Expected& c : cases) {

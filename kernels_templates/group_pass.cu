@@ -38,6 +38,11 @@
 //              them, but in the pieces of an overlapped change: runtime/distributed/overlapped_change.hpp).
 // Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS; or PASS_BLOCKS alone (the factors
 // left to another launch: a slab's pieces, runtime/distributed/overlapped_change.hpp).
+// A sweep of one GPU launches it to overlap its group's angle kernel (pivot_angles or
+// symmetric_angles, which begin after the pass before has ended; runtime/engines/gpu_engine.cpp,
+// GpuSweep): a block sets up and loads its first tile at once, and waits for the angles' end before
+// it reads the rotations (the factor blocks wait first). It lets the next group's angles begin as it
+// starts; they wait for this grid's end before they read the tensor.
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int R = ${register_bits};
@@ -102,8 +107,10 @@ __device__ __forceinline__ tensordiag::dsl::Complex<Part> shuffled(tensordiag::d
 // bounds them (codegen Tuning::pass_max_registers).
 extern "C" __global__ void __launch_bounds__(${launch_bounds})
 group_pass(${group_pass_parameters}) {
+  let_next_kernel_begin();
   const bool figures = partials != nullptr;  // the same in every thread of the grid
   if (blockIdx.x >= PASS_BLOCKS) {
+    const unsigned token = wait_for_previous_kernel();
     // M_n <- M_n R_n: thread (mode, pair, row).
     const long long u = (blockIdx.x - PASS_BLOCKS) * THREADS + threadIdx.x;
     if (u < FACTOR_ROWS) {
@@ -111,7 +118,7 @@ group_pass(${group_pass_parameters}) {
       const int k = static_cast<int>(u / N % PAIRS);
       const int mode = static_cast<int>(u / (static_cast<long long>(N) * PAIRS));
       rotate_factor_row(factors + (static_cast<long long>(mode) * N + row) * N, pairs[2 * k], pairs[2 * k + 1],
-                        rotations[mode * PAIRS + k]);
+                        read_after_wait(rotations + mode * PAIRS + k, token));
     }
     return;
   }
@@ -169,6 +176,9 @@ group_pass(${group_pass_parameters}) {
   const int x0 = local % X_THREADS;      // first innermost position; then x0 + X_THREADS, ...
   Scalar (*const buffer)[SLOT_ENTRIES] = exchange[has_tile ? tile_in_block : 0];
   double off = 0.0, diag = 0.0;
+  // The rotations are read after wait_for_previous_kernel, in the first tile once its loads are in flight.
+  bool rotations_ready = false;
+  unsigned token = 0;
 
   for (Offset tile_group = blockIdx.x; tile_group < tile_groups; tile_group += PASS_BLOCKS) {
     const Offset tile = tile_group * TILES_PER_BLOCK + tile_in_block;
@@ -239,12 +249,16 @@ group_pass(${group_pass_parameters}) {
       for (int j = 0; j < REGS; ++j)
         v[xi][j] = x_valid && !(j & missing) ? tensor[thread_base + x + reg_offset(j)] : Scalar(0);
     }
+    if (!rotations_ready) {
+      token = wait_for_previous_kernel();
+      rotations_ready = true;
+    }
 
     // Register modes: registers j (bit k clear) and j | 2^k mix.
 #pragma unroll
     for (int k = 0; k < R; ++k) {
       if (hi[k] < 0) continue;
-      const Rotation g = rotations[MODE_OF_MEMORY_MODE[k] * PAIRS + rep[k]];
+      const Rotation g = read_after_wait(rotations + MODE_OF_MEMORY_MODE[k] * PAIRS + rep[k], token);
       const Mix at_p = mix_of(g, false), at_q = mix_of(g, true);
 #pragma unroll
       for (int xi = 0; xi < X_PER_THREAD; ++xi)
@@ -276,13 +290,13 @@ group_pass(${group_pass_parameters}) {
           mixes = mixes && y >= 0;
           source = lane + (y >= 0 ? y - x0 : 0);
           at_q = x0 > y;
-          g = rotations[mode * PAIRS + (y >= 0 ? pair_of[x0] : 0)];
+          g = read_after_wait(rotations + mode * PAIRS + (y >= 0 ? pair_of[x0] : 0), token);
         } else {
           const int bit = 1 << (k - R);
           mixes = mixes && hi[k] >= 0;
           at_q = t & bit;
           source = lane + (at_q ? -bit : bit) * X_THREADS;
-          g = rotations[mode * PAIRS + rep[k]];
+          g = read_after_wait(rotations + mode * PAIRS + rep[k], token);
         }
         const Mix mix = mix_of(g, at_q);
 #pragma unroll
@@ -318,12 +332,12 @@ group_pass(${group_pass_parameters}) {
             if (y < 0) continue;
             partner = t * N + y;
             at_q = x > y;
-            g = rotations[mode * PAIRS + pair_of[x]];
+            g = read_after_wait(rotations + mode * PAIRS + pair_of[x], token);
           } else {
             if (hi[k] < 0) continue;
             partner = (t ^ (1 << (k - R))) * N + x;
             at_q = (t >> (k - R)) & 1;
-            g = rotations[mode * PAIRS + rep[k]];
+            g = read_after_wait(rotations + mode * PAIRS + rep[k], token);
           }
           const Mix mix = mix_of(g, at_q);
 #pragma unroll

@@ -12,6 +12,10 @@
 //              index of the slowest memory mode, -1 where another rank holds it: that rank's
 //              pairs get (0, 0), so that the sum across ranks is each pair's owner's (c, s)
 // and launch as grid = PAIR_BLOCKS, block = THREADS: pair k = blockIdx.x * WARPS + warp.
+// A sweep of one GPU launches it to overlap the group pass before it (runtime/engines/gpu_engine.cpp,
+// GpuSweep): it waits for that pass's end before it reads the tensor, then lets its own group pass
+// begin (that pass loads its tiles at once, and waits for this grid's end before it reads the
+// rotations).
 
 inline constexpr int WARPS = ${warps};
 inline constexpr int THREADS = 32 * WARPS;
@@ -21,6 +25,8 @@ inline constexpr int PAIR_BLOCKS = (PAIRS + WARPS - 1) / WARPS;
 extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_angles(${pivot_angles_parameters}) {
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
+  const unsigned token = wait_for_previous_kernel();
+  let_next_kernel_begin();
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   const int k = blockIdx.x * WARPS + warp;
@@ -31,5 +37,5 @@ pivot_angles(${pivot_angles_parameters}) {
       for (int mode = 0; mode < D; ++mode) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
     return;
   }
-  pair_rotations(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows);
+  pair_rotations<true>(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows, token);
 }

@@ -10,8 +10,12 @@ inline constexpr int SUBTENSOR = 1 << D;
 // Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`. `rows` null:
 // `tensor` is the whole tensor. Else it is a slab of a distributed run (runtime/distributed/slab.hpp):
 // index i of the slowest memory mode lives in row rows[i], and the slab holds rows p and q.
+// AFTER_WAIT: `tensor` is in global memory, written by the kernel before this one, which may still
+// have run when this one began: read after the wait that returned `token` (prelude.cu's
+// read_after_wait).
+template <bool AFTER_WAIT = false>
 __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
-                                        const int* rows = nullptr) {
+                                        const int* rows = nullptr, unsigned token = 0) {
   const int sliced = MODE_OF_MEMORY_MODE[0];
   const long long row_p = rows ? rows[p] : p, row_q = rows ? rows[q] : q;
   for (int bits = lane; bits < SUBTENSOR; bits += 32) {
@@ -21,7 +25,8 @@ __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scal
       const bool at_q = (bits >> n) & 1;
       offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
     }
-    sub[bits] = tensor[offset];
+    if constexpr (AFTER_WAIT) sub[bits] = read_after_wait(tensor + offset, token);
+    else sub[bits] = tensor[offset];
   }
   __syncwarp();
 }
@@ -54,10 +59,11 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
 }
 
 // The D micro-iterations of pair (p, q) without the pivot check: the rotation of mode n goes to
-// out[n * PAIRS] (the layout of `rotations`, offset to the pair).
+// out[n * PAIRS] (the layout of `rotations`, offset to the pair). AFTER_WAIT: as gather_subtensor.
+template <bool AFTER_WAIT = false>
 __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
-                                      const int* rows = nullptr) {
-  gather_subtensor(tensor, p, q, sub, lane, rows);
+                                      const int* rows = nullptr, unsigned token = 0) {
+  gather_subtensor<AFTER_WAIT>(tensor, p, q, sub, lane, rows, token);
   for (int mode = 0; mode < D; ++mode) {
     const Rotation g = micro_iteration(sub, mode, lane);
     if (lane == 0) out[mode * PAIRS] = g;

@@ -52,14 +52,12 @@ subspace_angles(${subspace_angles_parameters}) {
   }
   for (int i = threadIdx.x; i < group_count * 2 * PAIRS; i += THREADS) pass_groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = groups[i];
   __syncthreads();
-#if __CUDA_ARCH__ >= 900
   // Launched to overlap the previous pass's subspace_apply (gpu_subspace_passes.hpp): the set-up
   // above ran beside it; the tensor is read once it has ended and its writes are visible. Then this
   // pass's subspace_apply may begin: it sets up and loads its tile (the previous apply has ended),
   // and waits for this grid's end before it reads the blocks or writes the tensor.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+  const unsigned token = wait_for_previous_kernel();
+  let_next_kernel_begin();
   for (int e = threadIdx.x; e < ENTRIES; e += THREADS) {
     long long offset = 0;
     int rest = e;
@@ -68,7 +66,7 @@ subspace_angles(${subspace_angles_parameters}) {
       offset += offset_of[n][rest % N];
       rest /= N;
     }
-    cell[e] = tensor[offset];
+    cell[e] = read_after_wait(tensor + offset, token);
   }
   __syncthreads();
 

@@ -12,8 +12,8 @@
 // blocks update the factors, M_n[:, a XOR V[.]] <- M_n[:, a XOR V[.]] Q[a][n]: a thread per
 // (mode, coset, row). Launched to overlap the pass's subspace_angles (gpu_subspace_passes.hpp), a
 // block sets up and starts its tile's load at once, and waits for the angles' end before it reads
-// the blocks (wait_for_previous_kernel); the factor blocks wait first. It lets the next pass's
-// angles begin their set-up as it starts.
+// the blocks (wait_for_previous_kernel, read_after_wait); the factor blocks wait first. It lets the
+// next pass's angles begin their set-up as it starts.
 //
 // Per thread, Q lives in registers up to 512 bytes (CELL <= 8 in float32, float64 and complex64;
 // read once a mode, not once a fiber): the pass is otherwise bound by instructions, not by memory
@@ -103,17 +103,10 @@ __device__ __forceinline__ void wait_for_copies() {
 #endif
 }
 
-// Waits for the kernel before this one in the stream, where this one was launched to overlap it
-// (launch_overlapping: the pass's subspace_angles, which writes the blocks and reads the tensor);
-// returns at once after an ordinary launch.
-__device__ __forceinline__ void wait_for_previous_kernel() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
 // M_n <- M_n Q[a][n] on coset a's columns of row `row` of M_n: factor row u = (mode, coset, row).
-__device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, const int* indices, const Scalar* blocks) {
+// `blocks` as the angles wrote them, read after the wait that returned `token`.
+__device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, const int* indices, const Scalar* blocks,
+                                                 unsigned token) {
   const int row = static_cast<int>(u % N);
   const int a = static_cast<int>(u / N % COSETS);
   const int mode = static_cast<int>(u / (static_cast<long long>(N) * COSETS));
@@ -127,22 +120,20 @@ __device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, c
   for (int j = 0; j < CELL; ++j) {
     Scalar y = 0;
 #pragma unroll
-    for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q[i * CELL + j], y);
+    for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], read_after_wait(q + i * CELL + j, token), y);
     m[index[j]] = y;
   }
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 subspace_apply(${subspace_apply_parameters}) {
-#if __CUDA_ARCH__ >= 900
   // The next pass's subspace_angles may begin its set-up; it waits for this grid's end before it
   // reads the tensor or writes the blocks.
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
+  let_next_kernel_begin();
   if (blockIdx.x >= TILES) {
-    wait_for_previous_kernel();
+    const unsigned token = wait_for_previous_kernel();
     const long long u = (blockIdx.x - TILES) * THREADS + threadIdx.x;
-    if (u < FACTOR_ROWS) apply_block_to_factor_row(u, factors, indices, blocks);
+    if (u < FACTOR_ROWS) apply_block_to_factor_row(u, factors, indices, blocks, token);
     return;
   }
   extern __shared__ __align__(16) unsigned char dynamic_shared[];
@@ -176,15 +167,15 @@ subspace_apply(${subspace_apply_parameters}) {
   // (Nsight Compute's stall sampling, D = 3, N = 128, cells of 8). They fly while the pass's
   // angles may still run: those only read the tensor.
   for_each_tile_entry([&](int row, int column) { copy_to_shared(&tile[row * (N + 1) + column], tensor + row_offset[row] + column); });
-  wait_for_previous_kernel();
+  const unsigned token = wait_for_previous_kernel();
   for (int i = threadIdx.x; i < OUTER * CELL * CELL; i += THREADS) {
     const int k = i / (CELL * CELL);
     const long long coset = blockIdx.x / power(COSETS, OUTER - 1 - k) % COSETS;
-    q_outer[i] = blocks[(coset * D + MODE_OF_MEMORY_MODE[k]) * CELL * CELL + i % (CELL * CELL)];
+    q_outer[i] = read_after_wait(blocks + (coset * D + MODE_OF_MEMORY_MODE[k]) * CELL * CELL + i % (CELL * CELL), token);
   }
   for (int i = threadIdx.x; i < COSETS * CELL * CELL; i += THREADS) {
     const int a = i / (CELL * CELL);
-    q_inner[i] = blocks[(static_cast<long long>(a) * D + INNER_MODE) * CELL * CELL + i % (CELL * CELL)];
+    q_inner[i] = read_after_wait(blocks + (static_cast<long long>(a) * D + INNER_MODE) * CELL * CELL + i % (CELL * CELL), token);
   }
   wait_for_copies();
   __syncthreads();

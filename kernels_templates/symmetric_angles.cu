@@ -17,7 +17,8 @@
 //   tensor     N^D entries: the core before this group's rotations
 //   pairs      the pivot group
 //   rotations  out: rotations[n * PAIRS + k] = (c, s) of pair k, the same for every mode n
-// Launch: grid = ceil(PAIRS / WARPS), block = THREADS; pair k = blockIdx.x * WARPS + warp.
+// Launch: grid = ceil(PAIRS / WARPS), block = THREADS; pair k = blockIdx.x * WARPS + warp. Launched
+// to overlap the group pass before it as pivot_angles is (pivot_angles.cu).
 
 #define SYMMETRIC_HOST_STEP ${host_step}
 
@@ -30,6 +31,8 @@ inline constexpr unsigned FULL_WARP = 0xffffffffu;
 extern "C" __global__ void __launch_bounds__(THREADS)
 symmetric_angles(${symmetric_angles_parameters}) {
   static_assert(D >= 2, "a symmetric rotation needs order >= 2 (D = 2: the Jacobi eigenvalue method)");
+  const unsigned token = wait_for_previous_kernel();
+  let_next_kernel_begin();
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   const int k = blockIdx.x * WARPS + warp;
@@ -45,7 +48,7 @@ symmetric_angles(${symmetric_angles_parameters}) {
     long long offset = 0;
 #pragma unroll
     for (int n = 0; n < D; ++n) offset += ((bits >> n) & 1 ? q : p) * STRIDE[n];
-    const Scalar x = tensor[offset];
+    const Scalar x = read_after_wait(tensor + offset, token);
     const int at_q = __popcll(bits);
 #pragma unroll
     for (int j = 0; j <= D; ++j) {
@@ -76,7 +79,7 @@ symmetric_angles(${symmetric_angles_parameters}) {
     long long offset = 0;
 #pragma unroll
     for (int n = 0; n < D; ++n) offset += ((bits >> n) & 1 ? q : p) * STRIDE[n];
-    const double x = static_cast<double>(tensor[offset]);
+    const double x = static_cast<double>(read_after_wait(tensor + offset, token));
     const int at_q = __popcll(bits);
     // An unrolled select rather than t[at_q]: the sums stay in registers.
 #pragma unroll

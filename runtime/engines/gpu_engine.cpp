@@ -303,16 +303,21 @@ private:
 // The work of one sweep, enqueued on a stream (captured once into a graph where it can be): per
 // group the angles (per mode with Lambda and its norm when checked; one rotation a pair for every
 // mode with structure symmetric), then the group pass, whose last instance of the sweep also sums
-// the figures. A symmetric run keeps D factors as the general one does: the same rotations reach
-// each, so they stay equal, bit for bit (D N^2 work a group where N^D is the pass's: one factor
-// and a copy at the end would save (D - 1) / N^(D-2) of the traffic).
+// the figures. Unchecked, pivot_angles or symmetric_angles and group_pass are launched to overlap
+// the kernel before them where the device allows it (compute capability 9.0): the angles wait for
+// the previous pass's end and then let their pass begin, which loads its first tile meanwhile and
+// waits for the angles before it reads the rotations (kernels_templates/group_pass.cu; measured:
+// bench/results/overlapping_launches_h200_2026-11-28.md). A symmetric run keeps D factors as the
+// general one does: the same rotations reach each, so they stay equal, bit for bit (D N^2 work a
+// group where N^D is the pass's: one factor and a copy at the end would save (D - 1) / N^(D-2) of
+// the traffic).
 template <class T>
 class GpuSweep {
 public:
   GpuSweep(DeviceState<T>& state, const GpuKernels<T>& kernels, SweepFigures<T>& figures, NormPath norm, double eta,
            GpuSubspacePasses<T>* subspaces, std::vector<int> live, int threads)
       : state_(state), kernels_(kernels), figures_(figures), norm_(norm), eta_(eta), subspaces_(subspaces),
-        live_(std::move(live)) {
+        live_(std::move(live)), overlap_(current_device_overlaps_launches()) {
     // A complex Lambda is its real 2N x 2N embedding: the same singular values.
     if (norm_ == NormPath::cusolver) cusolver_norm_.emplace(is_complex_v<T> ? 2 * state.size : state.size);
     if (kernels.host_step_plan) host_steps_.emplace(state.order, state.size, *kernels.host_step_plan, threads);
@@ -328,6 +333,13 @@ public:
       figures_.enqueue_from_tensor(stream);
       return;
     }
+    // The angle kernels that wait for the pass before them and then let their own begin.
+    const bool overlapping = overlap_ && norm_ == NormPath::unchecked && !host_steps_ && !kernels_.skew_plan &&
+                             (kernels_.symmetric_angles.function || !kernels_.split_plan);
+    const auto launch = [&](const auto& kernel, auto... arguments) {
+      if (overlapping) kernel.overlapping(kernel.grid, stream, arguments...);
+      else kernel(stream, arguments...);
+    };
     for (std::size_t g = 0; g < state_.groups; ++g) {
       const int* pairs = state_.group_pairs(g);
       dsl::Givens<T>* rotations = state_.group_rotations(g);
@@ -336,13 +348,13 @@ public:
       else if (host_steps_)
         host_steps_->enqueue(stream, kernels_, state_.tensor.data(), pairs, rotations);
       else if (kernels_.symmetric_angles.function)
-        kernels_.symmetric_angles(stream, state_.tensor.data(), pairs, rotations);
+        launch(kernels_.symmetric_angles, state_.tensor.data(), pairs, rotations);
       else if (kernels_.skew_plan)
         kernels_.skew_angles(stream, state_.tensor.data(), pairs, rotations, live_[g]);
       else if (kernels_.split_plan)
         kernels_.split_angles(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data(), nullptr);
       else
-        kernels_.pivot_angles(stream, state_.tensor.data(), pairs, rotations, nullptr);
+        launch(kernels_.pivot_angles, state_.tensor.data(), pairs, rotations, nullptr);
       if (kernels_.chunk_plan) {
         for (const auto& [first, count] : kernels_.chunk_plan->chunks)
           kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count);
@@ -350,7 +362,7 @@ public:
       } else {
         // The sweep's last pass also sums the convergence figures (the general ones: not a skew core's).
         double* partials = g + 1 < state_.groups || kernels_.skew_plan ? nullptr : state_.partials.data();
-        kernels_.group_pass(stream, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials, nullptr);
+        launch(kernels_.group_pass, state_.tensor.data(), pairs, rotations, state_.factors.data(), partials, nullptr);
       }
     }
     if (kernels_.chunk_plan || kernels_.skew_plan) {
@@ -386,6 +398,7 @@ private:
   std::vector<int> live_;            // structure skew: the live pairs of each group
   std::optional<LambdaNormCusolver> cusolver_norm_;
   std::optional<GpuHostSymmetricSteps<T>> host_steps_;  // complex symmetric from order 4
+  bool overlap_;  // the device runs kernels launched to overlap the one before them
 };
 
 // The factors on the host (synchronizes the stream).

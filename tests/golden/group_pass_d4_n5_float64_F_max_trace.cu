@@ -216,6 +216,46 @@ __device__ __forceinline__ double squared(tensordiag::dsl::Complex<R> x) {
   return re * re + im * im;
 }
 
+// Programmatic dependent launch (compute capability 9.0 and later; runtime::launch_overlapping).
+// A kernel launched to overlap the one before it in the stream may begin while that one runs:
+// wait_for_previous_kernel() returns once it has ended and its writes are visible, so it comes
+// before the first read of what that kernel writes and the first write of what it reads; it
+// returns a token (0) for those reads (read_after_wait). let_next_kernel_begin() lets the next
+// kernel, where it was launched that way, begin (every block of the grid must have called it, or
+// ended). Both are no-ops in a kernel launched plainly, and before compute capability 9.0.
+__device__ __forceinline__ unsigned wait_for_previous_kernel() {
+  unsigned token = 0;
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n\tmov.u32 %0, 0;" : "=r"(token)::"memory");
+#endif
+  return token;
+}
+__device__ __forceinline__ void let_next_kernel_begin() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+// *p in global memory, written by the kernel before this one, read after the wait that returned
+// `token`: ordinary loads (ld.global, of 32-bit words; the wait makes that kernel's writes visible
+// to them) whose address takes the token, so the compiler cannot move them above the wait (it may
+// still merge repeated reads and lift them out of loops). A plain read of a kernel's const
+// __restrict__ argument compiles to a non-coherent load (ld.global.nc), which assumes that nothing
+// writes the memory while the kernel runs, so it may be moved above the wait: with plain reads and
+// the launches overlapping, a group pass came back with a zero core, as from rotations read before
+// the angles wrote them (structure symmetric, D = 12, N = 2, on an H200; the PTX had the loads
+// after the wait, so the machine code's scheduling is the likely mover). Loads that bypass L1
+// (ld.global.cg) made the group pass 2.4x slower (D = 9, N = 8: 1129 against 2754 GB/s).
+template <class T>
+__device__ __forceinline__ T read_after_wait(const T* p, unsigned token) {
+  static_assert(sizeof(T) % 4 == 0, "read_after_wait: whole 32-bit words");
+  T value;
+  unsigned* word = reinterpret_cast<unsigned*>(&value);
+  const unsigned* from = reinterpret_cast<const unsigned*>(p) + token;
+#pragma unroll
+  for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) asm("ld.global.u32 %0, [%1];" : "=r"(word[i]) : "l"(from + i));
+  return value;
+}
+
 // What a pair rejected by the pivot check carries: (c, s) = (1, 0).
 __device__ inline bool is_identity(Rotation g) { return g.c == Scalar(1) && g.s == Scalar(0); }
 
@@ -345,6 +385,11 @@ __device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tenso
 //              them, but in the pieces of an overlapped change: runtime/distributed/overlapped_change.hpp).
 // Launch: grid = PASS_BLOCKS + FACTOR_BLOCKS, block = THREADS; or PASS_BLOCKS alone (the factors
 // left to another launch: a slab's pieces, runtime/distributed/overlapped_change.hpp).
+// A sweep of one GPU launches it to overlap its group's angle kernel (pivot_angles or
+// symmetric_angles, which begin after the pass before has ended; runtime/engines/gpu_engine.cpp,
+// GpuSweep): a block sets up and loads its first tile at once, and waits for the angles' end before
+// it reads the rotations (the factor blocks wait first). It lets the next group's angles begin as it
+// starts; they wait for this grid's end before they read the tensor.
 
 inline constexpr int THREADS = 512;
 inline constexpr int R = 3;
@@ -410,8 +455,10 @@ __device__ __forceinline__ tensordiag::dsl::Complex<Part> shuffled(tensordiag::d
 extern "C" __global__ void __launch_bounds__(THREADS)
 group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rotation* __restrict__ rotations,
            Scalar* __restrict__ factors, double* __restrict__ partials, const int* __restrict__ rows) {
+  let_next_kernel_begin();
   const bool figures = partials != nullptr;  // the same in every thread of the grid
   if (blockIdx.x >= PASS_BLOCKS) {
+    const unsigned token = wait_for_previous_kernel();
     // M_n <- M_n R_n: thread (mode, pair, row).
     const long long u = (blockIdx.x - PASS_BLOCKS) * THREADS + threadIdx.x;
     if (u < FACTOR_ROWS) {
@@ -419,7 +466,7 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
       const int k = static_cast<int>(u / N % PAIRS);
       const int mode = static_cast<int>(u / (static_cast<long long>(N) * PAIRS));
       rotate_factor_row(factors + (static_cast<long long>(mode) * N + row) * N, pairs[2 * k], pairs[2 * k + 1],
-                        rotations[mode * PAIRS + k]);
+                        read_after_wait(rotations + mode * PAIRS + k, token));
     }
     return;
   }
@@ -477,6 +524,9 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
   const int x0 = local % X_THREADS;      // first innermost position; then x0 + X_THREADS, ...
   Scalar (*const buffer)[SLOT_ENTRIES] = exchange[has_tile ? tile_in_block : 0];
   double off = 0.0, diag = 0.0;
+  // The rotations are read after wait_for_previous_kernel, in the first tile once its loads are in flight.
+  bool rotations_ready = false;
+  unsigned token = 0;
 
   for (Offset tile_group = blockIdx.x; tile_group < tile_groups; tile_group += PASS_BLOCKS) {
     const Offset tile = tile_group * TILES_PER_BLOCK + tile_in_block;
@@ -547,12 +597,16 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
       for (int j = 0; j < REGS; ++j)
         v[xi][j] = x_valid && !(j & missing) ? tensor[thread_base + x + reg_offset(j)] : Scalar(0);
     }
+    if (!rotations_ready) {
+      token = wait_for_previous_kernel();
+      rotations_ready = true;
+    }
 
     // Register modes: registers j (bit k clear) and j | 2^k mix.
 #pragma unroll
     for (int k = 0; k < R; ++k) {
       if (hi[k] < 0) continue;
-      const Rotation g = rotations[MODE_OF_MEMORY_MODE[k] * PAIRS + rep[k]];
+      const Rotation g = read_after_wait(rotations + MODE_OF_MEMORY_MODE[k] * PAIRS + rep[k], token);
       const Mix at_p = mix_of(g, false), at_q = mix_of(g, true);
 #pragma unroll
       for (int xi = 0; xi < X_PER_THREAD; ++xi)
@@ -584,13 +638,13 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
           mixes = mixes && y >= 0;
           source = lane + (y >= 0 ? y - x0 : 0);
           at_q = x0 > y;
-          g = rotations[mode * PAIRS + (y >= 0 ? pair_of[x0] : 0)];
+          g = read_after_wait(rotations + mode * PAIRS + (y >= 0 ? pair_of[x0] : 0), token);
         } else {
           const int bit = 1 << (k - R);
           mixes = mixes && hi[k] >= 0;
           at_q = t & bit;
           source = lane + (at_q ? -bit : bit) * X_THREADS;
-          g = rotations[mode * PAIRS + rep[k]];
+          g = read_after_wait(rotations + mode * PAIRS + rep[k], token);
         }
         const Mix mix = mix_of(g, at_q);
 #pragma unroll
@@ -626,12 +680,12 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
             if (y < 0) continue;
             partner = t * N + y;
             at_q = x > y;
-            g = rotations[mode * PAIRS + pair_of[x]];
+            g = read_after_wait(rotations + mode * PAIRS + pair_of[x], token);
           } else {
             if (hi[k] < 0) continue;
             partner = (t ^ (1 << (k - R))) * N + x;
             at_q = (t >> (k - R)) & 1;
-            g = rotations[mode * PAIRS + rep[k]];
+            g = read_after_wait(rotations + mode * PAIRS + rep[k], token);
           }
           const Mix mix = mix_of(g, at_q);
 #pragma unroll

@@ -274,6 +274,46 @@ __device__ __forceinline__ double squared(tensordiag::dsl::Complex<R> x) {
   return re * re + im * im;
 }
 
+// Programmatic dependent launch (compute capability 9.0 and later; runtime::launch_overlapping).
+// A kernel launched to overlap the one before it in the stream may begin while that one runs:
+// wait_for_previous_kernel() returns once it has ended and its writes are visible, so it comes
+// before the first read of what that kernel writes and the first write of what it reads; it
+// returns a token (0) for those reads (read_after_wait). let_next_kernel_begin() lets the next
+// kernel, where it was launched that way, begin (every block of the grid must have called it, or
+// ended). Both are no-ops in a kernel launched plainly, and before compute capability 9.0.
+__device__ __forceinline__ unsigned wait_for_previous_kernel() {
+  unsigned token = 0;
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n\tmov.u32 %0, 0;" : "=r"(token)::"memory");
+#endif
+  return token;
+}
+__device__ __forceinline__ void let_next_kernel_begin() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+// *p in global memory, written by the kernel before this one, read after the wait that returned
+// `token`: ordinary loads (ld.global, of 32-bit words; the wait makes that kernel's writes visible
+// to them) whose address takes the token, so the compiler cannot move them above the wait (it may
+// still merge repeated reads and lift them out of loops). A plain read of a kernel's const
+// __restrict__ argument compiles to a non-coherent load (ld.global.nc), which assumes that nothing
+// writes the memory while the kernel runs, so it may be moved above the wait: with plain reads and
+// the launches overlapping, a group pass came back with a zero core, as from rotations read before
+// the angles wrote them (structure symmetric, D = 12, N = 2, on an H200; the PTX had the loads
+// after the wait, so the machine code's scheduling is the likely mover). Loads that bypass L1
+// (ld.global.cg) made the group pass 2.4x slower (D = 9, N = 8: 1129 against 2754 GB/s).
+template <class T>
+__device__ __forceinline__ T read_after_wait(const T* p, unsigned token) {
+  static_assert(sizeof(T) % 4 == 0, "read_after_wait: whole 32-bit words");
+  T value;
+  unsigned* word = reinterpret_cast<unsigned*>(&value);
+  const unsigned* from = reinterpret_cast<const unsigned*>(p) + token;
+#pragma unroll
+  for (int i = 0; i < static_cast<int>(sizeof(T) / 4); ++i) asm("ld.global.u32 %0, [%1];" : "=r"(word[i]) : "l"(from + i));
+  return value;
+}
+
 // What a pair rejected by the pivot check carries: (c, s) = (1, 0).
 __device__ inline bool is_identity(Rotation g) { return g.c == Scalar(1) && g.s == Scalar(0); }
 
@@ -311,8 +351,12 @@ inline constexpr int SUBTENSOR = 1 << D;
 // Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`. `rows` null:
 // `tensor` is the whole tensor. Else it is a slab of a distributed run (runtime/distributed/slab.hpp):
 // index i of the slowest memory mode lives in row rows[i], and the slab holds rows p and q.
+// AFTER_WAIT: `tensor` is in global memory, written by the kernel before this one, which may still
+// have run when this one began: read after the wait that returned `token` (prelude.cu's
+// read_after_wait).
+template <bool AFTER_WAIT = false>
 __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
-                                        const int* rows = nullptr) {
+                                        const int* rows = nullptr, unsigned token = 0) {
   const int sliced = MODE_OF_MEMORY_MODE[0];
   const long long row_p = rows ? rows[p] : p, row_q = rows ? rows[q] : q;
   for (int bits = lane; bits < SUBTENSOR; bits += 32) {
@@ -322,7 +366,8 @@ __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scal
       const bool at_q = (bits >> n) & 1;
       offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
     }
-    sub[bits] = tensor[offset];
+    if constexpr (AFTER_WAIT) sub[bits] = read_after_wait(tensor + offset, token);
+    else sub[bits] = tensor[offset];
   }
   __syncwarp();
 }
@@ -355,10 +400,11 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
 }
 
 // The D micro-iterations of pair (p, q) without the pivot check: the rotation of mode n goes to
-// out[n * PAIRS] (the layout of `rotations`, offset to the pair).
+// out[n * PAIRS] (the layout of `rotations`, offset to the pair). AFTER_WAIT: as gather_subtensor.
+template <bool AFTER_WAIT = false>
 __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
-                                      const int* rows = nullptr) {
-  gather_subtensor(tensor, p, q, sub, lane, rows);
+                                      const int* rows = nullptr, unsigned token = 0) {
+  gather_subtensor<AFTER_WAIT>(tensor, p, q, sub, lane, rows, token);
   for (int mode = 0; mode < D; ++mode) {
     const Rotation g = micro_iteration(sub, mode, lane);
     if (lane == 0) out[mode * PAIRS] = g;
@@ -380,6 +426,10 @@ __device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar
 //              index of the slowest memory mode, -1 where another rank holds it: that rank's
 //              pairs get (0, 0), so that the sum across ranks is each pair's owner's (c, s)
 // and launch as grid = PAIR_BLOCKS, block = THREADS: pair k = blockIdx.x * WARPS + warp.
+// A sweep of one GPU launches it to overlap the group pass before it (runtime/engines/gpu_engine.cpp,
+// GpuSweep): it waits for that pass's end before it reads the tensor, then lets its own group pass
+// begin (that pass loads its tiles at once, and waits for this grid's end before it reads the
+// rotations).
 
 inline constexpr int WARPS = 2;
 inline constexpr int THREADS = 32 * WARPS;
@@ -390,6 +440,8 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Rotation* __restrict__ rotations,
              const int* __restrict__ rows) {
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
+  const unsigned token = wait_for_previous_kernel();
+  let_next_kernel_begin();
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   const int k = blockIdx.x * WARPS + warp;
@@ -400,5 +452,5 @@ pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, R
       for (int mode = 0; mode < D; ++mode) rotations[mode * PAIRS + k] = Rotation{Scalar(0), Scalar(0)};
     return;
   }
-  pair_rotations(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows);
+  pair_rotations<true>(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows, token);
 }

@@ -39,6 +39,7 @@ TEST_SUITE("gpu") {
     options.tol = 1e-300;
     options.stall_tol = 0;
     check_repeats(random_tensor<double>(5, 8, 11), options, "cuda");
+    check_repeats(random_tensor<float>(6, 8, 15), options, "cuda");  // overlapping angle and pass launches
     check_repeats(random_tensor<float>(3, 6, 12), options, "cuda_one_block");
     check_repeats(random_tensor<float>(21, 2, 13), options, "cuda_qubit");
     options.eta = 0.002;  // the pivot check with the device norm

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <memory>
+#include <utility>
 
 namespace tensordiag::runtime {
 namespace {
@@ -68,6 +69,29 @@ std::string compile_error_message(const std::string& name, const std::vector<std
   return message;
 }
 
+// `source` compiled as the program `name` with `options`, and NVRTC's log. Throws CompileError
+// when NVRTC rejects the program or an option, internal_error when NVRTC itself fails.
+std::pair<Program, std::string> compiled_program(std::string_view source, const std::string& name,
+                                                 const std::vector<std::string>& options, SourceOnError on_error) {
+  std::vector<const char*> option_pointers;
+  for (const std::string& option : options) option_pointers.push_back(option.c_str());
+  nvrtcProgram raw = nullptr;
+  const std::string source_text(source);  // NVRTC wants a terminated string
+  check_nvrtc(nvrtc().create_program(&raw, source_text.c_str(), name.c_str(), 0, nullptr, nullptr),
+              "nvrtcCreateProgram");
+  Program program(raw);
+  const nvrtcResult compiled = nvrtc().compile_program(
+      program.get(), static_cast<int>(option_pointers.size()), option_pointers.data());
+  std::string log = program_log(program.get());
+  if (compiled == NVRTC_ERROR_COMPILATION || compiled == NVRTC_ERROR_INVALID_OPTION) {
+    if (log.empty()) log = describe(compiled);
+    throw CompileError(name, options, std::move(log),
+                       on_error == SourceOnError::attach ? numbered(source) : std::string());
+  }
+  check_nvrtc(compiled, "nvrtcCompileProgram");
+  return {std::move(program), std::move(log)};
+}
+
 }  // namespace
 
 CompileError::CompileError(std::string name, std::vector<std::string> options, std::string log,
@@ -126,26 +150,8 @@ Cubin compile_cubin(std::string_view source, const std::string& name,
                     const std::vector<std::string>& extra_options, const std::string& arch,
                     SourceOnError on_error) {
   check_architecture(arch);
-  const std::vector<std::string> options = nvrtc_options(extra_options, arch);
-  std::vector<const char*> option_pointers;
-  for (const std::string& option : options) option_pointers.push_back(option.c_str());
-
   const Stopwatch stopwatch;
-  nvrtcProgram raw = nullptr;
-  const std::string source_text(source);  // NVRTC wants a terminated string
-  check_nvrtc(nvrtc().create_program(&raw, source_text.c_str(), name.c_str(), 0, nullptr, nullptr),
-              "nvrtcCreateProgram");
-  const Program program(raw);
-  const nvrtcResult compiled = nvrtc().compile_program(
-      program.get(), static_cast<int>(option_pointers.size()), option_pointers.data());
-  std::string log = program_log(program.get());
-  if (compiled == NVRTC_ERROR_COMPILATION || compiled == NVRTC_ERROR_INVALID_OPTION) {
-    if (log.empty()) log = describe(compiled);
-    throw CompileError(name, options, std::move(log),
-                       on_error == SourceOnError::attach ? numbered(source) : std::string());
-  }
-  check_nvrtc(compiled, "nvrtcCompileProgram");
-
+  auto [program, log] = compiled_program(source, name, nvrtc_options(extra_options, arch), on_error);
   Cubin cubin;
   std::size_t size = 0;
   check_nvrtc(nvrtc().cubin_size(program.get(), &size), "nvrtcGetCUBINSize");
@@ -155,6 +161,21 @@ Cubin compile_cubin(std::string_view source, const std::string& name,
   cubin.kernels = read_cubin_resources(cubin.image);
   cubin.log = std::move(log);
   return cubin;
+}
+
+std::string compile_ptx(std::string_view source, const std::string& name,
+                        const std::vector<std::string>& extra_options, int capability) {
+  const std::string arch = "compute_" + std::to_string(capability);
+  const std::vector<int> capabilities = supported_compute_capabilities();
+  if (std::find(capabilities.begin(), capabilities.end(), capability) == capabilities.end())
+    throw user_error("unsupported GPU architecture '" + arch + "' for NVRTC " + nvrtc_version());
+  const auto [program, log] = compiled_program(source, name, nvrtc_options(extra_options, arch), SourceOnError::attach);
+  std::size_t size = 0;
+  check_nvrtc(nvrtc().ptx_size(program.get(), &size), "nvrtcGetPTXSize");
+  std::string ptx(size, '\0');
+  check_nvrtc(nvrtc().ptx(program.get(), ptx.data()), "nvrtcGetPTX");
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  return ptx;
 }
 
 }  // namespace tensordiag::runtime

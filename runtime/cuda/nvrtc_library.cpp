@@ -18,6 +18,8 @@ const NvrtcLibrary& nvrtc() {
       library.function<decltype(&nvrtcGetProgramLog)>("nvrtcGetProgramLog"),
       library.function<decltype(&nvrtcGetCUBINSize)>("nvrtcGetCUBINSize"),
       library.function<decltype(&nvrtcGetCUBIN)>("nvrtcGetCUBIN"),
+      library.function<decltype(&nvrtcGetPTXSize)>("nvrtcGetPTXSize"),
+      library.function<decltype(&nvrtcGetPTX)>("nvrtcGetPTX"),
   };
   return entries;
 }

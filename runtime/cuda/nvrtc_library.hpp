@@ -16,6 +16,8 @@ struct NvrtcLibrary {
   decltype(&nvrtcGetProgramLog) program_log;
   decltype(&nvrtcGetCUBINSize) cubin_size;
   decltype(&nvrtcGetCUBIN) cubin;
+  decltype(&nvrtcGetPTXSize) ptx_size;
+  decltype(&nvrtcGetPTX) ptx;
 };
 
 // Opens NVRTC the first time (thread-safe); throws user_error when it cannot be loaded.

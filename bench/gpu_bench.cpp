@@ -384,8 +384,8 @@ nlohmann::json complex_table(int repeats, double copy_bw, const Selected& select
 }
 
 // Calls row(dtype, tensor) with planted tensors of the shape and structure (seed 2026): general in
-// float32, float64, complex64 and complex128; symmetric in float32 and float64 (auto takes the XOR
-// passes above order 3 for float32 alone, gpu_engine.cpp).
+// float32, float64, complex64 and complex128; symmetric in float32 and float64 (a complex symmetric
+// tensor has no subspace passes from order 4: its steps are the host's, gpu_engine.cpp).
 template <class Row>
 void for_each_dtype(int order, int size, Structure structure, Row&& row) {
   GeneratorOptions g;

@@ -165,10 +165,8 @@ Cubin compile_cubin(std::string_view source, const std::string& name,
 
 std::string compile_ptx(std::string_view source, const std::string& name,
                         const std::vector<std::string>& extra_options, int capability) {
+  check_architecture("sm_" + std::to_string(capability));  // the virtual one's real twin
   const std::string arch = "compute_" + std::to_string(capability);
-  const std::vector<int> capabilities = supported_compute_capabilities();
-  if (std::find(capabilities.begin(), capabilities.end(), capability) == capabilities.end())
-    throw user_error("unsupported GPU architecture '" + arch + "' for NVRTC " + nvrtc_version());
   const auto [program, log] = compiled_program(source, name, nvrtc_options(extra_options, arch), SourceOnError::attach);
   std::size_t size = 0;
   check_nvrtc(nvrtc().ptx_size(program.get(), &size), "nvrtcGetPTXSize");

@@ -67,7 +67,7 @@ Cubin compile_cubin(std::string_view source, const std::string& name,
 // The PTX of `source` for the virtual architecture compute_<capability>, with the same options as
 // compile_cubin: what NVRTC's front end makes of a kernel before ptxas, for tests that check the
 // loads it chose (tests/codegen_reads_after_wait.cpp). Throws as compile_cubin (the source attached
-// to a CompileError).
+// to a CompileError; an unsupported capability as check_architecture does for sm_<capability>).
 std::string compile_ptx(std::string_view source, const std::string& name,
                         const std::vector<std::string>& extra_options, int capability);
 

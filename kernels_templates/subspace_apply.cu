@@ -125,6 +125,21 @@ __device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, c
   }
 }
 
+// The innermost memory mode's fiber in row `row` of the tile at coset columns index[0..CELL):
+// x <- x conj(Q) in place.
+__device__ __forceinline__ void fiber_of_innermost_mode(Scalar* tile, const int* index, int row, const Block& q) {
+  Scalar x[CELL];
+#pragma unroll
+  for (int i = 0; i < CELL; ++i) x[i] = tile[row * (N + 1) + index[i]];
+#pragma unroll
+  for (int j = 0; j < CELL; ++j) {
+    Scalar y = 0;
+#pragma unroll
+    for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
+    tile[row * (N + 1) + index[j]] = y;
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS)
 subspace_apply(${subspace_apply_parameters}) {
   // The next pass's subspace_angles may begin its set-up; it waits for this grid's end before it
@@ -203,24 +218,37 @@ subspace_apply(${subspace_apply_parameters}) {
     }
     __syncthreads();
   }
-  // The innermost memory mode: fiber (coset a, row), the block's threads over all COSETS * ROWS
-  // fibers at once (ROWS alone may be fewer than THREADS), consecutive threads in consecutive rows
-  // of one coset, so that a warp reads its coset's block by broadcast; the fiber's entries at the
-  // coset's global indices.
-  for (int f = threadIdx.x; f < COSETS * ROWS; f += THREADS) {
-    const int a = f / ROWS;
-    const int row = f % ROWS;
-    Block q;
-    q.load(q_inner + a * CELL * CELL);
-    Scalar x[CELL];
+  // The innermost memory mode: fiber (coset a, row), its entries at the coset's global indices
+  // (fiber_of_innermost_mode). Two ways to deal the fibers to threads, each measured faster where it
+  // runs (H200, float32, 10 sweeps; bench/results/apply_teams_h200_2026-11-28.md):
+  // - cells of 4: a team of TEAM consecutive threads takes one coset's rows, consecutive threads in
+  //   consecutive rows, each thread every TEAM-th row, the teams the cosets in turn, so that a thread
+  //   reads a coset's block once for all its rows, not once a fiber. A team is a warp or more (a
+  //   warp reads one block by broadcast and its rows' entries from distinct banks) and as wide as
+  //   the threads a coset allow, up to ROWS, so that the teams cover all COSETS * ROWS fibers at
+  //   once where they can (D = 5, N = 32: 17.05 -> 16.25 ms; D = 6, N = 16: 5.82 -> 5.61).
+  // - cells of 8: the block's threads over all COSETS * ROWS fibers at once (ROWS alone may be fewer
+  //   than THREADS), consecutive threads in consecutive rows of one coset, each fiber reading its
+  //   block. An 8 x 8 block held across a thread's rows took 80 -> 109 registers at D = 3,
+  //   N = 128, and the teams were slower (4.05 -> 4.27 ms; N = 256 30.9 -> 33.0).
+  // Each fiber's arithmetic is the same either way, and so is its rounding.
+  if constexpr (CELL <= 4) {
+    constexpr int WIDE = THREADS / COSETS > 32 ? THREADS / COSETS : 32;
+    constexpr int TEAM = WIDE < ROWS ? WIDE : ROWS;
+    for (int a = threadIdx.x / TEAM; a < COSETS; a += THREADS / TEAM) {
+      Block q;
+      q.load(q_inner + a * CELL * CELL);
+      int index[CELL];
 #pragma unroll
-    for (int i = 0; i < CELL; ++i) x[i] = tile[row * (N + 1) + inner_index[a * CELL + i]];
-#pragma unroll
-    for (int j = 0; j < CELL; ++j) {
-      Scalar y = 0;
-#pragma unroll
-      for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
-      tile[row * (N + 1) + inner_index[a * CELL + j]] = y;
+      for (int i = 0; i < CELL; ++i) index[i] = inner_index[a * CELL + i];
+      for (int row = threadIdx.x % TEAM; row < ROWS; row += TEAM) fiber_of_innermost_mode(tile, index, row, q);
+    }
+  } else {
+    for (int f = threadIdx.x; f < COSETS * ROWS; f += THREADS) {
+      const int a = f / ROWS;
+      Block q;
+      q.load(q_inner + a * CELL * CELL);
+      fiber_of_innermost_mode(tile, inner_index + a * CELL, f % ROWS, q);
     }
   }
   __syncthreads();

@@ -131,7 +131,6 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
       has_xor_schedule(size) && settings.eta == 0 && has_subspace_passes) {
     codegen::KernelSpec apply = base;
     apply.kind = codegen::KernelKind::subspace_apply;
-    apply.tuning.subspace_bits = subspace_bits_from_environment();
     apply.tuning.opt_in_shared_bytes = current_device_opt_in_shared_bytes();
     // Under auto: auto_cell_bits's cells or no subspace passes, with a tile up to the opt-in shared
     // memory at order 3 (an explicit cell size lifts the 100 KB). On the H100, 10 sweeps at D = 3:
@@ -140,6 +139,7 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     // cells of 4 lost (278, 336 and 63; bench/results/complex_gpu_h100_2026-11-25.md). float32 up to
     // N = 256 has cells of 8 within 100 KB either way. Above order 3 the tile of a real dtype stays
     // within 100 KB (auto_takes_xor).
+    // apply.tuning.subspace_bits: TENSORDIAG_SUBSPACE_BITS's (kernel_spec_for), 0 when unset.
     const bool auto_cells = !xor_asked && apply.tuning.subspace_bits == 0;
     if (auto_cells) apply.tuning.subspace_bits = auto_cell_bits(base);
     if (const codegen::PlanAttempt attempt = codegen::try_plan(apply); attempt.plan) {
@@ -333,9 +333,9 @@ public:
       figures_.enqueue_from_tensor(stream);
       return;
     }
+    const Angles angles = group_angles();
     // The angle kernels that wait for the pass before them and then let their own begin.
-    const bool overlapping = overlap_ && norm_ == NormPath::unchecked && !host_steps_ && !kernels_.skew_plan &&
-                             (kernels_.symmetric_angles.function || !kernels_.split_plan);
+    const bool overlapping = overlap_ && (angles == Angles::symmetric || angles == Angles::plain);
     const auto launch = [&](const auto& kernel, auto... arguments) {
       if (overlapping) kernel.overlapping(kernel.grid, stream, arguments...);
       else kernel(stream, arguments...);
@@ -343,18 +343,18 @@ public:
     for (std::size_t g = 0; g < state_.groups; ++g) {
       const int* pairs = state_.group_pairs(g);
       dsl::Givens<T>* rotations = state_.group_rotations(g);
-      if (norm_ != NormPath::unchecked)
-        for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
-      else if (host_steps_)
-        host_steps_->enqueue(stream, kernels_, state_.tensor.data(), pairs, rotations);
-      else if (kernels_.symmetric_angles.function)
-        launch(kernels_.symmetric_angles, state_.tensor.data(), pairs, rotations);
-      else if (kernels_.skew_plan)
-        kernels_.skew_angles(stream, state_.tensor.data(), pairs, rotations, live_[g]);
-      else if (kernels_.split_plan)
-        kernels_.split_angles(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data(), nullptr);
-      else
-        launch(kernels_.pivot_angles, state_.tensor.data(), pairs, rotations, nullptr);
+      switch (angles) {
+        case Angles::checked:
+          for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
+          break;
+        case Angles::host_steps: host_steps_->enqueue(stream, kernels_, state_.tensor.data(), pairs, rotations); break;
+        case Angles::symmetric: launch(kernels_.symmetric_angles, state_.tensor.data(), pairs, rotations); break;
+        case Angles::skew: kernels_.skew_angles(stream, state_.tensor.data(), pairs, rotations, live_[g]); break;
+        case Angles::split:
+          kernels_.split_angles(stream, state_.tensor.data(), pairs, rotations, state_.split_partials.data(), nullptr);
+          break;
+        case Angles::plain: launch(kernels_.pivot_angles, state_.tensor.data(), pairs, rotations, nullptr); break;
+      }
       if (kernels_.chunk_plan) {
         for (const auto& [first, count] : kernels_.chunk_plan->chunks)
           kernels_.chunk_pass(stream, state_.tensor.data(), pairs, rotations, first, count);
@@ -374,6 +374,19 @@ public:
   }
 
 private:
+  // Which kernels take a group's angles: per mode with Lambda and its norm (the pivot check); the
+  // host (complex symmetric from order 4); symmetric_angles; skew_angles; the split angles (a pivot
+  // subtensor past a warp's shared memory); pivot_angles.
+  enum class Angles { checked, host_steps, symmetric, skew, split, plain };
+  Angles group_angles() const {
+    if (norm_ != NormPath::unchecked) return Angles::checked;
+    if (host_steps_) return Angles::host_steps;
+    if (kernels_.symmetric_angles.function) return Angles::symmetric;
+    if (kernels_.skew_plan) return Angles::skew;
+    if (kernels_.split_plan) return Angles::split;
+    return Angles::plain;
+  }
+
   // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2:
   // the gather's Lambda and pivot entries, then the norm and the rotations in one launch
   // (lambda_norm), or cuSOLVER's norm and checked_angles.

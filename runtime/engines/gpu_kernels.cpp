@@ -68,7 +68,9 @@ codegen::KernelSpec kernel_spec_for(const TensorView<T>& tensor, const codegen::
 template <class T>
 codegen::KernelSpec kernel_spec_for(int order, int size, Layout layout, const codegen::LoweredRule& rule,
                                     codegen::KernelKind kind) {
-  codegen::KernelSpec spec{kind, order, size, scalar_type_of<T>(), layout, rule, {}};
+  // With the tuning variables set in the environment (tuning_environment.hpp), so that every
+  // choice made from the spec sees what the kernels will be built with.
+  codegen::KernelSpec spec{kind, order, size, scalar_type_of<T>(), layout, rule, tuning_from_environment({})};
   try {
     codegen::validate(spec);
   } catch (const codegen::codegen_error& error) {
@@ -142,28 +144,20 @@ GeneralKinds general_kinds(const codegen::KernelSpec& base, KernelSet set) {
 }
 
 template <class T>
-GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set) : base_(base) {
+GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set) {
   using codegen::KernelKind;
   const Stopwatch stopwatch;
   if (base.dtype != scalar_type_of<T>()) throw internal_error("GpuKernels: the spec's dtype is not the scalar type's");
+  // The tuning variables that are set replace the fields they name, for every kind; unset ones keep
+  // the caller's values (a test's tuning, or the default). kernel_spec_for's specs carry them
+  // already: applying them again changes nothing.
+  base.tuning = tuning_from_environment(base.tuning);
+  base_ = base;
   auto with_kind = [&base](KernelKind kind) {
     codegen::KernelSpec spec = base;
     spec.kind = kind;
-    // A variable that is set replaces the spec's value; unset (-1) keeps the value the caller
-    // chose (a test's tuning, or the default).
-    const auto unless_unset = [](int& field, int from_environment) {
-      if (from_environment != -1) field = from_environment;
-    };
-    if (kind == KernelKind::group_pass) {
-      if (const int threads = pass_block_size_from_environment(); threads != 0) spec.tuning.pass_block_size = threads;
-      unless_unset(spec.tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment());
-      unless_unset(spec.tuning.pass_max_registers, pass_max_registers_from_environment());
-    }
-    if (kind == KernelKind::chunk_pass) {
-      unless_unset(spec.tuning.chunk_tile_bytes, chunk_tile_bytes_from_environment());
-      // The plan keeps the tiles within this device's opt-in shared memory.
-      spec.tuning.opt_in_shared_bytes = current_device_opt_in_shared_bytes();
-    }
+    // The plan keeps chunk_pass's tiles within this device's opt-in shared memory.
+    if (kind == KernelKind::chunk_pass) spec.tuning.opt_in_shared_bytes = current_device_opt_in_shared_bytes();
     return spec;
   };
   // Loads kind's kernels and returns its typed plan.
@@ -230,8 +224,7 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
       if (set == KernelSet::general_with_pivot_check) {
         // Refused above N = 1024 (complex: 512, its Lambda the 2N x 2N embedding): the engine takes
         // cuSOLVER's norm.
-        codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
-        norm.tuning.pivot_gram_size = pivot_gram_size_from_environment();
+        const codegen::KernelSpec norm = with_kind(KernelKind::lambda_norm);
         if (const codegen::PlanAttempt attempt = codegen::try_plan(norm); attempt.plan) {
           load(norm, *attempt.plan, arch, {&lambda_norm});
           lambda_norm_plan = std::get<codegen::LambdaNormPlan>(attempt.plan->kind_plan);
@@ -281,7 +274,6 @@ codegen::KernelSpec subspace_angles_spec(codegen::KernelSpec base, int cell_bits
   base.size = 1 << cell_bits;
   base.layout = dsl::Layout::c_order;
   base.symmetric = symmetric;
-  base.tuning.subspace_angle_warps = subspace_angle_warps_from_environment();
   return base;
 }
 

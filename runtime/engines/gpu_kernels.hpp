@@ -97,7 +97,8 @@ public:
   template <const codegen::KernelSignature& signature>
   using Launcher = KernelLauncher<T, signature>;
 
-  // `base` names the shape, dtype (T's), layout and rule; its kind is ignored.
+  // `base` names the shape, dtype (T's), layout and rule; its kind is ignored, and the tuning
+  // variables set in the environment replace its tuning's fields (tuning_from_environment).
   GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set);
 
   Launcher<codegen::kernel_signatures::pivot_angles> pivot_angles;

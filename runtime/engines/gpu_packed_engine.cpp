@@ -80,9 +80,8 @@ PackedResult<T> run_gpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
     throw user_error("the CUDA backend cannot take this packed tensor: " + *declined);
   const CudaDeviceInfo device = require_cuda_device();
   const int order = tensor.order(), size = tensor.size();
-  codegen::KernelSpec spec =
+  const codegen::KernelSpec spec =
       kernel_spec_for<T>(order, size, Layout::c_order, rule, codegen::KernelKind::packed_symmetric);
-  spec.tuning.packed_max_orbit = packed_max_orbit_from_environment();
   const GpuKernels<T> kernels(spec, device.arch(), KernelSet::packed);
   const codegen::PackedSymmetricPlan& plan = *kernels.packed_plan;
   const int pairs = size / 2;

@@ -45,9 +45,9 @@ namespace tensordiag::runtime {
 // replaces its field, an unset one keeps it): SUBSPACE_BITS, SUBSPACE_ANGLE_WARPS,
 // PIVOT_GRAM_SIZE, PASS_BLOCK_SIZE, PASS_WARP_SHUFFLES, PASS_MAX_REGISTERS, PACKED_MAX_ORBIT,
 // CHUNK_TILE_BYTES.
-// `tensordiag kernels` prints and compiles what a run under the same environment compiles (the
-// engines read each variable where they build its kind's spec). The others choose paths, not
-// sources.
+// The engines' specs take them where they are made (kernel_spec_for) and again in GpuKernels (for
+// specs made elsewhere), so `tensordiag kernels` prints and compiles what a run under the same
+// environment compiles. The others choose paths, not sources.
 codegen::Tuning tuning_from_environment(codegen::Tuning tuning);
 
 int subspace_bits_from_environment();    // 0 when unset

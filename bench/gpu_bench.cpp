@@ -474,8 +474,8 @@ nlohmann::json pass_block_table(int repeats, const Selected& selected) {
 
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
 // (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps. Structure general:
-// the shapes of orders 4 to 6 that auto's order-4 rule was read from
-// (bench/results/xor_rule_h200_2026-11-28.md); structure symmetric (planted symmetric tensors, float32
+// two shapes of order 3 (auto's cells of 8 in every dtype) and the shapes of orders 4 to 6 that auto's
+// order-4 rule was read from (bench/results/xor_rule_h200_2026-11-28.md); structure symmetric (planted symmetric tensors, float32
 // and float64): the powers of two of gpu_bench --symmetric's orders.
 template <class Selected>
 nlohmann::json schedule_dtype_table(int repeats, const Selected& selected, Structure structure) {
@@ -488,8 +488,8 @@ nlohmann::json schedule_dtype_table(int repeats, const Selected& selected, Struc
     return variant_rows({{3, 16}, {3, 32}, {3, 64}, {3, 128}, {4, 8}, {4, 16}, {4, 32}, {4, 64}, {5, 8}, {5, 16}, {5, 32},
                          {6, 8}, {6, 16}, {7, 8}},
                         selected, "TENSORDIAG_SUBSPACE_BITS", variants, repeats, "seconds_median");
-  return variant_rows({{4, 8}, {5, 8}, {6, 8}, {4, 32}}, selected, "TENSORDIAG_SUBSPACE_BITS", variants, repeats,
-                      "seconds_median");
+  return variant_rows({{3, 64}, {3, 128}, {4, 8}, {5, 8}, {6, 8}, {4, 32}}, selected, "TENSORDIAG_SUBSPACE_BITS", variants,
+                      repeats, "seconds_median");
 }
 
 }  // namespace

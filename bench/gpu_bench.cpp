@@ -474,9 +474,10 @@ nlohmann::json pass_block_table(int repeats, const Selected& selected) {
 
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
 // (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps. Structure general:
-// two shapes of order 3 (auto's cells of 8 in every dtype) and the shapes of orders 4 to 6 that auto's
-// order-4 rule was read from (bench/results/xor_rule_h200_2026-11-28.md); structure symmetric (planted symmetric tensors, float32
-// and float64): the powers of two of gpu_bench --symmetric's orders.
+// two shapes of order 3 (auto's cells of 8 in every dtype) and the shapes of orders 4 to 6 that
+// auto's order-4 rule was read from (bench/results/xor_rule_h200_2026-11-28.md); structure symmetric
+// (planted symmetric tensors, float32 and float64): the powers of two of gpu_bench --symmetric's
+// orders.
 template <class Selected>
 nlohmann::json schedule_dtype_table(int repeats, const Selected& selected, Structure structure) {
   std::printf("round robin against the XOR passes (structure %s, 10 sweeps, ms):\n%-3s %-4s %-11s %-9s %-9s %-9s\n",

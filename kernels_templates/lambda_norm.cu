@@ -198,7 +198,8 @@ __device__ inline bool bounds_decide(const double* lambda, double scale, const i
 // Stage 3 in this thread's tile of the register layout (warp w rows w ROWS + i, lane l columns
 // l + 32 k; tiles wholly above the diagonal, 32 k > the warp's last row, are never formed or used).
 inline constexpr int LD = 32 * COLS;  // lambda_copy's row stride (>= M; past M zeros)
-__device__ inline bool tile_on_or_below_diagonal(int warp, int k) { return 32 * k <= warp * ROWS + ROWS - 1; }
+__device__ inline int last_row_of_warp(int warp) { return warp * ROWS + ROWS - 1; }
+__device__ inline bool tile_on_or_below_diagonal(int warp, int k) { return 32 * k <= last_row_of_warp(warp); }
 
 // Whether a Cholesky factorization of A = (tau^2 - shift) I - S completes (gram_norm_test.hpp):
 // then ||Lambda||_2 < tau for the scaled Lambda in `lambda_copy` (M x LD, shared memory), whose
@@ -252,7 +253,7 @@ __device__ inline bool gram_certifies_below(const double* lambda_copy, double ta
   // Column c's entries from the warps whose rows are not all above it; the pivot's owner adds the
   // reciprocal of its root.
   const auto publish = [&](int c, double* to) {
-    if (warp * ROWS + ROWS - 1 < c || lane != c % 32) return;
+    if (last_row_of_warp(warp) < c || lane != c % 32) return;
     const int chunk = c / 32;
 #pragma unroll
     for (int i = 0; i < ROWS; ++i) {
@@ -273,7 +274,7 @@ __device__ inline bool gram_certifies_below(const double* lambda_copy, double ta
     const double reciprocal = from[SLOTS];
     if (!(reciprocal > 0.0)) return false;  // the same shared value in every thread: a uniform exit
     if (c == M - 1) break;
-    if (warp * ROWS + ROWS - 1 <= c) continue;  // this warp's rows are factored
+    if (last_row_of_warp(warp) <= c) continue;  // this warp's rows are factored
     double l_row[TILE_ROWS], l_column[TILE_COLS];
 #pragma unroll
     for (int i = 0; i < ROWS; ++i) l_row[i] = from[warp * ROWS + i] * reciprocal;

@@ -3,7 +3,9 @@
 # checkout, takes OUTDIR from $1 (default $default_out) and shifts it off the caller's arguments,
 # links /work/main to this checkout where the build came from another machine (the test helpers'
 # compiled-in paths), writes the device's name to OUTDIR/device.txt, uses a fresh kernel cache
-# unless TENSORDIAG_CACHE_DIR is set, and sets status=0.
+# unless TENSORDIAG_CACHE_DIR is set, and sets status=0. The device tool brings back at most 8
+# files from OUTDIR (its README's limits): a script that writes more packs them at its end, e.g.
+# `cd "$out" && tar czf all.tgz --exclude=all.tgz . && find . -maxdepth 1 -type f ! -name all.tgz -delete`.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${1:-$default_out}
 shift || true

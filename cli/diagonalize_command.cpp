@@ -113,11 +113,13 @@ CLI::App* add_diagonalize_command(CLI::App& app, DiagonalizeArguments& arguments
                       "the Jacobi eigenvalue method) and T = C x_1 Q ... x_D Q with one\n"
                       "Q, written to every factor_n.npy. max_diag, no pivot check.\n"
                       "Complex data: one unitary U (Takagi at order 2); from order 4\n"
-                      "the step is searched, on the CPU only.\n"
+                      "the step is searched on the host (a GPU run too, between its\n"
+                      "groups).\n"
                       "skew: T changes sign under every swap of two indices (checked\n"
                       "alike; order 2 allowed, N >= D), one Q, C skew and as close to\n"
                       "the block form as max_diag on the blocks C[kD, .., kD+D-1] gets it\n"
-                      "(D = 2: the Murnaghan form). CPU only")
+                      "(D = 2: the Murnaghan form, on the CPU only; from D = 3 the GPU\n"
+                      "too)")
       ->check(CLI::IsMember({"general", "symmetric", "skew"}))
       ->capture_default_str();
   add_rule_option(*command, options.rule);

@@ -45,9 +45,10 @@ int main(int argc, char** argv) {
   using namespace tensordiag::cli;
   CLI::App app(
       "tensordiag: Jacobi-type approximate orthogonal diagonalization of dense cubical tensors.\n"
-      "T = C x_1 M_1 x_2 M_2 ... x_D M_D with orthogonal N x N factors M_n and the core C as\n"
-      "diagonal as possible. Tensors are NumPy .npy files: float32 or float64, C or Fortran\n"
-      "order, order D >= 3, size N in every mode.",
+      "T = C x_1 M_1 x_2 M_2 ... x_D M_D with orthogonal N x N factors M_n (unitary for complex\n"
+      "tensors) and the core C as diagonal as possible. Tensors are NumPy .npy files: float32,\n"
+      "float64, complex64 or complex128, C or Fortran order, order D >= 3 (2 with --structure\n"
+      "symmetric or skew), size N in every mode.",
       "tensordiag");
   app.failure_message(one_line_failure);  // before the subcommands: they copy it when added
   app.set_version_flag("--version", "tensordiag " + std::string(tensordiag::runtime::version()));

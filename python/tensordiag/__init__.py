@@ -623,8 +623,8 @@ def kernel_source(order: int, size: int, kind: str = "group_pass", *, dtype: Any
                   rule: str = "max_diag", structure: str = "general"):
     """The CUDA C++ source that tensordiag generates for one kernel kind, as NVRTC compiles it.
 
-    The source is specialized for order D, size N, dtype (float32 or float64), memory layout
-    (``"C"`` or ``"F"``) and rule (see RULES); its header comment names the kind, the rule and its
+    The source is specialized for order D, size N, dtype (float32, float64, complex64 or complex128),
+    memory layout (``"C"`` or ``"F"``) and rule (see RULES); its header comment names the kind, the rule and its
     rotation formula, the shape and the kernels with their launch shapes. ``kind`` is one of
     KERNEL_KINDS, or ``"all"`` for a dict ``{kind: source}`` of every kind that serves the shape
     (the whole-tensor kinds, small_tensor and multi_mode_product, need the tensor to fit in one

@@ -30,8 +30,9 @@ CLI::App* add_generate_command(CLI::App& app, GenerateArguments& arguments) {
   command->add_option("--structure", arguments.structure,
                       "symmetric: one Q in every mode (T = sum_l S_l q_l x .. x q_l,\n"
                       "symmetric under every index permutation; order 2 allowed) and\n"
-                      "symmetric noise (complex dtypes: one unitary U). skew: T = S x_1 Q ... x_D Q with S in the block\n"
-                      "form (S[pi(kD, .., kD+D-1)] = sign(pi) S_k), skew-symmetric noise;\n"
+                      "symmetric noise (complex dtypes: one unitary U).\n"
+                      "skew: T = S x_1 Q ... x_D Q with S in the block form\n"
+                      "(S[pi(kD, .., kD+D-1)] = sign(pi) S_k), skew-symmetric noise;\n"
                       "order 2 allowed, size >= order")
       ->check(CLI::IsMember({"general", "symmetric", "skew"}))
       ->capture_default_str();

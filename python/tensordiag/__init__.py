@@ -311,15 +311,16 @@ def diagonalize(tensor: Any, *, max_sweeps: int = 100, tol: Optional[float] = No
     Parameters
     ----------
     tensor : array_like or CUDA array, float32 or float64 (NumPy: also complex64, complex128)
-        Order D >= 3, the same size N >= 2 in every mode, finite. A complex NumPy array runs on
-        the GPU engine's complex kernels (eta too) or the CPU's complex engine: T = C x_1 U_1 ... x_D U_D with unitary U_n (no conjugation in
+        Order D >= 3 (2 with structure symmetric or skew, below), the same size N >= 2 in every
+        mode, finite. A complex NumPy array runs on the GPU engine's complex kernels (eta too) or
+        the CPU's complex engine: T = C x_1 U_1 ... x_D U_D with unitary U_n (no conjugation in
         the mode products, so C = T x_1 U_1^H ... x_D U_D^H), every C[i, .., i] real and >= 0
         (the phase of index i kept in U_1's column i); rule max_diag only, structure general or
         symmetric (below), no devices. C- and Fortran-ordered NumPy
         arrays are read in place, without a copy (other strided arrays are copied to C order, other
         byte orders converted); the core comes back in the input's order and dtype. Other dtypes
-        raise TypeError; other shapes, NaN or Inf raise ValueError (order 2 is a matrix: use
-        numpy.linalg.svd).
+        raise TypeError; other shapes, NaN or Inf raise ValueError (order 2 with structure general
+        is a matrix: use numpy.linalg.svd).
 
         A CUDA array (CuPy, a PyTorch CUDA tensor, JAX: through ``__dlpack__``; Numba and others:
         through ``__cuda_array_interface__``) never passes through host memory: the GPU engine

@@ -6,9 +6,9 @@
 # (gpu_bench --schedule-dtypes: the round robin against the XOR passes, every dtype; --schedules:
 # float32 at every cell size; --schedule-dtypes --symmetric: the same for structure symmetric, float32
 # and float64, orders 3 to 7), the round robin's overlapping launches at the paper's N = 8 shapes
-# and in the symmetric table (bench/results/overlapping_launches_h200_2026-11-28.md measured the
-# final build at D = 6 and 9 only). Then the GPU cases those defaults touch. Builds nothing:
-# expects build/ made by scripts/build.sh. About 6 minutes on an H200.
+# and in the symmetric table (bench/results/overlapping_launches_h200_2026-11-28.md). Then the GPU
+# cases those defaults touch. Builds nothing: expects build/ made by scripts/build.sh. About 6
+# minutes on an H200. Its 15 files come back packed in OUTDIR/all.tgz (pack_outputs).
 #   usage: bash scripts/gpu-small-shapes.sh [OUTDIR]
 set -uo pipefail
 default_out=/tmp/small-shapes
@@ -29,4 +29,5 @@ cat "$out/pass_blocks.txt" "$out/schedule_dtypes.txt" "$out/symmetric_schedules.
 grep -E "^ *[0-9]+ +[0-9]+ " "$out/schedules.txt" "$out/paper_n8.txt"
 tail -7 "$out/symmetric.txt"
 tail -3 "$out/gpu_cases.log"
+pack_outputs
 exit $status

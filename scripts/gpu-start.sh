@@ -4,8 +4,7 @@
 # links /work/main to this checkout where the build came from another machine (the test helpers'
 # compiled-in paths), writes the device's name to OUTDIR/device.txt, uses a fresh kernel cache
 # unless TENSORDIAG_CACHE_DIR is set, and sets status=0. The device tool brings back at most 8
-# files from OUTDIR (its README's limits): a script that writes more packs them at its end, e.g.
-# `cd "$out" && tar czf all.tgz --exclude=all.tgz . && find . -maxdepth 1 -type f ! -name all.tgz -delete`.
+# files from OUTDIR (its README's limits): a script that writes more calls pack_outputs at its end.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${1:-$default_out}
 shift || true
@@ -14,3 +13,7 @@ if [ ! -e /work/main/build ] && [ "$(id -u)" -eq 0 ]; then mkdir -p /work && ln 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
 export TENSORDIAG_CACHE_DIR=${TENSORDIAG_CACHE_DIR:-$(mktemp -d)}
 status=0
+# OUTDIR's files packed into OUTDIR/all.tgz (and removed), so that one file comes back.
+pack_outputs() {
+  (cd "$out" && find . -mindepth 1 -maxdepth 1 ! -name all.tgz -print0 | tar czf all.tgz --null -T - --remove-files)
+}

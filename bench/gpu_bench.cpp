@@ -6,7 +6,7 @@
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
 //                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] [--pass-blocks]
-//                    [--schedule-dtypes]
+//                    [--schedule-dtypes] [--mirrored]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
@@ -27,6 +27,8 @@
 // --schedule-dtypes only the round robin against the XOR passes (cells of 4 and 8) in every dtype at
 // the shapes of orders 4 to 6 that auto's order-4 rule was read from; with --symmetric, the same on
 // planted symmetric float32 and float64 tensors with structure symmetric, orders 3 to 7.
+// --mirrored runs only structure symmetric's XOR passes with subspace_apply's tiles mirrored and
+// not (TENSORDIAG_SUBSPACE_MIRRORED), float32 and float64.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -184,14 +186,15 @@ HostTensor<float> planted_float32(int order, int size, Structure structure, doub
 }
 
 // Structure symmetric beside the general engine on the same planted symmetric tensors (float32,
-// 10 sweeps): the symmetric run (symmetric_angles, then the group pass), the general run with its
-// default schedule, and the general run with the round robin (the symmetric run's passes).
+// 10 sweeps): the symmetric run (its default schedule), the general run with its default schedule,
+// and the general run with the round robin. The last four shapes hold 2^24 entries or more, where
+// the symmetric XOR passes may mirror their tiles (kernel_plan.cpp, subspace_mirrored).
 nlohmann::json symmetric_table(int repeats, double copy_bw) {
   std::printf("structure symmetric beside the general engine (float32, planted symmetric, 10 sweeps):\n"
               "%-3s %-4s %-11s %-9s %-11s %-11s %-9s %-11s %-9s %-9s\n", "D", "N", "sym_ms", "sym_off", "sym_of_copy",
               "general_ms", "schedule", "general_rr", "sym/gen", "sym/rr");
   nlohmann::json rows = nlohmann::json::array();
-  for (auto [order, size] : {std::pair{3, 64}, {3, 128}, {4, 32}, {5, 16}, {6, 8}, {8, 6}}) {
+  for (auto [order, size] : {std::pair{3, 64}, {3, 128}, {4, 32}, {5, 16}, {6, 8}, {8, 6}, {3, 256}, {4, 64}, {5, 32}, {6, 16}}) {
     const auto tensor = planted_float32(order, size, Structure::symmetric, 0.0);
     Options symmetric;
     symmetric.structure = Structure::symmetric;
@@ -493,6 +496,21 @@ nlohmann::json schedule_dtype_table(int repeats, const Selected& selected, Struc
                       repeats, "seconds_median");
 }
 
+// Structure symmetric's XOR passes under auto (its cells) with subspace_apply's tiles mirrored and
+// not (TENSORDIAG_SUBSPACE_MIRRORED 1 and 0; '-': the plan's choice), planted symmetric float32 and
+// float64 tensors, 10 sweeps.
+template <class Selected>
+nlohmann::json mirrored_table(int repeats, const Selected& selected) {
+  std::printf("symmetric subspace_apply, tiles mirrored (1) or not (0) (auto's XOR passes, 10 sweeps, ms; '-': the "
+              "plan's):\n%-3s %-4s %-11s %-9s %-9s %-9s\n",
+              "D", "N", "dtype", "-", "0", "1");
+  std::vector<Variant> variants;
+  for (const char* mirrored : {"", "0", "1"}) variants.push_back({mirrored, SweepSchedule::automatic, Structure::symmetric});
+  return variant_rows({{3, 32}, {3, 64}, {3, 128}, {3, 256}, {4, 8}, {4, 16}, {4, 32}, {4, 64}, {5, 8}, {5, 16}, {5, 32},
+                       {6, 16}},
+                      selected, "TENSORDIAG_SUBSPACE_MIRRORED", variants, repeats, "seconds_median");
+}
+
 }  // namespace
 
 // End to end: the call to result in host memory, warm kernel cache, float32, D = 3, 10 sweeps,
@@ -547,6 +565,7 @@ int main(int argc, char** argv) {
   bool one_block_only = false;  // --one-block: the one-block engine against the general one
   bool pass_blocks_only = false;  // --pass-blocks: the round robin at each group_pass block size
   bool schedule_dtypes_only = false;  // --schedule-dtypes: the round robin against the XOR passes, every dtype
+  bool mirrored_only = false;  // --mirrored: symmetric subspace_apply's tiles mirrored and not
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -563,10 +582,11 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--one-block") == 0) one_block_only = true;
     else if (std::strcmp(argv[i], "--pass-blocks") == 0) pass_blocks_only = true;
     else if (std::strcmp(argv[i], "--schedule-dtypes") == 0) schedule_dtypes_only = true;
+    else if (std::strcmp(argv[i], "--mirrored") == 0) mirrored_only = true;
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
                            "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] "
-                           "[--pass-blocks] [--schedule-dtypes]\n");
+                           "[--pass-blocks] [--schedule-dtypes] [--mirrored]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -588,11 +608,12 @@ int main(int argc, char** argv) {
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"one_block", rows}}.dump(2) << "\n";
     return 0;
   }
-  if (pass_blocks_only || schedule_dtypes_only) {
-    const char* table = pass_blocks_only ? "pass_blocks" : "schedule_dtypes";
+  if (pass_blocks_only || schedule_dtypes_only || mirrored_only) {
+    const char* table = pass_blocks_only ? "pass_blocks" : mirrored_only ? "mirrored" : "schedule_dtypes";
     const nlohmann::json rows =
-        pass_blocks_only ? pass_block_table(repeats, selected)
-                         : schedule_dtype_table(repeats, selected, symmetric_only ? Structure::symmetric : Structure::general);
+        pass_blocks_only    ? pass_block_table(repeats, selected)
+        : mirrored_only     ? mirrored_table(repeats, selected)
+                            : schedule_dtype_table(repeats, selected, symmetric_only ? Structure::symmetric : Structure::general);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {table, rows}}.dump(2) << "\n";
     return 0;

@@ -127,8 +127,10 @@ CLI::App* add_kernels_command(CLI::App& app, KernelsArguments& arguments) {
   command->add_option("--structure", arguments.structure,
                       "general, symmetric or skew: the kinds a run of that structure\n"
                       "loads, with the symmetric variants of small_tensor and\n"
-                      "subspace_angles (one rotation a pair in every mode), or the skew\n"
-                      "variant of small_tensor; the others are named as unused")
+                      "subspace_angles (one rotation a pair in every mode) and of\n"
+                      "subspace_apply (the tiles of non-decreasing cosets, written to\n"
+                      "every arrangement), or the skew variant of small_tensor; the\n"
+                      "others are named as unused")
       ->check(CLI::IsMember({"general", "symmetric", "skew"}))
       ->capture_default_str();
   std::vector<std::string> kinds = codegen::kernel_kinds();

@@ -438,6 +438,40 @@ PlanAttempt plan_subspace_angles(const KernelSpec& spec, const Sizes& z) {
                   {{"subspace_angles", 32 * warps, 1, false, dynamic}}});
 }
 
+// binom(n + r - 1, r), the multisets of size r over n symbols (n >= 1); saturates at 2^62. Also
+// the tiles of a symmetric subspace_apply (non-decreasing outer cosets).
+constexpr long long multiset_limit = 1LL << 62;
+long long multisets(long long n, int r) { return dsl::multiset_count(n, r, multiset_limit).value_or(multiset_limit); }
+
+// The most distinct arrangements of `length` cosets out of `values`: length! / prod m_i! with the
+// multiplicities m_i as even as they can be.
+long long most_arrangements(long long values, int length) {
+  long long count = 1;
+  for (int i = 2; i <= length; ++i) count *= i;
+  const long long low = length / values, high_count = length % values;  // high_count runs of low + 1
+  const auto factorial = [](long long m) {
+    long long f = 1;
+    for (long long i = 2; i <= m; ++i) f *= i;
+    return f;
+  };
+  for (long long v = 0; v < std::min<long long>(values, length); ++v) count /= factorial(v < high_count ? low + 1 : low);
+  return count;
+}
+
+// Whether subspace_apply mirrors its tiles under structure symmetric (the tuning's choice where set):
+// from 2^24 entries where a tile has at most 24 arrangements. Measured on an H200 (auto's XOR
+// passes, 10 sweeps, float32 and float64; bench/results/symmetric_mirrored_apply_h200_2026-11-28.md):
+// from 2^24 entries mirroring took 0.67-0.85 of the unmirrored run's time at D = 3, N = 256 (2
+// arrangements at most), D = 4, N = 64 (6) and D = 5, N = 32 (24), and 2.24x it at D = 6, N = 16
+// (60: the blocks that write them all are the pass's tail); below 2^24 entries, where the
+// unmirrored pass's grid is about a wave or less, mirroring saved little or lost: 0.95-0.99 at
+// D = 3, N = 128, 0.99-1.02 at N = 32, and 1.03-2.19x at D = 3, N = 64, D = 4, N <= 32 and D = 5,
+// N <= 16.
+bool subspace_mirrored(const KernelSpec& spec, const Sizes& z, long long cosets) {
+  if (spec.tuning.subspace_mirrored >= 0) return spec.tuning.subspace_mirrored == 1;
+  return z.entries >= (1LL << 24) && most_arrangements(cosets, z.d - 1) <= 24;
+}
+
 // Shared memory of subspace_apply for cells of 2^bits a mode: its tile (one coset in every memory
 // mode but the innermost, all N there), padded, and the blocks of the tile's cosets.
 long long subspace_apply_bytes(const Sizes& z, int bits) {
@@ -446,11 +480,13 @@ long long subspace_apply_bytes(const Sizes& z, int bits) {
   return (tile + tile / z.n) * z.scalar + (z.d - 1 + z.n / cell) * cell * cell * z.scalar;
 }
 
-// Its static shared memory: a row's start (8 bytes) for each of the tile's cell^(D-1) rows, and the
-// cosets' N indices (kernels_templates/subspace_apply.cu's row_offset and inner_index). A block's
-// opt-in limit counts both.
-long long subspace_apply_static_bytes(const Sizes& z, int bits) {
-  return saturating_power(1LL << bits, z.d - 1) * 8 + static_cast<long long>(z.n) * 4;
+// Its static shared memory: a row's start (8 bytes) for each of the tile's cell^(D-1) rows, the
+// cosets' N indices, the tile's outer cosets (one int, unused, when not mirrored), and where
+// mirrored each row's source row (4 bytes; kernels_templates/subspace_apply.cu's
+// row_offset, inner_index, mirrored_coset and source). A block's opt-in limit counts them all.
+long long subspace_apply_static_bytes(const Sizes& z, int bits, bool mirrored) {
+  return saturating_power(1LL << bits, z.d - 1) * (mirrored ? 12 : 8) + static_cast<long long>(z.n) * 4 +
+         4LL * (mirrored ? z.d - 1 : 1);
 }
 
 PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
@@ -467,7 +503,12 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
   const long long budget = asked ? spec.tuning.opt_in_shared_bytes : spec.tuning.subspace_shared_bytes;
   // The bytes held against the budget: the tile and blocks, and against the device's opt-in limit
   // the static arrays too.
-  const auto held = [&](int k) { return subspace_apply_bytes(z, k) + (asked ? subspace_apply_static_bytes(z, k) : 0); };
+  // Structure symmetric may rotate only the tiles with non-decreasing outer cosets and write each
+  // to every arrangement of its cosets (subspace_apply.cu, MIRRORED).
+  const auto mirrored = [&](int k) { return spec.symmetric && subspace_mirrored(spec, z, z.n >> k); };
+  const auto held = [&](int k) {
+    return subspace_apply_bytes(z, k) + (asked ? subspace_apply_static_bytes(z, k, mirrored(k)) : 0);
+  };
   if (!asked)
     for (int k = std::min(3, log_n); k >= 2 && bits == 0; --k)
       if (held(k) <= budget) bits = k;
@@ -480,12 +521,13 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
   const long long cosets = z.n / cell;
   // 512 threads; 256 where a thread holds an 8 x 8 block in registers (64 of them, besides its fiber).
   const int threads = bits >= 3 ? 256 : 512;
-  const long long tiles = saturating_power(cosets, z.d - 1);
+  const bool mirrors = mirrored(bits);
+  const long long tiles = mirrors ? multisets(cosets, z.d - 1) : saturating_power(cosets, z.d - 1);
   const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * cosets * z.n, threads);
   const long long shared = subspace_apply_bytes(z, bits);
   return planned({{},
                   false,
-                  SubspaceApplyPlan{threads, bits, tiles, factor_blocks, cosets * z.d * cell * cell, shared},
+                  SubspaceApplyPlan{threads, bits, tiles, mirrors, factor_blocks, cosets * z.d * cell * cell, shared},
                   {{"subspace_apply", threads, tiles + factor_blocks, false, shared}}});
 }
 
@@ -518,10 +560,6 @@ PlanAttempt plan_skew_angles(const KernelSpec& spec, const Sizes& z) {
                   {{"skew_angles", plan.threads, plan.blocks},
                    {"skew_figures_partial", plan.figure_threads, plan.partial_blocks}}});
 }
-
-// binom(n + r - 1, r), the multisets of size r over n symbols (n >= 1); saturates at 2^62.
-constexpr long long multiset_limit = 1LL << 62;
-long long multisets(long long n, int r) { return dsl::multiset_count(n, r, multiset_limit).value_or(multiset_limit); }
 
 // MultisetIndex(n, r)'s prefix table (runtime/core/multiset_index.hpp), for shapes validate() took.
 std::vector<long long> multiset_prefix(int n, int rows) { return dsl::multiset_prefix(n, rows, multiset_limit); }

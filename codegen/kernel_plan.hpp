@@ -130,7 +130,10 @@ struct SubspaceAnglesPlan {
 struct SubspaceApplyPlan {
   int threads;
   int cell_bits;                   // k: cells of 2^k indices a mode
-  long long tiles;                 // (N / 2^k)^(D-1) blocks rotate the tensor, a tile each
+  long long tiles;                 // (N / 2^k)^(D-1) blocks rotate the tensor, a tile each; where
+                                   // mirrored, the tiles of non-decreasing outer cosets, each written
+                                   // to every arrangement of its cosets
+  bool mirrored;                   // structure symmetric's mirrored tiles (Tuning::subspace_mirrored)
   long long factor_blocks;         // the rest rotate the factors
   long long block_scalars;         // the Q blocks buffer: (N / 2^k) * D * 4^k scalars
   long long dynamic_shared_bytes;

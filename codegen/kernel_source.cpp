@@ -50,13 +50,18 @@ Substitutions shape_values(const KernelSpec& spec) {
 // Whether the source finds symmetric rotations of real tensors (dsl/symmetric_angle.hpp,
 // symmetric_warp_angle.cuh), or the unitary ones of complex symmetric tensors
 // (dsl/symmetric_unitary_angle.hpp: symmetric_angles and the symmetric variants of a complex dtype),
-// or neither (symmetric_step_on_host: the host takes the step).
+// or neither (symmetric_step_on_host: the host takes the step). subspace_apply's symmetric variant
+// finds no angles: it only writes each tile's arrangements.
+bool symmetric_variant_finds_angles(const KernelSpec& spec) {
+  return spec.symmetric && spec.kind != KernelKind::subspace_apply;
+}
 bool uses_unitary_symmetric_angle(const KernelSpec& spec) {
-  return (spec.kind == KernelKind::symmetric_angles || spec.symmetric) && is_complex(spec.dtype) &&
+  return (spec.kind == KernelKind::symmetric_angles || symmetric_variant_finds_angles(spec)) && is_complex(spec.dtype) &&
          !symmetric_step_on_host(spec);
 }
 bool uses_symmetric_angle(const KernelSpec& spec) {
-  return (spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::packed_symmetric || spec.symmetric) &&
+  return (spec.kind == KernelKind::symmetric_angles || spec.kind == KernelKind::packed_symmetric ||
+          symmetric_variant_finds_angles(spec)) &&
          !uses_unitary_symmetric_angle(spec) && !symmetric_step_on_host(spec);
 }
 
@@ -84,8 +89,11 @@ std::string header(const KernelSpec& spec, const KernelPlan& plan) {
          "//   kind      " + kind + "\n"
          "//   rule      " + spec.rule.description + "\n"
          "//   rotation  " + spec.rule.rotation + "\n" +
-         (spec.symmetric ? "//   structure symmetric: one rotation a pair, the same in every mode (dsl/symmetric_angle.hpp)\n"
-                         : "") +
+         (symmetric_variant_finds_angles(spec)
+              ? "//   structure symmetric: one rotation a pair, the same in every mode (dsl/symmetric_angle.hpp)\n"
+          : spec.symmetric ? "//   structure symmetric: the tiles of non-decreasing outer cosets, each written to every "
+                             "arrangement of its cosets\n"
+                           : "") +
          (spec.skew ? "//   structure skew: the skew order's groups, one rotation a pair from its block entries\n" : "") +
          "//   shape     D = " + std::to_string(spec.order) + ", N = " + std::to_string(spec.size) + ", layout " +
          std::string(to_string(spec.layout)) + "\n"
@@ -181,7 +189,8 @@ KernelSpec for_structure(KernelSpec spec, KernelStructure structure) {
   if (!used_by_structure(spec.kind, structure))
     throw codegen_error(std::string(to_string(spec.kind)) + ": a run with structure " + name + " does not use it");
   if (structure == KernelStructure::symmetric)
-    spec.symmetric = spec.kind == KernelKind::small_tensor || spec.kind == KernelKind::subspace_angles;
+    spec.symmetric = spec.kind == KernelKind::small_tensor || spec.kind == KernelKind::subspace_angles ||
+                     spec.kind == KernelKind::subspace_apply;
   else
     spec.skew = spec.kind == KernelKind::small_tensor;
   return spec;

@@ -82,9 +82,9 @@ std::vector<KindSource> every_kind_source(const KernelSpec& spec, KernelStructur
 // rule's angles, the pivot check's kinds, the N = 2 engine's or skew_angles. Skew: skew_angles, the
 // passes (group_pass, chunk_pass), the figures, the verification's mode products and small_tensor.
 bool used_by_structure(KernelKind kind, KernelStructure structure);
-// `spec` as a run of `structure` loads it: KernelSpec::symmetric set for small_tensor and
-// subspace_angles under symmetric, KernelSpec::skew for small_tensor under skew; codegen_error for
-// a kind such a run does not use.
+// `spec` as a run of `structure` loads it: KernelSpec::symmetric set for small_tensor,
+// subspace_angles and subspace_apply under symmetric, KernelSpec::skew for small_tensor under skew;
+// codegen_error for a kind such a run does not use.
 KernelSpec for_structure(KernelSpec spec, KernelStructure structure);
 
 }  // namespace tensordiag::codegen

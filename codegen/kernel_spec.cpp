@@ -60,8 +60,9 @@ void validate(const KernelSpec& spec) {
     throw codegen_error("packed_symmetric takes order D <= " + std::to_string(packed_symmetric_max_order) +
                         " (order " + std::to_string(spec.order) +
                         "): larger classes rotate in long double, on the CPU");
-  if (spec.symmetric && spec.kind != KernelKind::small_tensor && spec.kind != KernelKind::subspace_angles)
-    throw codegen_error("structure symmetric is a variant of small_tensor and subspace_angles only (" +
+  if (spec.symmetric && spec.kind != KernelKind::small_tensor && spec.kind != KernelKind::subspace_angles &&
+      spec.kind != KernelKind::subspace_apply)
+    throw codegen_error("structure symmetric is a variant of small_tensor, subspace_angles and subspace_apply only (" +
                         std::string(to_string(spec.kind)) + " is the same for it, or symmetric_angles serves it)");
   if (spec.skew && spec.kind != KernelKind::small_tensor)
     throw codegen_error("structure skew is a variant of small_tensor only (" + std::string(to_string(spec.kind)) +

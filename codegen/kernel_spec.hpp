@@ -73,6 +73,11 @@ struct Tuning {
   // subspace_angles and subspace_apply: shared memory per block at most, with the opt-in above
   // 48 KB (dynamic shared memory). 100 KB keeps two blocks on an H100 multiprocessor.
   int subspace_shared_bytes = 100 * 1024;
+  // subspace_apply under structure symmetric: 1 = mirrored tiles (only the tiles of non-decreasing
+  // outer cosets rotated, each written to every arrangement of its cosets;
+  // kernels_templates/subspace_apply.cu, MIRRORED), 0 = every tile rotated (as the general apply);
+  // -1 = the default (measured: kernel_plan.cpp, subspace_mirrored).
+  int subspace_mirrored = -1;
   // subspace_angles: warps a block at most, 1..32; 0 = 8 for cells of up to 1024 entries, else 32
   // (measured: kernel_plan.cpp, plan_subspace_angles).
   int subspace_angle_warps = 0;
@@ -116,7 +121,9 @@ struct KernelSpec {
   Tuning tuning;
   // Structure symmetric (DESIGN.md section 7) for the kinds that find a group's angles themselves
   // in shared memory (small_tensor, subspace_angles): one rotation a pair, the same in every mode,
-  // by dsl/symmetric_angle.hpp instead of the rule's per-mode micro-iterations. Real dtypes only.
+  // by dsl/symmetric_angle.hpp instead of the rule's per-mode micro-iterations; and for
+  // subspace_apply: only the tiles of non-decreasing outer cosets are rotated, each written to every
+  // arrangement of its cosets. Complex dtypes up to order 3.
   bool symmetric = false;
   // Structure skew for small_tensor (the one-block run): the skew order's groups, each with its
   // count of live pairs (runtime/algorithm/skew_schedule.hpp), the angles from the block entries

@@ -34,7 +34,25 @@ inline constexpr int CELL = ${cell};
 inline constexpr int COSETS = N / CELL;
 inline constexpr int OUTER = D - 1;                                      // memory modes with one coset a tile
 inline constexpr int TILE_ENTRIES = static_cast<int>(power(CELL, OUTER)) * N;
-inline constexpr long long TILES = power(COSETS, OUTER);
+
+// The non-decreasing tuples of `length` cosets out of `values` (multisets): C(values + length - 1,
+// length). Each step's product is C(values - 1 + i, i) times i, so the division is exact.
+__host__ __device__ constexpr long long multisets(long long values, int length) {
+  long long count = 1;
+  for (int i = 1; i <= length; ++i) count = count * (values + i - 1) / i;
+  return count;
+}
+
+// Structure symmetric (every mode takes the same block Q[a]; DESIGN.md section 7): the pass maps a
+// symmetric tensor to a symmetric one, so a tile whose outer cosets are a permutation of another's
+// holds that tile's entries with their outer indices permuted. Where the plan mirrors tiles, only
+// the tiles with non-decreasing outer cosets are read and rotated, and each block writes its tile to
+// every distinct arrangement of its cosets (write_arrangements): at D = 3, N = 128 with cells of 8,
+// 136 of the 256 tiles; at D = 5, N = 32 with cells of 4, 330 of 4096. One block a tile: a tile is
+// written (its own arrangement among them) by the block that reads it, and no block reads another
+// arrangement, so no block can read a tile another has already rotated.
+inline constexpr bool MIRRORED = ${mirrored};
+inline constexpr long long TILES = MIRRORED ? multisets(COSETS, OUTER) : power(COSETS, OUTER);
 inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * COSETS * N;
 inline constexpr int INNER_MODE = MODE_OF_MEMORY_MODE[D - 1];           // the innermost memory mode's logical mode
 
@@ -103,6 +121,82 @@ __device__ __forceinline__ void wait_for_copies() {
 #endif
 }
 
+// Under MIRRORED, the outer memory modes' cosets of tile `id`: the id-th non-decreasing tuple in
+// lexicographic order (the tuples with first coset v are multisets(COSETS - v, OUTER - 1) in number).
+__device__ inline void mirrored_tile_cosets(long long id, int* coset) {
+  int low = 0;
+  for (int k = 0; k < OUTER; ++k)
+    for (int v = low;; ++v) {
+      const long long count = multisets(COSETS - v, OUTER - 1 - k);
+      if (id < count) {
+        coset[k] = low = v;
+        break;
+      }
+      id -= count;
+    }
+}
+
+// The next arrangement of the cosets `to` in lexicographic order (std::next_permutation: each
+// distinct arrangement of a multiset once); false after the last.
+__device__ inline bool next_arrangement(int (&to)[OUTER]) {
+  int i = OUTER - 2;
+  while (i >= 0 && to[i] >= to[i + 1]) --i;
+  if (i < 0) return false;
+  int j = OUTER - 1;
+  while (to[j] <= to[i]) --j;
+  const int swapped = to[i];
+  to[i] = to[j];
+  to[j] = swapped;
+  for (int l = i + 1, r = OUTER - 1; l < r; ++l, --r) {
+    const int t = to[l];
+    to[l] = to[r];
+    to[r] = t;
+  }
+  return true;
+}
+
+// The tile row (of the tile with non-decreasing cosets `from`) that row `row` of the arrangement
+// `to` takes. A row's local indices t_0 .. t_{OUTER-1} are its digits base CELL (the last memory
+// mode fastest); row (t) of `to` holds the entries whose outer global indices are
+// indices[to[k] * CELL + t_k], a permutation of the source row's. Within a run of equal cosets of
+// `from` the source takes those local indices ascending: then every written entry depends only on
+// the multiset of its outer indices, and the result is symmetric in the outer memory modes bit for
+// bit (rows of one tile that differ by such a permutation were rotated apart and round apart).
+__device__ inline int source_row_of(int row, const int* from, const int (&to)[OUTER]) {
+  int local[OUTER];
+  for (int k = OUTER - 1; k >= 0; --k, row /= CELL) local[k] = row % CELL;
+  int source = 0;
+  for (int s = 0; s < OUTER;) {
+    int picked[OUTER];
+    int count = 0;
+    for (int k = 0; k < OUTER; ++k)
+      if (to[k] == from[s]) picked[count++] = local[k];
+    for (int i = 1; i < count; ++i)  // insertion sort: count <= OUTER
+      for (int j = i; j > 0 && picked[j - 1] > picked[j]; --j) {
+        const int t = picked[j];
+        picked[j] = picked[j - 1];
+        picked[j - 1] = t;
+      }
+    for (int i = 0; i < count; ++i) source = source * CELL + picked[i];
+    s += count;  // the run of from[s] in the non-decreasing `from` is `count` long
+  }
+  return source;
+}
+
+// Where row `row` of the tile with outer cosets `coset` starts in the tensor: the outer memory
+// modes' strides times their global indices.
+__device__ __forceinline__ long long row_start(int row, const int* coset, const int* indices) {
+  long long offset = 0;
+  long long stride = N;  // memory mode k's, N^(D-1-k), built up as k falls: constants once unrolled
+#pragma unroll
+  for (int k = OUTER - 1; k >= 0; --k) {
+    offset += indices[coset[k] * CELL + row % CELL] * stride;
+    row /= CELL;
+    stride *= N;
+  }
+  return offset;
+}
+
 // M_n <- M_n Q[a][n] on coset a's columns of row `row` of M_n: factor row u = (mode, coset, row).
 // `blocks` as the angles wrote them, read after the wait that returned `token`.
 __device__ inline void apply_block_to_factor_row(long long u, Scalar* factors, const int* indices, const Scalar* blocks,
@@ -140,6 +234,27 @@ __device__ __forceinline__ void fiber_of_innermost_mode(Scalar* tile, const int*
   }
 }
 
+// Under MIRRORED: the rotated tile (outer cosets `from`, non-decreasing) to every distinct
+// arrangement of its cosets, each row from its source row (source_row_of); the innermost mode stays
+// in place, so every store is still a whole row of N entries. `target` (the load's row starts, free
+// now) takes each arrangement's row starts in turn.
+__device__ inline void write_arrangements(Scalar* tensor, const Scalar* tile, const int* from, const int* indices,
+                                          long long* target) {
+  __shared__ int source[MIRRORED ? ROWS : 1];
+  int to[OUTER];
+#pragma unroll
+  for (int k = 0; k < OUTER; ++k) to[k] = from[k];
+  do {
+    for (int r = threadIdx.x; r < ROWS; r += THREADS) {
+      target[r] = row_start(r, to, indices);
+      source[r] = source_row_of(r, from, to);
+    }
+    __syncthreads();
+    for_each_tile_entry([&](int row, int column) { tensor[target[row] + column] = tile[source[row] * (N + 1) + column]; });
+    __syncthreads();  // the next arrangement overwrites target and source
+  } while (next_arrangement(to));
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS)
 subspace_apply(${subspace_apply_parameters}) {
   // The next pass's subspace_angles may begin its set-up; it waits for this grid's end before it
@@ -158,22 +273,30 @@ subspace_apply(${subspace_apply_parameters}) {
   __shared__ long long row_offset[ROWS];                         // where row r of the tile starts
   __shared__ int inner_index[N];                                 // the cosets' indices, coset by coset
 
-  // The tile's coset in each outer memory mode, the last fastest; a row's offset sums the outer
-  // memory modes' strides times their global indices.
-  for (int r = threadIdx.x; r < ROWS; r += THREADS) {
-    long long id = blockIdx.x;
-    int rest = r;
-    long long offset = 0;
-    long long stride = N;  // memory mode k's, N^(D-1-k), built up as k falls: constants once unrolled
+  __shared__ int mirrored_coset[MIRRORED ? OUTER : 1];         // MIRRORED: the tile's outer cosets
+
+  if constexpr (MIRRORED) {
+    if (threadIdx.x == 0) mirrored_tile_cosets(blockIdx.x, mirrored_coset);
+    __syncthreads();
+    for (int r = threadIdx.x; r < ROWS; r += THREADS) row_offset[r] = row_start(r, mirrored_coset, indices);
+  } else {
+    // The tile's coset in each outer memory mode, the last fastest; a row's offset sums the outer
+    // memory modes' strides times their global indices.
+    for (int r = threadIdx.x; r < ROWS; r += THREADS) {
+      long long id = blockIdx.x;
+      int rest = r;
+      long long offset = 0;
+      long long stride = N;  // memory mode k's, N^(D-1-k), built up as k falls: constants once unrolled
 #pragma unroll
-    for (int k = OUTER - 1; k >= 0; --k) {
-      const int coset = static_cast<int>(id % COSETS);
-      id /= COSETS;
-      offset += indices[coset * CELL + rest % CELL] * stride;
-      rest /= CELL;
-      stride *= N;
+      for (int k = OUTER - 1; k >= 0; --k) {
+        const int coset = static_cast<int>(id % COSETS);
+        id /= COSETS;
+        offset += indices[coset * CELL + rest % CELL] * stride;
+        rest /= CELL;
+        stride *= N;
+      }
+      row_offset[r] = offset;
     }
-    row_offset[r] = offset;
   }
   for (int i = threadIdx.x; i < N; i += THREADS) inner_index[i] = indices[i];
   __syncthreads();
@@ -185,7 +308,7 @@ subspace_apply(${subspace_apply_parameters}) {
   const unsigned token = wait_for_previous_kernel();
   for (int i = threadIdx.x; i < OUTER * CELL * CELL; i += THREADS) {
     const int k = i / (CELL * CELL);
-    const long long coset = blockIdx.x / power(COSETS, OUTER - 1 - k) % COSETS;
+    const long long coset = MIRRORED ? mirrored_coset[k] : blockIdx.x / power(COSETS, OUTER - 1 - k) % COSETS;
     q_outer[i] = read_after_wait(blocks + (coset * D + MODE_OF_MEMORY_MODE[k]) * CELL * CELL + i % (CELL * CELL), token);
   }
   for (int i = threadIdx.x; i < COSETS * CELL * CELL; i += THREADS) {
@@ -252,5 +375,6 @@ subspace_apply(${subspace_apply_parameters}) {
     }
   }
   __syncthreads();
-  for_each_tile_entry([&](int row, int column) { tensor[row_offset[row] + column] = tile[row * (N + 1) + column]; });
+  if constexpr (MIRRORED) write_arrangements(tensor, tile, mirrored_coset, indices, row_offset);
+  else for_each_tile_entry([&](int row, int column) { tensor[row_offset[row] + column] = tile[row * (N + 1) + column]; });
 }

@@ -211,15 +211,38 @@ TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4
   CHECK(plan.tiles == 16 * 16);                  // one coset in each outer mode, all of the innermost
   CHECK(plan.block_scalars == 16 * 3 * 8 * 8);  // a block per coset and mode
   CHECK(std::get<SubspaceApplyPlan>(apply_plan(6, 16, "float32", 0).plan->kind_plan).cell_bits == 2);
+  // Structure symmetric, mirrored: a block for each tile of non-decreasing outer cosets,
+  // C(cosets + D - 2, D - 1) of them; not mirrored, every tile. By default mirrored from 2^24
+  // entries where a tile has at most 24 arrangements ((D-1)! where the cosets allow).
+  const auto symmetric_plan = [](int order, int size, int mirrored) {
+    Tuning tuning;
+    tuning.subspace_mirrored = mirrored;
+    KernelSpec spec = make_kernel_spec("subspace_apply", order, size, "float32", "C", "max_diag", tuning);
+    spec.symmetric = true;
+    return std::get<SubspaceApplyPlan>(plan_kernel(spec).kind_plan);
+  };
+  CHECK(symmetric_plan(3, 128, 1).tiles == 16 * 17 / 2);  // cells of 8: 16 cosets, pairs c0 <= c1
+  CHECK(symmetric_plan(3, 128, 0).tiles == 16 * 16);
+  CHECK(!symmetric_plan(3, 128, -1).mirrored);            // 2^21 entries
+  CHECK(symmetric_plan(4, 32, 1).tiles == 20);            // cells of 8: 4 cosets, C(6, 3)
+  CHECK(symmetric_plan(5, 32, 1).tiles == 330);           // cells of 4: 8 cosets, C(11, 4)
+  CHECK(symmetric_plan(5, 32, -1).mirrored);              // 2^25 entries, 4! arrangements
+  CHECK(symmetric_plan(4, 64, -1).tiles == 816);          // 2^24 entries; cells of 4: 16 cosets, C(18, 3)
+  // 2^24 entries, but 5! / (2! 1! 1! 1!) = 60 arrangements of 5 outer cosets out of 4 (cells of 4).
+  CHECK(!symmetric_plan(6, 16, -1).mirrored);
+  CHECK(symmetric_plan(6, 16, 1).tiles == 56);            // C(8, 5)
+  // The general apply is never mirrored.
+  CHECK(!std::get<SubspaceApplyPlan>(apply_plan(5, 32, "float32", 0).plan->kind_plan).mirrored);
   // 4^5 x 16 float64 entries are 131 KB: over the default budget, within the opt-in when asked.
   CHECK(apply_plan(6, 16, "float64", 0).refusal.starts_with("subspace_apply: a tile of 4^5 x 16 entries needs"));
   CHECK(apply_plan(6, 16, "float64", 2).plan);
   // ... and within an A100's 163 KB opt-in a block, not a 64 KB one.
   CHECK(apply_plan(6, 16, "float64", 2, 163 * 1024).plan);
   CHECK(apply_plan(6, 16, "float64", 2, 64 * 1024).refusal.find("over the limit of 65536 bytes") != std::string::npos);
-  // Against the opt-in limit the static arrays count too: 4^5 row starts of 8 bytes and 16 indices.
+  // Against the opt-in limit the static arrays count too: 4^5 row starts of 8 bytes, 16 indices and
+  // the (unused) coset int.
   const long long dynamic = std::get<SubspaceApplyPlan>(apply_plan(6, 16, "float64", 2).plan->kind_plan).dynamic_shared_bytes;
-  const long long static_bytes = 1024 * 8 + 16 * 4;
+  const long long static_bytes = 1024 * 8 + 16 * 4 + 4;
   CHECK(apply_plan(6, 16, "float64", 2, static_cast<int>(dynamic + static_bytes)).plan);
   const std::string needs = "needs " + std::to_string(dynamic + static_bytes) + " bytes";
   CHECK(apply_plan(6, 16, "float64", 2, static_cast<int>(dynamic + static_bytes - 1)).refusal.find(needs) !=

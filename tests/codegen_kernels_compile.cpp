@@ -347,11 +347,13 @@ TEST_CASE("the symmetric matrix kinds compile at D = 2") {
 }
 
 // Structure symmetric's variants (KernelSpec::symmetric: one rotation a pair in every mode, by
-// dsl/symmetric_angle.hpp): small_tensor and subspace_angles compile at every listed D and N they
-// serve, both dtypes and layouts; every other kind, and complex dtypes above order 3, refuse the flag.
-TEST_CASE("structure symmetric's small_tensor and subspace_angles compile, other kinds and complex order 4 refuse it") {
+// dsl/symmetric_angle.hpp) and subspace_apply (the tiles of non-decreasing cosets, each written to
+// every arrangement) compile at every listed D and N they serve, both dtypes and layouts; every
+// other kind, and complex dtypes above order 3, refuse the flag.
+TEST_CASE("structure symmetric's small_tensor, subspace_angles and subspace_apply compile, other kinds and complex "
+          "order 4 refuse it") {
   std::vector<Case> cases;
-  for (const char* kind : {"small_tensor", "subspace_angles"})
+  for (const char* kind : {"small_tensor", "subspace_angles", "subspace_apply"})
     for (const int order : orders)
       for (const int size : sizes) {
         Case c = cycled(kind, order, size, static_cast<int>(cases.size()));
@@ -360,12 +362,13 @@ TEST_CASE("structure symmetric's small_tensor and subspace_angles compile, other
         if (order == 9 && size == 128) continue;  // beyond 64-bit addressing
         if (try_plan(c.spec()).plan) cases.push_back(c);
       }
-  CHECK(cases.size() >= 10);
+  CHECK(std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.kind == "subspace_apply"; }) >= 6);
+  CHECK(cases.size() >= 16);
   check_compiles(cases);
-  for (const char* kind : {"group_pass", "pivot_angles", "subspace_apply", "symmetric_angles"}) {
+  for (const char* kind : {"group_pass", "pivot_angles", "symmetric_angles"}) {
     KernelSpec spec = make_kernel_spec(kind, 3, 8, "float64", "C", "max_diag");
     spec.symmetric = true;
-    CHECK_THROWS_WITH_AS(validate(spec), doctest::Contains("variant of small_tensor and subspace_angles only"),
+    CHECK_THROWS_WITH_AS(validate(spec), doctest::Contains("variant of small_tensor, subspace_angles and subspace_apply only"),
                          codegen_error);
   }
   KernelSpec complex = make_kernel_spec("small_tensor", 4, 4, "complex128", "C", "max_diag");
@@ -376,7 +379,7 @@ TEST_CASE("structure symmetric's small_tensor and subspace_angles compile, other
 // Complex symmetric tensors (one unitary U) on the general engine: symmetric_angles of a complex
 // dtype (dsl/symmetric_unitary_angle.hpp's step) compiles at orders 2 and 3, both complex dtypes
 // and layouts, even and odd N, with the pass and figures an order-2 run loads, and so do the
-// symmetric variants of subspace_angles and small_tensor at order 3; those variants refuse order 4
+// symmetric variants of subspace_angles, subspace_apply and small_tensor at order 3; those variants refuse order 4
 // (symmetric_angles leaves its step to the host there: the test before).
 TEST_CASE("symmetric_angles of a complex dtype compiles at orders 2 and 3, the symmetric variants refuse order 4") {
   std::vector<Case> cases;
@@ -387,7 +390,8 @@ TEST_CASE("symmetric_angles of a complex dtype compiles at orders 2 and 3, the s
   for (const char* kind : {"group_pass", "off_norm"}) cases.push_back({kind, 2, 9, "complex128", "C", "max_diag"});
   // The XOR subspace passes' angles (a cell of 8 or 4 a mode: the spec's N) and the one-block kernel with the
   // unitary step: their symmetric variants.
-  for (const auto& [kind, size] : {std::pair{"subspace_angles", 8}, {"subspace_angles", 4}, {"small_tensor", 4}})
+  for (const auto& [kind, size] :
+       {std::pair{"subspace_angles", 8}, {"subspace_angles", 4}, {"small_tensor", 4}, {"subspace_apply", 32}})
     for (const char* dtype : {"complex64", "complex128"}) {
       Case c{kind, 3, size, dtype, "C", "max_diag"};
       c.symmetric = true;

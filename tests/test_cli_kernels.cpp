@@ -116,18 +116,18 @@ TEST_CASE("cli kernels: order 2 gives the symmetric matrix's kinds and names the
   CHECK(contains(run.err, "order 2 (a matrix) is out of scope for pivot_angles"));
 }
 
-TEST_CASE("cli kernels: --structure symmetric gives the kinds a symmetric run loads, small_tensor and subspace_angles as their symmetric variants") {
+TEST_CASE("cli kernels: --structure symmetric gives the kinds a symmetric run loads, small_tensor, subspace_angles and subspace_apply as their symmetric variants") {
   const Workspace workspace;
   const CliRun run = workspace.run("kernels --order 3 --size 16 --dtype float64 --structure symmetric --out s");
   CHECK(run.exit_code == 0);
-  for (const char* kind : {"small_tensor", "subspace_angles"}) {
+  for (const char* kind : {"small_tensor", "subspace_angles", "subspace_apply"}) {
     codegen::KernelSpec spec = codegen::make_kernel_spec(kind, 3, 16, "float64", "C", "max_diag");
     spec.symmetric = true;
     const std::string text = read_file(workspace / (std::string("s/") + kind + ".cu"));
     CHECK(text == codegen::kernel_source(spec));
     CHECK(contains(text, "#define TENSORDIAG_SYMMETRIC 1"));
   }
-  for (const char* kind : {"symmetric_angles", "group_pass", "subspace_apply", "off_norm"})
+  for (const char* kind : {"symmetric_angles", "group_pass", "off_norm"})
     CHECK(read_file(workspace / (std::string("s/") + kind + ".cu")) ==
           codegen::kernel_source(codegen::make_kernel_spec(kind, 3, 16, "float64", "C", "max_diag")));
   for (const char* kind : {"pivot_angles", "pivot_check_gather", "lambda_norm", "qubit_sweep"}) {

@@ -132,6 +132,7 @@ GpuSchedule choose_gpu_schedule(const codegen::KernelSpec& base, const RunSettin
     codegen::KernelSpec apply = base;
     apply.kind = codegen::KernelKind::subspace_apply;
     apply.tuning.opt_in_shared_bytes = current_device_opt_in_shared_bytes();
+    apply.symmetric = symmetric;
     // Under auto: auto_cell_bits's cells or no subspace passes, with a tile up to the opt-in shared
     // memory at order 3 (an explicit cell size lifts the 100 KB). On the H100, 10 sweeps at D = 3:
     // cells of 8 won where their tile is over 100 KB (float64 N = 256 177 ms against 268 for the

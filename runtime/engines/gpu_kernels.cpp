@@ -284,6 +284,7 @@ void GpuKernels<T>::load_subspace(const std::string& arch, int cell_bits, bool s
   apply.kind = codegen::KernelKind::subspace_apply;
   apply.tuning.subspace_bits = cell_bits;
   apply.tuning.opt_in_shared_bytes = current_device_opt_in_shared_bytes();
+  apply.symmetric = symmetric;
   const codegen::KernelPlan apply_plan = codegen::plan_kernel(apply);
   subspace_plan = std::get<codegen::SubspaceApplyPlan>(apply_plan.kind_plan);
   load(apply, apply_plan, arch, {&subspace_apply});

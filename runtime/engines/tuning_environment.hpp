@@ -7,6 +7,10 @@
 //   TENSORDIAG_SUBSPACE_ANGLE_WARPS=w  the XOR subspace passes' angle kernel's warps a block at
 //                                   most (0: the plan's, 8 or 32 by the cell; codegen
 //                                   Tuning::subspace_angle_warps; else 1..32)
+//   TENSORDIAG_SUBSPACE_MIRRORED=b  structure symmetric's XOR subspace passes: only the tiles of
+//                                   non-decreasing outer cosets rotated, each written to every
+//                                   arrangement of its cosets (1), or every tile rotated (0)
+//                                   (codegen Tuning::subspace_mirrored)
 //   TENSORDIAG_PASS_WARP_SHUFFLES=b group_pass's exchanges between lanes of a warp by shuffles (1)
 //                                   or through shared memory (0) (codegen Tuning::pass_warp_shuffles)
 //   TENSORDIAG_PASS_BLOCK_SIZE=t    group_pass's threads a block, whole tiles (0: the plan's; else a

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,24 @@ Result<T> check_gpu_equals_cpu(const HostTensor<T>& tensor, Options options, dou
   const double symmetric_bound = sizeof(T) == 8 ? 1e-14 : 1e-5;
   CHECK(symmetry_deviation(gpu.core).largest <= symmetric_bound * max_abs(gpu.core));
   return gpu;
+}
+
+// The entries of `core` that differ, bit for bit, from the entry with the same innermost memory
+// index and its other memory indices sorted.
+template <class T>
+long long entries_apart_from_sorted_outer_indices(const HostTensor<T>& core) {
+  const long long n = core.size();
+  std::vector<long long> digits(static_cast<std::size_t>(core.order()));
+  long long apart = 0;
+  for (std::size_t e = 0; e < core.count(); ++e) {
+    long long rest = static_cast<long long>(e);
+    for (auto k = digits.rbegin(); k != digits.rend(); ++k, rest /= n) *k = rest % n;  // memory order, slowest first
+    std::sort(digits.begin(), digits.end() - 1);
+    long long sorted = 0;
+    for (const long long digit : digits) sorted = sorted * n + digit;
+    if (core.data()[e] != core.data()[sorted]) ++apart;
+  }
+  return apart;
 }
 
 // max |Q^T Q - I|, in double (Eigen's product: the naive loop took minutes at N = 2500).
@@ -142,6 +161,42 @@ TEST_SUITE("gpu") {
       CHECK(gpu.schedule == c.schedule_ran);
       CHECK(std::find(gpu.kernels.begin(), gpu.kernels.end(), c.angles) != gpu.kernels.end());
     }
+  }
+
+  // subspace_apply under structure symmetric, mirrored, rotates only the tiles of non-decreasing outer
+  // cosets and writes each to every arrangement of its cosets, with rows of repeated cosets taken
+  // from one source row: every entry then equals, bit for bit, the entry with its outer memory
+  // indices sorted. Rotating every tile (TENSORDIAG_SUBSPACE_MIRRORED=0, the general apply)
+  // leaves them apart by rounding: the control below. Small shapes are mirrored when asked
+  // (TENSORDIAG_SUBSPACE_MIRRORED=1), 2^24 entries by default.
+  TEST_CASE_TEMPLATE("symmetric XOR passes: the core is symmetric in every memory mode but the innermost, bit for bit",
+                     T, float, double) {
+    test::ScopedEnvironment environment;
+    const auto run = [](const HostTensor<T>& tensor, bool compare_with_cpu) {
+      Options options = fixed_sweeps(2);
+      options.schedule = SweepSchedule::xor_subspaces;
+      // float64 against the CPU's XOR groups too (float32's CPU comparison: the float32 case below).
+      const Result<T> gpu = compare_with_cpu ? check_gpu_equals_cpu(tensor, options, 1e-10) : diagonalize(tensor, options);
+      REQUIRE(gpu.schedule == "xor");
+      REQUIRE(std::find(gpu.kernels.begin(), gpu.kernels.end(), "subspace_apply") != gpu.kernels.end());
+      // The passes moved the core: the check is on rotated entries, not on the input's symmetry.
+      CHECK(relative_difference(gpu.core.values(), tensor.values()) > 1e-3);
+      return entries_apart_from_sorted_outer_indices(gpu.core);
+    };
+    const Shape shapes[] = {{3, 16}, {3, 32, Layout::fortran_order}, {4, 8}, {4, 16, Layout::fortran_order}, {5, 8}};
+    unsigned seed = 1300;
+    for (const Shape& shape : shapes) {
+      CAPTURE(shape.order);
+      CAPTURE(shape.size);
+      const HostTensor<T> tensor = in_layout(planted<T>(shape.order, shape.size, seed++, 0.5).tensor, shape.layout);
+      environment.set("TENSORDIAG_SUBSPACE_MIRRORED", "1");
+      CHECK(run(tensor, sizeof(T) == 8) == 0);
+      environment.set("TENSORDIAG_SUBSPACE_MIRRORED", "0");
+      CHECK(run(tensor, false) > 0);
+    }
+    // 2^24 entries: mirrored by default.
+    environment.set("TENSORDIAG_SUBSPACE_MIRRORED", std::nullopt);
+    CHECK(run(planted<T>(4, 64, seed, 0.5).tensor, false) == 0);
   }
 
   TEST_CASE("symmetric batches on the one-block engine equal the CPU tensor by tensor (float64, 1e-10)") {

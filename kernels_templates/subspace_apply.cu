@@ -281,7 +281,9 @@ subspace_apply(${subspace_apply_parameters}) {
     for (int r = threadIdx.x; r < ROWS; r += THREADS) row_offset[r] = row_start(r, mirrored_coset, indices);
   } else {
     // The tile's coset in each outer memory mode, the last fastest; a row's offset sums the outer
-    // memory modes' strides times their global indices.
+    // memory modes' strides times their global indices. (row_start's sum, decoded inline: the same
+    // sum through row_start compiled to other instructions for the general pass, whose times were
+    // measured with these; NVRTC sm_90, 2026-11-28.)
     for (int r = threadIdx.x; r < ROWS; r += THREADS) {
       long long id = blockIdx.x;
       int rest = r;

@@ -242,6 +242,10 @@ TEST_CASE("cli kernels: the tuning variables a run applies shape the sources sho
   test::ScopedEnvironment environment;
   environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", "129");
   check_rejected(workspace, "kernels --order 3 --size 32 --kernel lambda_norm --out k", "TENSORDIAG_PIVOT_GRAM_SIZE");
+  environment.set("TENSORDIAG_PIVOT_GRAM_SIZE", std::nullopt);
+  environment.set("TENSORDIAG_SUBSPACE_MIRRORED", "2");
+  check_rejected(workspace, "kernels --order 3 --size 64 --structure symmetric --kernel subspace_apply --out k",
+                 "TENSORDIAG_SUBSPACE_MIRRORED must be 0 or 1, not '2'");
 }
 
 TEST_CASE("cli kernels: bad requests are one line, a non-zero exit and no files") {

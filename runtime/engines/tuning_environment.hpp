@@ -56,6 +56,7 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning);
 
 int subspace_bits_from_environment();    // 0 when unset
 int subspace_angle_warps_from_environment();  // 0 when unset
+int subspace_mirrored_from_environment();  // -1 when unset
 int pivot_gram_size_from_environment();  // -1 when unset
 int pass_block_size_from_environment();  // 0 when unset
 int pass_warp_shuffles_from_environment();  // -1 when unset

@@ -6,7 +6,7 @@
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
 //                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] [--pass-blocks]
-//                    [--schedule-dtypes] [--mirrored]
+//                    [--schedule-dtypes] [--mirrored] [--fused]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
@@ -28,7 +28,9 @@
 // the shapes of orders 4 to 6 that auto's order-4 rule was read from; with --symmetric, the same on
 // planted symmetric float32 and float64 tensors with structure symmetric, orders 3 to 7.
 // --mirrored runs only structure symmetric's XOR passes with subspace_apply's tiles mirrored and
-// not (TENSORDIAG_SUBSPACE_MIRRORED), float32 and float64.
+// not (TENSORDIAG_SUBSPACE_MIRRORED), float32 and float64. --fused runs only the XOR passes with
+// subspace_apply's outer modes fused with its load and store or not (TENSORDIAG_SUBSPACE_FUSED),
+// every dtype; with --symmetric, planted symmetric float32 and float64 tensors.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -511,6 +513,24 @@ nlohmann::json mirrored_table(int repeats, const Selected& selected) {
                       selected, "TENSORDIAG_SUBSPACE_MIRRORED", variants, repeats, "seconds_median");
 }
 
+// subspace_apply with its outer modes fused to the store and load (TENSORDIAG_SUBSPACE_FUSED 0, 1
+// and 2; '-': the plan's choice), auto's XOR passes (its cells), 10 sweeps: structure general in
+// every dtype, or (with --symmetric) planted symmetric float32 and float64 tensors, where the tiles
+// are not mirrored (mirrored tiles are never fused).
+template <class Selected>
+nlohmann::json fused_table(int repeats, const Selected& selected, Structure structure) {
+  std::printf("subspace_apply's outer modes fused with the store (1) and the load (2) or not (0) (structure %s, "
+              "auto's XOR passes, 10 sweeps, ms; '-': the plan's):\n%-3s %-4s %-11s %-9s %-9s %-9s %-9s\n",
+              structure == Structure::symmetric ? "symmetric" : "general", "D", "N", "dtype", "-", "0", "1", "2");
+  std::vector<Variant> variants;
+  for (const char* fused : {"", "0", "1", "2"}) variants.push_back({fused, SweepSchedule::automatic, structure});
+  if (structure == Structure::symmetric)
+    return variant_rows({{3, 32}, {3, 64}, {3, 128}, {4, 16}, {4, 32}, {5, 16}, {6, 16}}, selected,
+                        "TENSORDIAG_SUBSPACE_FUSED", variants, repeats, "seconds_median");
+  return variant_rows({{3, 32}, {3, 64}, {3, 128}, {3, 256}, {4, 16}, {4, 32}, {4, 64}, {5, 16}, {5, 32}, {6, 16}},
+                      selected, "TENSORDIAG_SUBSPACE_FUSED", variants, repeats, "seconds_median");
+}
+
 }  // namespace
 
 // End to end: the call to result in host memory, warm kernel cache, float32, D = 3, 10 sweeps,
@@ -566,6 +586,7 @@ int main(int argc, char** argv) {
   bool pass_blocks_only = false;  // --pass-blocks: the round robin at each group_pass block size
   bool schedule_dtypes_only = false;  // --schedule-dtypes: the round robin against the XOR passes, every dtype
   bool mirrored_only = false;  // --mirrored: symmetric subspace_apply's tiles mirrored and not
+  bool fused_only = false;     // --fused: subspace_apply's outer modes fused with the load and store or not
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -583,10 +604,11 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--pass-blocks") == 0) pass_blocks_only = true;
     else if (std::strcmp(argv[i], "--schedule-dtypes") == 0) schedule_dtypes_only = true;
     else if (std::strcmp(argv[i], "--mirrored") == 0) mirrored_only = true;
+    else if (std::strcmp(argv[i], "--fused") == 0) fused_only = true;
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
                            "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] "
-                           "[--pass-blocks] [--schedule-dtypes] [--mirrored]\n");
+                           "[--pass-blocks] [--schedule-dtypes] [--mirrored] [--fused]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -608,12 +630,14 @@ int main(int argc, char** argv) {
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"one_block", rows}}.dump(2) << "\n";
     return 0;
   }
-  if (pass_blocks_only || schedule_dtypes_only || mirrored_only) {
-    const char* table = pass_blocks_only ? "pass_blocks" : mirrored_only ? "mirrored" : "schedule_dtypes";
+  if (pass_blocks_only || schedule_dtypes_only || mirrored_only || fused_only) {
+    const char* table = pass_blocks_only ? "pass_blocks" : mirrored_only ? "mirrored" : fused_only ? "fused" : "schedule_dtypes";
+    const Structure structure = symmetric_only ? Structure::symmetric : Structure::general;
     const nlohmann::json rows =
         pass_blocks_only    ? pass_block_table(repeats, selected)
         : mirrored_only     ? mirrored_table(repeats, selected)
-                            : schedule_dtype_table(repeats, selected, symmetric_only ? Structure::symmetric : Structure::general);
+        : fused_only        ? fused_table(repeats, selected, structure)
+                            : schedule_dtype_table(repeats, selected, structure);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {table, rows}}.dump(2) << "\n";
     return 0;

@@ -472,6 +472,19 @@ bool subspace_mirrored(const KernelSpec& spec, const Sizes& z, long long cosets)
   return z.entries >= (1LL << 24) && most_arrangements(cosets, z.d - 1) <= 24;
 }
 
+// Which outer memory modes subspace_apply fuses with its global memory traffic (the tuning's choice
+// where set): the last with the store from 2^24 entries. Measured on an H200 (auto's XOR passes, 10
+// sweeps, every dtype; bench/results/subspace_fused_store_h200_2026-11-28.md): from 2^24 entries
+// the fused store took 0.89-0.99 of the unfused time in every dtype that takes the XOR passes there
+// (D = 3, N = 256; D = 4, N = 64; D = 5, N = 32; D = 6, N = 16); below it 0.83-1.09, with no rule
+// in dtype, structure or cell size; fusing the load too lost where the store alone won (0.91-1.08:
+// the load is then issued only after the pass's angles end, where the copy into the tile overlaps them).
+int subspace_fused(const KernelSpec& spec, const Sizes& z, bool mirrored) {
+  if (mirrored) return 0;
+  if (spec.tuning.subspace_fused >= 0) return spec.tuning.subspace_fused;
+  return z.entries >= (1LL << 24) ? 1 : 0;
+}
+
 // Shared memory of subspace_apply for cells of 2^bits a mode: its tile (one coset in every memory
 // mode but the innermost, all N there), padded, and the blocks of the tile's cosets.
 long long subspace_apply_bytes(const Sizes& z, int bits) {
@@ -527,7 +540,8 @@ PlanAttempt plan_subspace_apply(const KernelSpec& spec, const Sizes& z) {
   const long long shared = subspace_apply_bytes(z, bits);
   return planned({{},
                   false,
-                  SubspaceApplyPlan{threads, bits, tiles, mirrors, factor_blocks, cosets * z.d * cell * cell, shared},
+                  SubspaceApplyPlan{threads, bits, tiles, mirrors, subspace_fused(spec, z, mirrors), factor_blocks,
+                                    cosets * z.d * cell * cell, shared},
                   {{"subspace_apply", threads, tiles + factor_blocks, false, shared}}});
 }
 

@@ -134,6 +134,8 @@ struct SubspaceApplyPlan {
                                    // mirrored, the tiles of non-decreasing outer cosets, each written
                                    // to every arrangement of its cosets
   bool mirrored;                   // structure symmetric's mirrored tiles (Tuning::subspace_mirrored)
+  int fused;                       // 0, 1 or 2: the outer modes fused with the store and load
+                                   // (Tuning::subspace_fused)
   long long factor_blocks;         // the rest rotate the factors
   long long block_scalars;         // the Q blocks buffer: (N / 2^k) * D * 4^k scalars
   long long dynamic_shared_bytes;

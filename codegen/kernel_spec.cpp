@@ -99,6 +99,8 @@ void validate(const KernelSpec& spec) {
   if (t.pass_max_registers != 0 && t.pass_max_registers != -1 && (t.pass_max_registers < 32 || t.pass_max_registers > 255))
     throw codegen_error("pass_max_registers " + std::to_string(t.pass_max_registers) +
                         ": use -1 (the default), 0 (no bound) or 32..255");
+  if (t.subspace_fused < -1 || t.subspace_fused > 2)
+    throw codegen_error("subspace_fused " + std::to_string(t.subspace_fused) + ": use -1 (the default), 0, 1 or 2");
   if (t.subspace_angle_warps < 0 || t.subspace_angle_warps > 32)
     throw codegen_error("subspace_angle_warps " + std::to_string(t.subspace_angle_warps) + ": use 0 (32) or 1..32");
   if (t.packed_max_orbit < -1 || t.packed_max_orbit > 4096)

@@ -78,6 +78,11 @@ struct Tuning {
   // kernels_templates/subspace_apply.cu, MIRRORED), 0 = every tile rotated (as the general apply);
   // -1 = the default (measured: kernel_plan.cpp, subspace_mirrored).
   int subspace_mirrored = -1;
+  // subspace_apply: which outer memory modes' products go between registers and global memory
+  // instead of through the tile (kernels_templates/subspace_apply.cu, FUSED): 0 none, 1 the last's
+  // (with the store), 2 the first's too (with the load); -1 = the default, 1 from 2^24 entries,
+  // else 0 (measured: kernel_plan.cpp, subspace_fused). Mirrored tiles take 0.
+  int subspace_fused = -1;
   // subspace_angles: warps a block at most, 1..32; 0 = 8 for cells of up to 1024 entries, else 32
   // (measured: kernel_plan.cpp, plan_subspace_angles).
   int subspace_angle_warps = 0;

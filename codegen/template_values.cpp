@@ -134,7 +134,8 @@ Substitutions values_of(const PackedSymmetricPlan& plan) {
 Substitutions values_of(const SubspaceApplyPlan& plan) {
   return {{"threads", to_string(plan.threads)},
           {"cell", to_string(1 << plan.cell_bits)},
-          {"mirrored", plan.mirrored ? "true" : "false"}};
+          {"mirrored", plan.mirrored ? "true" : "false"},
+          {"fused", to_string(plan.fused)}};
 }
 
 }  // namespace

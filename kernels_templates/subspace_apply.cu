@@ -52,6 +52,16 @@ __host__ __device__ constexpr long long multisets(long long values, int length) 
 // written (its own arrangement among them) by the block that reads it, and no block reads another
 // arrangement, so no block can read a tile another has already rotated.
 inline constexpr bool MIRRORED = ${mirrored};
+// Which outer memory modes' products go straight between registers and global memory instead of
+// through the tile (never where mirrored, which stores the tile row by row to every arrangement):
+// 0 none; 1 the last outer memory mode's, applied after the innermost mode's and stored from the
+// registers (the tile's write and read of that mode and the store's read saved); 2 also the first's,
+// loaded into the registers (the copy into the tile and that mode's read saved). A fiber of an outer
+// mode is one column of CELL rows: consecutive threads take consecutive columns, so its loads and
+// stores stay whole rows a warp. The modes commute; the order only moves the rounding.
+inline constexpr int FUSED = MIRRORED ? 0 : ${fused};
+inline constexpr bool FUSED_STORE = FUSED >= 1;
+inline constexpr bool FUSED_LOAD = FUSED >= 2 && D - 1 >= 2;
 inline constexpr long long TILES = MIRRORED ? multisets(COSETS, OUTER) : power(COSETS, OUTER);
 inline constexpr long long FACTOR_ROWS = static_cast<long long>(D) * COSETS * N;
 inline constexpr int INNER_MODE = MODE_OF_MEMORY_MODE[D - 1];           // the innermost memory mode's logical mode
@@ -306,7 +316,8 @@ subspace_apply(${subspace_apply_parameters}) {
   // in flight at once; loads through registers, a few in flight a thread, took over half the pass
   // (Nsight Compute's stall sampling, D = 3, N = 128, cells of 8). They fly while the pass's
   // angles may still run: those only read the tensor.
-  for_each_tile_entry([&](int row, int column) { copy_to_shared(&tile[row * (N + 1) + column], tensor + row_offset[row] + column); });
+  if constexpr (!FUSED_LOAD)
+    for_each_tile_entry([&](int row, int column) { copy_to_shared(&tile[row * (N + 1) + column], tensor + row_offset[row] + column); });
   const unsigned token = wait_for_previous_kernel();
   for (int i = threadIdx.x; i < OUTER * CELL * CELL; i += THREADS) {
     const int k = i / (CELL * CELL);
@@ -321,9 +332,11 @@ subspace_apply(${subspace_apply_parameters}) {
   __syncthreads();
   // The outer memory modes: memory mode k's fibers run over rows with stride RUN = CELL^(OUTER-1-k);
   // fiber f takes column f % N of row group f / N (consecutive threads, consecutive columns).
+  // Where FUSED_STORE the last outer memory mode waits for the innermost's; where FUSED_LOAD the
+  // first reads its fibers from the tensor.
   int run = static_cast<int>(power(CELL, OUTER - 1));  // memory mode k's: divided by CELL a mode
 #pragma unroll
-  for (int k = 0; k < OUTER; ++k, run /= CELL) {
+  for (int k = 0; k < (FUSED_STORE ? OUTER - 1 : OUTER); ++k, run /= CELL) {
     Block q;
     q.load(q_outer + k * CELL * CELL);
     for (int f = threadIdx.x; f < TILE_ENTRIES / CELL; f += THREADS) {
@@ -332,7 +345,9 @@ subspace_apply(${subspace_apply_parameters}) {
       const int first_row = (group / run) * run * CELL + group % run;
       Scalar x[CELL];
 #pragma unroll
-      for (int i = 0; i < CELL; ++i) x[i] = tile[(first_row + i * run) * (N + 1) + column];
+      for (int i = 0; i < CELL; ++i)
+        x[i] = FUSED_LOAD && k == 0 ? tensor[row_offset[first_row + i * run] + column]
+                                    : tile[(first_row + i * run) * (N + 1) + column];
 #pragma unroll
       for (int j = 0; j < CELL; ++j) {
         Scalar y = 0;
@@ -377,6 +392,27 @@ subspace_apply(${subspace_apply_parameters}) {
     }
   }
   __syncthreads();
-  if constexpr (MIRRORED) write_arrangements(tensor, tile, mirrored_coset, indices, row_offset);
-  else for_each_tile_entry([&](int row, int column) { tensor[row_offset[row] + column] = tile[row * (N + 1) + column]; });
+  if constexpr (MIRRORED) {
+    write_arrangements(tensor, tile, mirrored_coset, indices, row_offset);
+  } else if constexpr (FUSED_STORE) {
+    // The last outer memory mode (its fibers CELL consecutive rows) from the tile to the tensor.
+    Block q;
+    q.load(q_outer + (OUTER - 1) * CELL * CELL);
+    for (int f = threadIdx.x; f < TILE_ENTRIES / CELL; f += THREADS) {
+      const int column = f % N;
+      const int first_row = f / N * CELL;
+      Scalar x[CELL];
+#pragma unroll
+      for (int i = 0; i < CELL; ++i) x[i] = tile[(first_row + i) * (N + 1) + column];
+#pragma unroll
+      for (int j = 0; j < CELL; ++j) {
+        Scalar y = 0;
+#pragma unroll
+        for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
+        tensor[row_offset[first_row + j] + column] = y;
+      }
+    }
+  } else {
+    for_each_tile_entry([&](int row, int column) { tensor[row_offset[row] + column] = tile[row * (N + 1) + column]; });
+  }
 }

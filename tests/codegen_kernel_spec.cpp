@@ -231,6 +231,27 @@ TEST_CASE("the XOR subspace kinds: cells of 8 where the tile fits 100 KB, else 4
   // 2^24 entries, but 5! / (2! 1! 1! 1!) = 60 arrangements of 5 outer cosets out of 4 (cells of 4).
   CHECK(!symmetric_plan(6, 16, -1).mirrored);
   CHECK(symmetric_plan(6, 16, 1).tiles == 56);            // C(8, 5)
+  // The last outer mode fused with the store from 2^24 entries, unless the tuning says otherwise.
+  const auto fused = [&](int order, int size, const char* dtype) {
+    return std::get<SubspaceApplyPlan>(apply_plan(order, size, dtype, 0).plan->kind_plan).fused;
+  };
+  CHECK(fused(3, 256, "float32") == 1);
+  CHECK(fused(4, 64, "complex64") == 1);
+  CHECK(fused(6, 16, "float32") == 1);
+  CHECK(fused(3, 128, "float32") == 0);  // 2^21 entries
+  CHECK(fused(5, 16, "complex128") == 0);
+  // Mirrored tiles are stored row by row to every arrangement: never fused.
+  {
+    KernelSpec spec = make_kernel_spec("subspace_apply", 3, 256, "float32", "C", "max_diag");
+    spec.symmetric = true;
+    spec.tuning.subspace_mirrored = 1;
+    spec.tuning.subspace_fused = 2;
+    CHECK(std::get<SubspaceApplyPlan>(plan_kernel(spec).kind_plan).fused == 0);
+    spec.tuning.subspace_mirrored = 0;
+    CHECK(std::get<SubspaceApplyPlan>(plan_kernel(spec).kind_plan).fused == 2);
+    spec.tuning.subspace_fused = 3;
+    CHECK_THROWS_WITH_AS(validate(spec), doctest::Contains("subspace_fused 3"), codegen_error);
+  }
   // The general apply is never mirrored.
   CHECK(!std::get<SubspaceApplyPlan>(apply_plan(5, 32, "float32", 0).plan->kind_plan).mirrored);
   // 4^5 x 16 float64 entries are 131 KB: over the default budget, within the opt-in when asked.

@@ -41,6 +41,7 @@ struct Case {
   bool skew = false;       // KernelSpec::skew
   int packed_max_orbit = -1;  // Tuning::packed_max_orbit
   int pivot_gram_size = -1;   // Tuning::pivot_gram_size
+  int subspace_fused = -1;    // Tuning::subspace_fused
 
   KernelSpec spec() const {
     KernelSpec spec = make_kernel_spec(kind, order, size, dtype, layout, rule);
@@ -48,6 +49,7 @@ struct Case {
     spec.skew = skew;
     spec.tuning.packed_max_orbit = packed_max_orbit;
     spec.tuning.pivot_gram_size = pivot_gram_size;
+    spec.tuning.subspace_fused = subspace_fused;
     return spec;
   }
   std::string name() const { return program_name(spec()); }
@@ -374,6 +376,29 @@ TEST_CASE("structure symmetric's small_tensor, subspace_angles and subspace_appl
   KernelSpec complex = make_kernel_spec("small_tensor", 4, 4, "complex128", "C", "max_diag");
   complex.symmetric = true;
   CHECK_THROWS_WITH_AS(validate(complex), doctest::Contains("takes order 2 or 3 in small_tensor, not 4"), codegen_error);
+}
+
+// subspace_apply with its outer modes fused to the store (1) and to the load too (2): every dtype,
+// cells of 4 and 8, orders 3 to 6, and structure symmetric unmirrored.
+TEST_CASE("subspace_apply compiles with its first and last outer modes fused with the load and store") {
+  struct Shape {
+    int order, size;
+    const char* dtype;
+  };
+  std::vector<Case> cases;
+  for (const int fused : {1, 2})
+    for (const auto& [order, size, dtype] : {Shape{3, 8, "complex128"}, {3, 128, "float32"}, {4, 16, "complex64"},
+                                             {4, 64, "float64"}, {5, 32, "float32"}, {6, 16, "float32"}}) {
+      Case c{"subspace_apply", order, size, dtype, cases.size() % 3 ? "C" : "F", "max_diag"};
+      c.subspace_fused = fused;
+      c.symmetric = order == 3 && size == 128;
+      const PlanAttempt attempt = try_plan(c.spec());
+      REQUIRE_MESSAGE(attempt.plan, c.name(), ": ", attempt.refusal);
+      CHECK(std::get<SubspaceApplyPlan>(attempt.plan->kind_plan).fused == fused);
+      cases.push_back(c);
+    }
+  check_compiles(cases);
+  CHECK(kernel_source(cases.back().spec()).find("inline constexpr int FUSED = MIRRORED ? 0 : 2;") != std::string::npos);
 }
 
 // Complex symmetric tensors (one unitary U) on the general engine: symmetric_angles of a complex

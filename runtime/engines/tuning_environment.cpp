@@ -59,6 +59,11 @@ int subspace_mirrored_from_environment() {
   return integer_setting("TENSORDIAG_SUBSPACE_MIRRORED", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
 }
 
+int subspace_fused_from_environment() {
+  return integer_setting("TENSORDIAG_SUBSPACE_FUSED", -1, [](long fused) { return fused >= 0 && fused <= 2; },
+                         "0, 1 or 2");
+}
+
 int packed_max_orbit_from_environment() {
   return integer_setting("TENSORDIAG_PACKED_MAX_ORBIT", -1, [](long orbit) { return orbit >= 0 && orbit <= 4096; },
                          "0..4096");
@@ -91,6 +96,7 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning) {
   unless_unset(tuning.subspace_bits, subspace_bits_from_environment(), 0);
   unless_unset(tuning.subspace_angle_warps, subspace_angle_warps_from_environment(), 0);
   unless_unset(tuning.subspace_mirrored, subspace_mirrored_from_environment(), -1);
+  unless_unset(tuning.subspace_fused, subspace_fused_from_environment(), -1);
   unless_unset(tuning.pivot_gram_size, pivot_gram_size_from_environment(), -1);
   unless_unset(tuning.pass_block_size, pass_block_size_from_environment(), 0);
   unless_unset(tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment(), -1);

@@ -11,6 +11,10 @@
 //                                   non-decreasing outer cosets rotated, each written to every
 //                                   arrangement of its cosets (1), or every tile rotated (0)
 //                                   (codegen Tuning::subspace_mirrored)
+//   TENSORDIAG_SUBSPACE_FUSED=f     the XOR subspace apply's outer modes whose products go between
+//                                   registers and global memory: 0 none, 1 the last (with the
+//                                   store), 2 the first too (with the load) (codegen
+//                                   Tuning::subspace_fused)
 //   TENSORDIAG_PASS_WARP_SHUFFLES=b group_pass's exchanges between lanes of a warp by shuffles (1)
 //                                   or through shared memory (0) (codegen Tuning::pass_warp_shuffles)
 //   TENSORDIAG_PASS_BLOCK_SIZE=t    group_pass's threads a block, whole tiles (0: the plan's; else a
@@ -57,6 +61,7 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning);
 int subspace_bits_from_environment();    // 0 when unset
 int subspace_angle_warps_from_environment();  // 0 when unset
 int subspace_mirrored_from_environment();  // -1 when unset
+int subspace_fused_from_environment();     // -1 when unset
 int pivot_gram_size_from_environment();  // -1 when unset
 int pass_block_size_from_environment();  // 0 when unset
 int pass_warp_shuffles_from_environment();  // -1 when unset

@@ -1,8 +1,10 @@
 // The XOR subspace passes on the GPU (subspace_angles, subspace_apply) against the CPU's
-// (runtime/engines/subspace_step.hpp) on the same passes: float64 to 1e-10 relative; the same run
+// (runtime/engines/subspace_step.hpp) on the same passes: float64 to 1e-10 relative, with
+// subspace_apply's outer modes fused with its load and store or not; the same run
 // twice, bit for bit; runs with them converge on planted tensors within one sweep of the round robin.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/engines/cpu_engine.hpp"
+#include "scoped_environment.hpp"
 
 using namespace tensordiag;
 using namespace tensordiag::runtime;
@@ -68,9 +71,6 @@ TEST_SUITE("gpu") {
       CAPTURE(bits);
       const auto tensor = random_tensor<double>(shape.order, shape.size, 4100u + static_cast<unsigned>(shape.size * shape.order),
                                                 shape.layout);
-      const auto gpu = diagonalize(tensor, xor_sweeps_on_gpu(2));
-      REQUIRE(gpu.engine == "cuda");
-      CHECK(gpu.schedule == "xor");
       // The reference: the same passes on the host, cells where the GPU has them, else one group a pass.
       HostTensor<double> core = tensor;
       std::vector<Matrix<double>> factors(static_cast<std::size_t>(shape.order), Matrix<double>::identity(shape.size));
@@ -81,11 +81,22 @@ TEST_SUITE("gpu") {
           else
             for (const int c : pass.groups) sweep_pass(core, factors, SweepPass{pass.global_group(c)}, dsl::rules::max_diag, 0.0, 0);
         }
-      CHECK(gpu.passes_per_sweep == static_cast<int>(bits > 0 ? passes.size() : static_cast<std::size_t>(shape.size - 1)));
-      CHECK(relative_difference(gpu.core.values(), core.values()) <= 1e-10);
-      for (std::size_t n = 0; n < factors.size(); ++n) CHECK(relative_difference(gpu.factors[n].data, factors[n].data) <= 1e-10);
-      // Real work was compared: two sweeps moved the core far from the input.
+      // Real work is compared: two sweeps moved the core far from the input.
       CHECK(relative_difference(core.values(), tensor.values()) > 1e-2);
+      // subspace_apply as planned, and with its outer modes through the tile (0), the last fused
+      // with the store (1) and the first with the load too (2; kernels_templates/subspace_apply.cu).
+      for (const char* fused : {"", "0", "1", "2"}) {
+        const std::string fused_setting = *fused ? fused : "(the plan's)";
+        CAPTURE(fused_setting);
+        test::ScopedEnvironment environment;
+        environment.set("TENSORDIAG_SUBSPACE_FUSED", *fused ? std::optional<std::string>(fused) : std::nullopt);
+        const auto gpu = diagonalize(tensor, xor_sweeps_on_gpu(2));
+        REQUIRE(gpu.engine == "cuda");
+        CHECK(gpu.schedule == "xor");
+        CHECK(gpu.passes_per_sweep == static_cast<int>(bits > 0 ? passes.size() : static_cast<std::size_t>(shape.size - 1)));
+        CHECK(relative_difference(gpu.core.values(), core.values()) <= 1e-10);
+        for (std::size_t n = 0; n < factors.size(); ++n) CHECK(relative_difference(gpu.factors[n].data, factors[n].data) <= 1e-10);
+      }
     }
   }
 

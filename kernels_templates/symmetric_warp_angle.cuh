@@ -1,8 +1,8 @@
 // symmetric_warp_angle: structure symmetric's pair rotation by a whole warp (DESIGN.md section 7),
 // for symmetric_angles and, through symmetric_pair.cuh, the kernels that run a group in shared
 // memory. From the D + 1 means t_k of a pivot subtensor (the same in every lane), the maximizer of
-// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp in double: D = 2 and D = 3 their closed
-// forms; from D = 4 on, lane l takes piece l % 16 of chart l / 16 (every lane forms its chart's
+// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp: D = 2 its closed form in double, D = 3 its
+// closed form in the tensor's real type (symmetric_angle_in, as the CPU engine); from D = 4 on, in double, lane l takes piece l % 16 of chart l / 16 (every lane forms its chart's
 // polynomial, 2K + 1 doubles, in registers), keeps its first candidate of the largest gain, and a
 // warp reduction picks the largest gain, the lowest lane of equal ones: the serial order of
 // dsl::symmetric_angle<D>, whose rotation this is, bit for bit where the host rounds alike. The same
@@ -11,7 +11,7 @@ __device__ inline tensordiag::dsl::Givens<double> warp_symmetric_angle(const dou
   using namespace tensordiag::dsl;
   constexpr int K = D / 2;
   if constexpr (K < 2) {
-    return symmetric_angle<D>(t);
+    return symmetric_angle_in<D, Real>(t);
   } else {
     static_assert(2 * symmetric_chart_pieces == 32, "a piece a lane");
     SymmetricFourier<D> fourier;

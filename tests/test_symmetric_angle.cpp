@@ -293,3 +293,47 @@ TEST_CASE("symmetric angle: a double root (P touches 0) is no candidate, the sim
   CHECK(std::count_if(found.begin(), found.end(), [](double u) { return std::abs(u - 0.7) <= 1e-14; }) == 1);
   for (const double u : found) CHECK((std::abs(u - 0.7) <= 1e-14 || std::abs(u - 0.3) <= 1e-6));
 }
+
+// Order 3 in float (symmetric_angle_for<float>, the kernels' symmetric_angle_in<3, float>), the
+// engines' rotation for a float32 tensor: on random pivots and on near-diagonal ones down to
+// off-diagonal means of 1e-6, its objective is the double angle's to float's rounding (f evaluated in
+// double at the float (c, s)), never below the identity's but by that rounding, and its angle the
+// double one's to float's relative precision where the maximizer is unique; double is unchanged.
+// Orders other than 3 keep double in float32 tensors too.
+TEST_CASE("symmetric angle: order 3 in float for float32 tensors reaches the double angle's objective") {
+  RandomStream random(2611);
+  int compared = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<double> t = random_values(3, random);
+    const double off = trial < 1000 ? 1.0 : std::pow(10.0, -1.0 - 5.0 * random.uniform());
+    t[1] *= off;
+    t[2] *= off;
+    const HomogeneousPolynomial f = symmetric_diag_objective(t);
+    const dsl::Givens<double> single = symmetric_angle_for<float>(t), twice = symmetric_angle(t);
+    CAPTURE(t[0]);
+    CAPTURE(t[1]);
+    CAPTURE(t[2]);
+    CAPTURE(t[3]);
+    const double scale = *std::max_element(t.begin(), t.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
+    const double rounding = 64 * std::numeric_limits<float>::epsilon() * scale * scale;
+    CHECK(f(single.c, single.s) >= f(twice.c, twice.s) - rounding);
+    CHECK(f(single.c, single.s) >= f(1.0, 0.0) - rounding);
+    CHECK(single.c * single.c + single.s * single.s == doctest::Approx(1.0).epsilon(4e-7));
+    const dsl::Givens<double> again = symmetric_angle_for<double>(t);
+    CHECK(again.c == twice.c);
+    CHECK(again.s == twice.s);
+    if (unique_maximizer(f, 720, 1e-3)) {
+      ++compared;
+      const double phi = angle_of(twice);
+      CHECK(angle_distance(angle_of(single), phi) <= 1e-5 * std::abs(phi) + 1e-6);
+    }
+  }
+  CHECK(compared > 2000);
+  // Other orders: double whatever the tensor's type.
+  for (const int order : {2, 4, 5}) {
+    const std::vector<double> t = random_values(order, random);
+    const dsl::Givens<double> single = symmetric_angle_for<float>(t), twice = symmetric_angle(t);
+    CHECK(single.c == twice.c);
+    CHECK(single.s == twice.s);
+  }
+}

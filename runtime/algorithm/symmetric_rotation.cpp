@@ -128,4 +128,13 @@ dsl::Givens<double> symmetric_angle(std::span<const double> t) {
   return g;
 }
 
+template <class T>
+dsl::Givens<double> symmetric_angle_for(std::span<const double> t) {
+  if (t.size() == 4) return dsl::symmetric_angle_in<3, T>(t.data());
+  return symmetric_angle(t);
+}
+
+template dsl::Givens<double> symmetric_angle_for<float>(std::span<const double> t);
+template dsl::Givens<double> symmetric_angle_for<double>(std::span<const double> t);
+
 }  // namespace tensordiag::runtime

@@ -36,7 +36,7 @@ PackedResult<T> run_cpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
         GroupRotations<T> factor_group(1, group);
         for (std::size_t k = 0; k < group.size(); ++k) {
           const auto [p, q] = group[k];
-          const dsl::Givens<double> g = symmetric_angle(packed_pivot_values(core, p, q));
+          const dsl::Givens<double> g = symmetric_angle_for<T>(packed_pivot_values(core, p, q));
           // The rotation in the dtype, as the factor gets it and as the full engines apply it.
           const dsl::Givens<T> rounded{static_cast<T>(g.c), static_cast<T>(g.s)};
           rotate_packed(core, p, q, {static_cast<double>(rounded.c), static_cast<double>(rounded.s)}, threads,

@@ -41,7 +41,7 @@ GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pa
 #pragma omp parallel for num_threads(angle_threads) schedule(dynamic) if (parallel)
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto t = symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pairs[k]), order);
-    const dsl::Givens<double> g = symmetric_angle(t);
+    const dsl::Givens<double> g = symmetric_angle_for<T>(t);
     set_in_every_mode(group, k, {static_cast<T>(g.c), static_cast<T>(g.s)});
   }
   apply_group_pass(core, group, threads);

@@ -430,58 +430,60 @@ TENSORDIAG_HOST_DEVICE inline Pair times(Pair a, Pair b) { return {a.re * b.re -
 }  // namespace symmetric_angle_detail
 
 // gamma_1 .. gamma_K of one pivot (index 0 unused), from t_0 .. t_D scaled to max |t_k| = 1 (f's
-// maximizer does not change with the scale, and 1 keeps F's squares in range).
-template <int D>
+// maximizer does not change with the scale, and 1 keeps F's squares in range). R: the arithmetic's
+// type, double but for order 3's closed form in float (symmetric_angle_in below).
+template <int D, class R = double>
 struct SymmetricFourier {
   static constexpr int K = D / 2;
-  double re[K + 1];
-  double im[K + 1];
+  R re[K + 1];
+  R im[K + 1];
 };
 
 // Fills `out`; false when every t_k is 0 (f is 0 everywhere: the identity).
-template <int D>
-TENSORDIAG_HOST_DEVICE inline bool symmetric_fourier(const double* t, SymmetricFourier<D>& out) {
+template <int D, class R = double>
+TENSORDIAG_HOST_DEVICE inline bool symmetric_fourier(const R* t, SymmetricFourier<D, R>& out) {
   using namespace symmetric_angle_detail;
   static_assert(D >= 2 && D <= 31, "symmetric_fourier: 2 <= D <= 31 (kappa exact in 64-bit integers)");
   constexpr int M = 2 * D;
   constexpr int K = D / 2;
-  double scale = 0.0;
+  R scale = 0;
   for (int k = 0; k <= D; ++k) {
-    const double size = t[k] < 0 ? -t[k] : t[k];
+    const R size = t[k] < 0 ? -t[k] : t[k];
     scale = size > scale ? size : scale;
   }
-  if (scale == 0.0) return false;
+  if (scale == 0) return false;
   // C'_{p..p} = c^D P(t), C'_{q..q} = c^D Q(t) (t = tan phi): P_k = binom(D, k) t_k,
-  // Q_(D-k) = (-1)^(D-k) binom(D, k) t_k; F = P^2 + Q^2.
+  // Q_(D-k) = (-1)^(D-k) binom(D, k) t_k; F = P^2 + Q^2. (The binomials and kappa are small
+  // integers times 4^-D: exact in float too.)
   constexpr FourierBasis<D> basis{};
-  double p[D + 1], q[D + 1];
+  R p[D + 1], q[D + 1];
   TENSORDIAG_UNROLL
   for (int k = 0; k <= D; ++k) {
-    const double b = basis.binomials[k] * (t[k] / scale);
+    const R b = static_cast<R>(basis.binomials[k]) * (t[k] / scale);
     p[k] = b;
     q[D - k] = (D - k) % 2 ? -b : b;
   }
-  double f[M + 1];
+  R f[M + 1];
   TENSORDIAG_UNROLL
-  for (int j = 0; j <= M; ++j) f[j] = 0.0;
+  for (int j = 0; j <= M; ++j) f[j] = 0;
   TENSORDIAG_UNROLL
   for (int i = 0; i <= D; ++i)
     TENSORDIAG_UNROLL
     for (int k = 0; k <= D; ++k) f[i + k] += p[i] * p[k] + q[i] * q[k];
   TENSORDIAG_UNROLL
   for (int k = 1; k <= K; ++k) {
-    double re = 0.0, im = 0.0;
+    R re = 0, im = 0;
     // (-i)^j: 1, -i, -1, i for j = 0, 1, 2, 3 (mod 4).
     TENSORDIAG_UNROLL
     for (int j = 0; j <= M; ++j) {
-      const double term = f[j] * basis.kappa[k][j];
+      const R term = f[j] * static_cast<R>(basis.kappa[k][j]);
       if (j % 2 == 0) re += j % 4 == 0 ? term : -term;
       else im += j % 4 == 1 ? -term : term;
     }
     out.re[k] = re;
     out.im[k] = im;
   }
-  out.re[0] = out.im[0] = 0.0;
+  out.re[0] = out.im[0] = 0;
   return true;
 }
 
@@ -648,30 +650,32 @@ TENSORDIAG_HOST_DEVICE inline double symmetric_tangent(int chart, double u) {
 }
 
 // (c, s) of t = tan phi.
-TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_rotation(double t) {
+template <class R = double>
+TENSORDIAG_HOST_DEVICE inline Givens<R> symmetric_angle_rotation(R t) {
 #if !defined(__CUDACC_RTC__)
   using std::sqrt;
 #endif
-  const double c = 1.0 / sqrt(1.0 + t * t);
+  const R c = R(1) / sqrt(R(1) + t * t);
   return {c, t * c};
 }
 
 // K = 1 (D = 3): psi = -arg gamma_1, t = tan(psi / 4); 0 (the identity) where gamma_1 >= 0 is
 // real (no gain: the gain is |gamma_1| - Re gamma_1).
-TENSORDIAG_HOST_DEVICE inline double symmetric_tangent_closed_form(double re, double im) {
+template <class R = double>
+TENSORDIAG_HOST_DEVICE inline R symmetric_tangent_closed_form(R re, R im) {
 #if !defined(__CUDACC_RTC__)
   using std::sqrt;
 #endif
-  const double x = re, y = -im;
-  if (y == 0.0) return x >= 0.0 ? 0.0 : 1.0;  // psi = 0, or pi (phi = pi/4)
-  const double r = sqrt(x * x + y * y);
+  const R x = re, y = -im;
+  if (y == 0) return x >= 0 ? R(0) : R(1);  // psi = 0, or pi (phi = pi/4)
+  const R r = sqrt(x * x + y * y);
   // tan(psi / 2), then tan(psi / 4) = h / (1 + sqrt(1 + h^2)), written for |h| > 1 without overflow.
-  if (x >= 0.0) {
-    const double h = y / (r + x);
-    return h / (1.0 + sqrt(1.0 + h * h));
+  if (x >= 0) {
+    const R h = y / (r + x);
+    return h / (R(1) + sqrt(R(1) + h * h));
   }
-  const double inverse = y / (r - x);  // 1 / h, |1 / h| < 1
-  const double magnitude = 1.0 / ((inverse < 0 ? -inverse : inverse) + sqrt(inverse * inverse + 1.0));
+  const R inverse = y / (r - x);  // 1 / h, |1 / h| < 1
+  const R magnitude = R(1) / ((inverse < 0 ? -inverse : inverse) + sqrt(inverse * inverse + R(1)));
   return inverse < 0 ? -magnitude : magnitude;
 }
 
@@ -725,14 +729,33 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
   }
 }
 
+// The engines' rotation for a tensor whose real type is R (float for float32, double for float64):
+// order 3's closed form (three square roots and three divisions in a row, the latency of each group
+// step in the kernels) in R, from the means t_k rounded to R, as the general engine's rules run in
+// the tensor's type; every other order in double, as symmetric_angle<D>. Widened to double.
+template <int D, class R>
+TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_in(const double* t) {
+  if constexpr (D == 3 && sizeof(R) < sizeof(double)) {
+    R narrow[D + 1];
+    TENSORDIAG_UNROLL
+    for (int k = 0; k <= D; ++k) narrow[k] = static_cast<R>(t[k]);
+    SymmetricFourier<D, R> fourier;
+    if (!symmetric_fourier<D, R>(narrow, fourier)) return {1.0, 0.0};
+    const Givens<R> g = symmetric_angle_rotation<R>(symmetric_tangent_closed_form<R>(fourier.re[1], fourier.im[1]));
+    return {static_cast<double>(g.c), static_cast<double>(g.s)};
+  } else {
+    return symmetric_angle<D>(t);
+  }
+}
+
 }  // namespace tensordiag::dsl
 
 // ---- symmetric_warp_angle.cuh ----
 // symmetric_warp_angle: structure symmetric's pair rotation by a whole warp (DESIGN.md section 7),
 // for symmetric_angles and, through symmetric_pair.cuh, the kernels that run a group in shared
 // memory. From the D + 1 means t_k of a pivot subtensor (the same in every lane), the maximizer of
-// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp in double: D = 2 and D = 3 their closed
-// forms; from D = 4 on, lane l takes piece l % 16 of chart l / 16 (every lane forms its chart's
+// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp: D = 2 its closed form in double, D = 3 its
+// closed form in the tensor's real type (symmetric_angle_in, as the CPU engine); from D = 4 on, in double, lane l takes piece l % 16 of chart l / 16 (every lane forms its chart's
 // polynomial, 2K + 1 doubles, in registers), keeps its first candidate of the largest gain, and a
 // warp reduction picks the largest gain, the lowest lane of equal ones: the serial order of
 // dsl::symmetric_angle<D>, whose rotation this is, bit for bit where the host rounds alike. The same
@@ -741,7 +764,7 @@ __device__ inline tensordiag::dsl::Givens<double> warp_symmetric_angle(const dou
   using namespace tensordiag::dsl;
   constexpr int K = D / 2;
   if constexpr (K < 2) {
-    return symmetric_angle<D>(t);
+    return symmetric_angle_in<D, Real>(t);
   } else {
     static_assert(2 * symmetric_chart_pieces == 32, "a piece a lane");
     SymmetricFourier<D> fourier;

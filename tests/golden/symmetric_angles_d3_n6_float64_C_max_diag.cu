@@ -755,7 +755,8 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_in(const double* t)
 // for symmetric_angles and, through symmetric_pair.cuh, the kernels that run a group in shared
 // memory. From the D + 1 means t_k of a pivot subtensor (the same in every lane), the maximizer of
 // C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp: D = 2 its closed form in double, D = 3 its
-// closed form in the tensor's real type (symmetric_angle_in, as the CPU engine); from D = 4 on, in double, lane l takes piece l % 16 of chart l / 16 (every lane forms its chart's
+// closed form in the tensor's real type (symmetric_angle_in, as the CPU engines); from D = 4 on, in
+// double, lane l takes piece l % 16 of chart l / 16 (every lane forms its chart's
 // polynomial, 2K + 1 doubles, in registers), keeps its first candidate of the largest gain, and a
 // warp reduction picks the largest gain, the lowest lane of equal ones: the serial order of
 // dsl::symmetric_angle<D>, whose rotation this is, bit for bit where the host rounds alike. The same

@@ -244,6 +244,28 @@ __device__ __forceinline__ void fiber_of_innermost_mode(Scalar* tile, const int*
   }
 }
 
+// One outer memory mode's fibers, x <- x conj(Q): fiber f takes column f % N of CELL rows `run`
+// apart from row group f / N (consecutive threads, consecutive columns: whole rows a warp), reading
+// entry (row, column) by load(row, column) and writing it by store(row, column, value).
+template <class Load, class Store>
+__device__ __forceinline__ void fibers_of_outer_mode(const Block& q, int run, Load&& load, Store&& store) {
+  for (int f = threadIdx.x; f < TILE_ENTRIES / CELL; f += THREADS) {
+    const int column = f % N;
+    const int group = f / N;
+    const int first_row = (group / run) * run * CELL + group % run;
+    Scalar x[CELL];
+#pragma unroll
+    for (int i = 0; i < CELL; ++i) x[i] = load(first_row + i * run, column);
+#pragma unroll
+    for (int j = 0; j < CELL; ++j) {
+      Scalar y = 0;
+#pragma unroll
+      for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
+      store(first_row + j * run, column, y);
+    }
+  }
+}
+
 // Under MIRRORED: the rotated tile (outer cosets `from`, non-decreasing) to every distinct
 // arrangement of its cosets, each row from its source row (source_row_of); the innermost mode stays
 // in place, so every store is still a whole row of N entries. `target` (the load's row starts, free
@@ -330,32 +352,21 @@ subspace_apply(${subspace_apply_parameters}) {
   }
   wait_for_copies();
   __syncthreads();
-  // The outer memory modes: memory mode k's fibers run over rows with stride RUN = CELL^(OUTER-1-k);
-  // fiber f takes column f % N of row group f / N (consecutive threads, consecutive columns).
-  // Where FUSED_STORE the last outer memory mode waits for the innermost's; where FUSED_LOAD the
-  // first reads its fibers from the tensor.
+  // The outer memory modes in the tile: memory mode k's fibers run over rows CELL^(OUTER-1-k)
+  // apart. Where FUSED_STORE the last outer memory mode waits for the innermost's; where FUSED_LOAD
+  // the first reads its fibers from the tensor.
+  const auto to_tile = [&](int row, int column, Scalar y) { tile[row * (N + 1) + column] = y; };
   int run = static_cast<int>(power(CELL, OUTER - 1));  // memory mode k's: divided by CELL a mode
 #pragma unroll
   for (int k = 0; k < (FUSED_STORE ? OUTER - 1 : OUTER); ++k, run /= CELL) {
     Block q;
     q.load(q_outer + k * CELL * CELL);
-    for (int f = threadIdx.x; f < TILE_ENTRIES / CELL; f += THREADS) {
-      const int column = f % N;
-      const int group = f / N;
-      const int first_row = (group / run) * run * CELL + group % run;
-      Scalar x[CELL];
-#pragma unroll
-      for (int i = 0; i < CELL; ++i)
-        x[i] = FUSED_LOAD && k == 0 ? tensor[row_offset[first_row + i * run] + column]
-                                    : tile[(first_row + i * run) * (N + 1) + column];
-#pragma unroll
-      for (int j = 0; j < CELL; ++j) {
-        Scalar y = 0;
-#pragma unroll
-        for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
-        tile[(first_row + j * run) * (N + 1) + column] = y;
-      }
-    }
+    fibers_of_outer_mode(
+        q, run,
+        [&](int row, int column) {
+          return FUSED_LOAD && k == 0 ? tensor[row_offset[row] + column] : tile[row * (N + 1) + column];
+        },
+        to_tile);
     __syncthreads();
   }
   // The innermost memory mode: fiber (coset a, row), its entries at the coset's global indices
@@ -398,20 +409,9 @@ subspace_apply(${subspace_apply_parameters}) {
     // The last outer memory mode (its fibers CELL consecutive rows) from the tile to the tensor.
     Block q;
     q.load(q_outer + (OUTER - 1) * CELL * CELL);
-    for (int f = threadIdx.x; f < TILE_ENTRIES / CELL; f += THREADS) {
-      const int column = f % N;
-      const int first_row = f / N * CELL;
-      Scalar x[CELL];
-#pragma unroll
-      for (int i = 0; i < CELL; ++i) x[i] = tile[(first_row + i) * (N + 1) + column];
-#pragma unroll
-      for (int j = 0; j < CELL; ++j) {
-        Scalar y = 0;
-#pragma unroll
-        for (int i = 0; i < CELL; ++i) y = multiply_add(x[i], q.at(i, j), y);
-        tensor[row_offset[first_row + j] + column] = y;
-      }
-    }
+    fibers_of_outer_mode(
+        q, 1, [&](int row, int column) { return tile[row * (N + 1) + column]; },
+        [&](int row, int column, Scalar y) { tensor[row_offset[row] + column] = y; });
   } else {
     for_each_tile_entry([&](int row, int column) { tensor[row_offset[row] + column] = tile[row * (N + 1) + column]; });
   }

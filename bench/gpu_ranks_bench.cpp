@@ -9,7 +9,8 @@
 // `--made-on-ranks`: no one-GPU run and no whole tensor on the host; each rank makes its own rows
 // (for tensors past the host's memory twice over, N = 8, D = 12 is 275 GB), and prints its off_rel.
 // `--settings "V=x,W=y;V=z"` runs each P > 1 once for each ';'-separated list of environment
-// settings (TENSORDIAG_EXCHANGE_PIECES: the overlapped changes).
+// settings (TENSORDIAG_EXCHANGE_PIECES: the overlapped changes; TENSORDIAG_EXCHANGE_STAGING), with
+// or without --made-on-ranks. NCCL's own variables are read once a process: set them outside.
 //   usage: gpu_ranks_bench [--ranks P,P,..] [--settings S;S;..] [--eta E] [--made-on-ranks] DxN [DxN ...]
 //   Exits 77 with fewer GPUs than asked.
 #include <algorithm>
@@ -89,6 +90,12 @@ void apply_settings(const std::string& list) {
   }
 }
 
+// The settings a run on `ranks` ranks takes in turn: each of `settings` where P > 1, else the
+// environment as it is.
+std::vector<std::string> settings_for(int ranks, const std::vector<std::string>& settings) {
+  return ranks > 1 && !settings.empty() ? settings : std::vector<std::string>{""};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -134,24 +141,28 @@ int main(int argc, char** argv) {
     const int size = std::stoi(shape.substr(shape.find('x') + 1));
     const double gb = static_cast<double>(entry_count(order, size)) * sizeof(float) / 1e9;
     if (made_on_ranks) {
-      for (const int ranks : counts) {
-        DistributedResult<float> result;
-        try {
-          result = on_ranks_made_there(order, size, ranks);
-        } catch (const std::exception& e) {
-          std::printf("%-7s %-7.2f %-5d failed: %s\n", shape.c_str(), gb, ranks, e.what());
-          continue;
+      for (const int ranks : counts)
+        for (const std::string& setting : settings_for(ranks, settings)) {
+          apply_settings(setting);
+          DistributedResult<float> result;
+          try {
+            result = on_ranks_made_there(order, size, ranks);
+          } catch (const std::exception& e) {
+            std::printf("%-7s %-7.2f %-5d failed: %s\n", shape.c_str(), gb, ranks, e.what());
+            continue;
+          }
+          const auto& d = result.distribution;
+          const double sent = static_cast<double>(d.bytes_sent) / 1e9;
+          std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10s %-9s %-9s %-9s %s (made on the ranks; "
+                      "%d changes overlapped, %d pipelined; %s)\n",
+                      shape.c_str(), gb, ranks, sweeps_seconds(result.run.history), d.exchange_seconds,
+                      d.stages_per_sweep, sent, d.exchange_seconds > 0 ? sent / d.exchange_seconds : 0.0, "-", "-", "-",
+                      "-", "cuda_distributed", d.overlapped_changes, d.pipelined_changes,
+                      setting.empty() ? "default" : setting.c_str());
+          std::printf("  off_rel:");
+          for (const auto& record : result.run.history) std::printf(" %.9f", record.off_rel);
+          std::printf("\n");
         }
-        const auto& d = result.distribution;
-        const double sent = static_cast<double>(d.bytes_sent) / 1e9;
-        std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10s %-9s %-9s %-9s %s (made on the ranks)\n",
-                    shape.c_str(), gb, ranks, sweeps_seconds(result.run.history), d.exchange_seconds, d.stages_per_sweep,
-                    sent, d.exchange_seconds > 0 ? sent / d.exchange_seconds : 0.0, "-", "-", "-", "-",
-                    "cuda_distributed");
-        std::printf("  off_rel:");
-        for (const auto& record : result.run.history) std::printf(" %.9f", record.off_rel);
-        std::printf("\n");
-      }
       continue;
     }
     const HostTensor<float> tensor = tensordiag::bench::gaussian_tensor(order, size);
@@ -163,7 +174,7 @@ int main(int argc, char** argv) {
                 t1, "-", "-", "-", "-", "1.00", "-", "-", "-", single.engine.c_str(), single.schedule.c_str());
     double local_one = 0;  // the sweeps' time of one GPU rank: the local passes, no exchange
     for (const int ranks : counts) {
-      for (const std::string& setting : ranks > 1 && !settings.empty() ? settings : std::vector<std::string>{""}) {
+      for (const std::string& setting : settings_for(ranks, settings)) {
         apply_settings(setting);
         DistributedResult<float> result;
         try {
@@ -180,10 +191,10 @@ int main(int argc, char** argv) {
         const double local = local_one / ranks;
         const double exchange = d.exchange_seconds;
         const double model = local + exchange, model_overlap = std::max(local, exchange);
-        std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10.2f %-9.3f %-9.3f %-9.2f %s (%d changes overlapped; %s)\n",
+        std::printf("%-7s %-7.2f %-5d %-10.3f %-10.3f %-8d %-11.2f %-10.1f %-10.2f %-9.3f %-9.3f %-9.2f %s (%d changes overlapped, %d pipelined; %s)\n",
                     shape.c_str(), gb, ranks, t, d.exchange_seconds, d.stages_per_sweep, sent, bandwidth,
                     t1 / (ranks * t), model, model_overlap, t / model_overlap, result.run.engine.c_str(),
-                    d.overlapped_changes, setting.empty() ? "default" : setting.c_str());
+                    d.overlapped_changes, d.pipelined_changes, setting.empty() ? "default" : setting.c_str());
       }
     }
   }

@@ -33,7 +33,8 @@ nlohmann::ordered_json distribution_report(const runtime::DistributionFigures& f
                                    {"bytes_per_sweep", figures.bytes_per_sweep},
                                    {"rank0_bytes_sent", figures.bytes_sent},
                                    {"rank0_exchange_seconds", figures.exchange_seconds},
-                                   {"overlapped_changes", figures.overlapped_changes}};
+                                   {"overlapped_changes", figures.overlapped_changes},
+                                   {"pipelined_changes", figures.pipelined_changes}};
   return report;
 }
 

@@ -65,7 +65,12 @@ PlanAttempt plan_pivot_angles(const KernelSpec& spec, const Sizes& z) {
                    bytes(z.subtensor * z.scalar) + ") exceeds the shared memory limit (" +
                    bytes(spec.tuning.shared_bytes) + ")");
   const PivotAnglesPlan plan{warps, ceil_div(z.pairs, warps)};
-  return planned({{"pivot_subtensor.cuh"}, true, plan, {{"pivot_angles", 32 * warps, plan.blocks}}});
+  return planned({{"pivot_subtensor.cuh"},
+                  true,
+                  plan,
+                  {{"pivot_angles", 32 * warps, plan.blocks},
+                   {"pivot_subtensors", 32 * warps, plan.blocks},
+                   {"gathered_angles", 32 * warps, plan.blocks}}});
 }
 
 // The tail: the most modes whose two contractions P and Q (2 * 2^tail scalars) and block_sum's

@@ -46,6 +46,16 @@ inline constexpr Parameter pivot_angles[] = {
     {"rotations", rotation_pointer},
     {"rows", const_int_pointer},
 };
+inline constexpr Parameter pivot_subtensors[] = {
+    {"tensor", const_scalar_pointer},
+    {"pairs", const_int_pointer},
+    {"subtensors", scalar_pointer},
+    {"rows", const_int_pointer},
+};
+inline constexpr Parameter gathered_angles[] = {
+    {"subtensors", const_scalar_pointer},
+    {"rotations", rotation_pointer},
+};
 inline constexpr Parameter symmetric_angles[] = {
     {"tensor", const_scalar_pointer},
     {"pairs", const_int_pointer},
@@ -273,6 +283,8 @@ inline constexpr Parameter packed_figures_final[] = {
 namespace kernel_signatures {
 
 inline constexpr KernelSignature pivot_angles{"pivot_angles", kernel_parameters::pivot_angles};
+inline constexpr KernelSignature pivot_subtensors{"pivot_subtensors", kernel_parameters::pivot_subtensors};
+inline constexpr KernelSignature gathered_angles{"gathered_angles", kernel_parameters::gathered_angles};
 inline constexpr KernelSignature pivot_head{"pivot_head", kernel_parameters::pivot_head};
 inline constexpr KernelSignature pivot_contract{"pivot_contract", kernel_parameters::pivot_contract};
 inline constexpr KernelSignature pivot_tail{"pivot_tail", kernel_parameters::pivot_tail};
@@ -309,7 +321,7 @@ inline constexpr KernelSignature packed_figures{"packed_figures", kernel_paramet
 inline constexpr KernelSignature packed_figures_final{"packed_figures_final", kernel_parameters::packed_figures_final};
 
 inline constexpr KernelSignature all[] = {
-    pivot_angles,   pivot_head,       pivot_contract, pivot_tail,   pivot_check_gather,
+    pivot_angles,   pivot_subtensors, gathered_angles, pivot_head,       pivot_contract, pivot_tail,   pivot_check_gather,
     pivot_check_lines, lambda_from_lines, checked_angles,
     group_pass,     chunk_pass,       chunk_pass_slab, group_factors,  off_norm_partial, off_norm_final, residual_partial,
     mode_product,   multi_mode_product, small_tensor, lambda_norm, qubit_reduce_low, qubit_reduce_high,

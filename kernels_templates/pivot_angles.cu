@@ -39,3 +39,47 @@ pivot_angles(${pivot_angles_parameters}) {
   }
   pair_rotations<true>(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows, token);
 }
+
+// The first group after a change of layout that overlaps its passes (runtime/distributed/
+// gpu_slab_engine.cpp, pipelined changes): its pairs' rows are still arriving, so its angles come
+// from subtensors gathered during the pass before the change, where each pair's rows may lie on
+// two ranks.
+//
+// pivot_subtensors: the entries of pair k's subtensor A[{p,q}^D] that `rows` takes, into
+// subtensors[k * SUBTENSOR + bits] (the others left as they are): rows[i] is the slot of index i of
+// the slowest memory mode, -1 where not taken, and rows[N + i] is nonzero where the entries at
+// index i of the second memory mode are taken. Launched after each launch of the pass before the
+// change, each taking what that launch wrote (and before its rows leave: the rows arriving in their
+// slots overwrite them), on a zeroed buffer: summed over the ranks, every pair's whole subtensor.
+// Launch as pivot_angles.
+extern "C" __global__ void __launch_bounds__(THREADS)
+pivot_subtensors(${pivot_subtensors_parameters}) {
+  const unsigned token = wait_for_previous_kernel();
+  const int lane = threadIdx.x % 32;
+  const int k = blockIdx.x * WARPS + threadIdx.x / 32;
+  if (k >= PAIRS) return;
+  const int p = pairs[2 * k], q = pairs[2 * k + 1];
+  const int sliced = MODE_OF_MEMORY_MODE[0], second = MODE_OF_MEMORY_MODE[1];
+  for (int bits = lane; bits < SUBTENSOR; bits += 32) {
+    const long long row = rows[(bits >> sliced) & 1 ? q : p];
+    if (row >= 0 && rows[N + ((bits >> second) & 1 ? q : p)] != 0)
+      subtensors[k * SUBTENSOR + bits] = read_after_wait(tensor + subtensor_offset(bits, p, q, row, row), token);
+  }
+}
+
+// gathered_angles: every pair's rotations in every mode from its whole subtensor (pivot_subtensors,
+// summed): the same micro-iterations on the same values as pivot_angles on the slab that holds the
+// pair, so the same (c, s) to the last bit. Launch as pivot_angles.
+extern "C" __global__ void __launch_bounds__(THREADS)
+gathered_angles(${gathered_angles_parameters}) {
+  __shared__ Scalar sub[WARPS][SUBTENSOR];
+  const unsigned token = wait_for_previous_kernel();
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const int k = blockIdx.x * WARPS + warp;
+  if (k >= PAIRS) return;
+  for (int bits = lane; bits < SUBTENSOR; bits += 32)
+    sub[warp][bits] = read_after_wait(subtensors + k * SUBTENSOR + bits, token);
+  __syncwarp();
+  subtensor_rotations(sub[warp], lane, rotations + k);
+}

@@ -7,6 +7,20 @@
 // their plans refuse the orders where it would not fit (well below D = 31, where 1 << D overflows).
 inline constexpr int SUBTENSOR = 1 << D;
 
+// The offset of entry `bits` of pair (p, q)'s subtensor, with index p of the slowest memory mode
+// in row row_p and q in row_q (p and q themselves in a whole tensor; rows[p] and rows[q] in a slab
+// of a distributed run, runtime/distributed/slab.hpp).
+__device__ __forceinline__ long long subtensor_offset(int bits, int p, int q, long long row_p, long long row_q) {
+  const int sliced = MODE_OF_MEMORY_MODE[0];
+  long long offset = 0;
+#pragma unroll
+  for (int n = 0; n < D; ++n) {
+    const bool at_q = (bits >> n) & 1;
+    offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
+  }
+  return offset;
+}
+
 // Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`. `rows` null:
 // `tensor` is the whole tensor. Else it is a slab of a distributed run (runtime/distributed/slab.hpp):
 // index i of the slowest memory mode lives in row rows[i], and the slab holds rows p and q.
@@ -16,15 +30,9 @@ inline constexpr int SUBTENSOR = 1 << D;
 template <bool AFTER_WAIT = false>
 __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
                                         const int* rows = nullptr, unsigned token = 0) {
-  const int sliced = MODE_OF_MEMORY_MODE[0];
   const long long row_p = rows ? rows[p] : p, row_q = rows ? rows[q] : q;
   for (int bits = lane; bits < SUBTENSOR; bits += 32) {
-    long long offset = 0;
-#pragma unroll
-    for (int n = 0; n < D; ++n) {
-      const bool at_q = (bits >> n) & 1;
-      offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
-    }
+    const long long offset = subtensor_offset(bits, p, q, row_p, row_q);
     if constexpr (AFTER_WAIT) sub[bits] = read_after_wait(tensor + offset, token);
     else sub[bits] = tensor[offset];
   }
@@ -58,14 +66,21 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
   return g;
 }
 
-// The D micro-iterations of pair (p, q) without the pivot check: the rotation of mode n goes to
-// out[n * PAIRS] (the layout of `rotations`, offset to the pair). AFTER_WAIT: as gather_subtensor.
-template <bool AFTER_WAIT = false>
-__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
-                                      const int* rows = nullptr, unsigned token = 0) {
-  gather_subtensor<AFTER_WAIT>(tensor, p, q, sub, lane, rows, token);
+// The D micro-iterations on a pair's subtensor in `sub` (a warp's, in shared memory) without the
+// pivot check: the rotation of mode n goes to out[n * PAIRS] (the layout of `rotations`, offset to
+// the pair).
+__device__ inline void subtensor_rotations(Scalar* sub, int lane, Rotation* out) {
   for (int mode = 0; mode < D; ++mode) {
     const Rotation g = micro_iteration(sub, mode, lane);
     if (lane == 0) out[mode * PAIRS] = g;
   }
+}
+
+// The D micro-iterations of pair (p, q) without the pivot check, on its subtensor of `tensor`
+// (subtensor_rotations). AFTER_WAIT: as gather_subtensor.
+template <bool AFTER_WAIT = false>
+__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
+                                      const int* rows = nullptr, unsigned token = 0) {
+  gather_subtensor<AFTER_WAIT>(tensor, p, q, sub, lane, rows, token);
+  subtensor_rotations(sub, lane, out);
 }

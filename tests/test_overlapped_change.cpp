@@ -23,25 +23,74 @@ namespace {
 
 std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
-void check_change(const PivotGroup& group, const SlabLayout& now, const SlabLayout& next, int pieces) {
+// The indices of the second memory mode a piece's blocks hold.
+std::set<int> indices_of_piece(const OverlappedChange& plan, const PivotGroup& group, int piece, int size) {
+  const std::vector<int> indices = representative_indices(group, representatives_of_piece(plan, piece), size);
+  return {indices.begin(), indices.end()};
+}
+
+// A pipelined change's pass after it: its launches take the next group's representatives once
+// each, and each reads (its pairs of the second memory mode) only blocks of the pieces up to the
+// one it waits for, which grow launch by launch to the last piece. Returns whether it is pipelined.
+bool check_pipelined(const OverlappedChange& plan, const PivotGroup& group, const PivotGroup& next_group, int size) {
+  if (plan.pipelined.empty()) return false;
+  std::vector<int> taken;
+  int after = -1;
+  std::set<int> landed;
+  for (const ArrivalLaunch& launch : plan.pipelined) {
+    CHECK(launch.after_piece > after);
+    CHECK(launch.after_piece < plan.pieces);
+    CHECK(std::is_sorted(launch.representatives.begin(), launch.representatives.end()));
+    for (int piece = after + 1; piece <= launch.after_piece; ++piece) {
+      const std::set<int> indices = indices_of_piece(plan, group, piece, size);
+      landed.insert(indices.begin(), indices.end());
+    }
+    after = launch.after_piece;
+    for (const int index : representative_indices(next_group, launch.representatives, size)) {
+      CAPTURE(index);
+      CHECK(landed.count(index) == 1);
+    }
+    taken.insert(taken.end(), launch.representatives.begin(), launch.representatives.end());
+  }
+  CHECK(after == plan.pieces - 1);
+  std::sort(taken.begin(), taken.end());
+  std::vector<int> every(static_cast<std::size_t>((size + 1) / 2));
+  std::iota(every.begin(), every.end(), 0);
+  CHECK(taken == every);
+  return true;
+}
+
+// Returns how many ranks' plans were pipelined.
+int check_change(const PivotGroup& group, const SlabLayout& now, const SlabLayout& next, int pieces,
+                 const PivotGroup* next_group = nullptr) {
   const int ranks = now.ranks();
   int size = 0;
   for (const auto& rows : now.rows) size += static_cast<int>(rows.size());
   const int representatives = (size + 1) / 2;
   std::vector<OverlappedChange> plans;
-  for (int r = 0; r < ranks; ++r) plans.push_back(overlapped_change(group, now, next, r, pieces));
+  for (int r = 0; r < ranks; ++r) plans.push_back(overlapped_change(group, now, next, r, pieces, next_group));
+  int pipelined = 0;
   for (int r = 0; r < ranks; ++r) {
     CAPTURE(r);
     const OverlappedChange& plan = plans[at(r)];
     const std::vector<int>& mine = now.rows[at(r)];
     CHECK(plan.pieces == std::min(pieces, representatives));
+    // The pieces take every representative once; the same order on every rank.
+    std::vector<int> order = plan.order;
+    CHECK(order == plans.front().order);
+    std::sort(order.begin(), order.end());
+    std::vector<int> every(static_cast<std::size_t>(representatives));
+    std::iota(every.begin(), every.end(), 0);
+    CHECK(order == every);
+    if (!next_group) CHECK(plan.order == every);
+    if (next_group && check_pipelined(plan, group, *next_group, size)) ++pipelined;
     // The launches cover each (row, representative of the second memory mode) once, whole pairs
     // each; the leaving rows' launches first, one a piece.
     const auto covers = [&](const OverlappedLaunch& launch, int row, int representative) {
       if (!std::binary_search(launch.rows.begin(), launch.rows.end(), row)) return false;
       if (launch.piece < 0) return true;
-      const auto [begin, end] = piece_representatives(launch.piece, plan.pieces, representatives);
-      return representative >= begin && representative < end;
+      const std::vector<int> taken = representatives_of_piece(plan, launch.piece);
+      return std::find(taken.begin(), taken.end(), representative) != taken.end();
     };
     for (const int row : mine)
       for (int representative = 0; representative < representatives; ++representative) {
@@ -109,6 +158,30 @@ void check_change(const PivotGroup& group, const SlabLayout& now, const SlabLayo
     std::sort(held.begin(), held.end());
     CHECK(held == next.rows[at(r)]);
   }
+  return pipelined;
+}
+
+// Calls f(stage, next stage, kind, ranks, N) for every change of layout that swaps in place in the
+// distributed schedules: XOR and round robin, even and odd N, 2 and 4 ranks.
+template <class F>
+void for_each_in_place_change(const F& f) {
+  for (const int ranks : {2, 4})
+    for (const int size : {4, 5, 7, 8, 9, 12, 13, 16, 32})
+      for (const SweepSchedule kind : {SweepSchedule::xor_subspaces, SweepSchedule::round_robin}) {
+        if (size / 2 < ranks) continue;
+        const bool power_of_two = (size & (size - 1)) == 0;
+        if (kind == SweepSchedule::xor_subspaces && (!power_of_two || size < 2 * ranks)) continue;
+        CAPTURE(ranks);
+        CAPTURE(size);
+        const DistributedSchedule schedule = distributed_schedule(size, ranks, kind);
+        for (std::size_t s = 0; s < schedule.stages.size(); ++s) {
+          const DistributedStage& stage = schedule.stages[s];
+          const DistributedStage& after = schedule.stages[(s + 1) % schedule.stages.size()];
+          if (after.layout.rows == stage.layout.rows || !swaps_in_place(stage.layout, after.layout)) continue;
+          CAPTURE(s);
+          f(stage, after, kind, ranks, size);
+        }
+      }
 }
 
 }  // namespace
@@ -135,8 +208,10 @@ TEST_CASE("the indices of a piece: its representatives' pairs and the unpaired i
         CAPTURE(pieces);
         std::vector<int> all;
         for (int piece = 0; piece < pieces; ++piece) {
-          const std::vector<int> indices = piece_indices(group, piece, pieces, size);
           const auto [begin, end] = piece_representatives(piece, pieces, (size + 1) / 2);
+          std::vector<int> taken(static_cast<std::size_t>(end - begin));
+          std::iota(taken.begin(), taken.end(), begin);
+          const std::vector<int> indices = representative_indices(group, taken, size);
           std::size_t expected = 0;
           for (int r = begin; r < end; ++r) expected += r < static_cast<int>(group.size()) ? 2 : 1;
           CHECK(indices.size() == expected);
@@ -156,23 +231,56 @@ TEST_CASE("the indices of a piece: its representatives' pairs and the unpaired i
 TEST_CASE("an overlapped change of layout: launches of whole pairs, leaving rows first and in pieces, trades that "
           "match piece for piece") {
   int changes = 0;
-  for (const int ranks : {2, 4})
-    for (const int size : {4, 5, 7, 8, 9, 12, 13, 16, 32})
-      for (const SweepSchedule kind : {SweepSchedule::xor_subspaces, SweepSchedule::round_robin}) {
-        if (size / 2 < ranks) continue;
-        const bool power_of_two = (size & (size - 1)) == 0;
-        if (kind == SweepSchedule::xor_subspaces && (!power_of_two || size < 2 * ranks)) continue;
-        CAPTURE(ranks);
-        CAPTURE(size);
-        const DistributedSchedule schedule = distributed_schedule(size, ranks, kind);
-        for (std::size_t s = 0; s < schedule.stages.size(); ++s) {
-          const DistributedStage& stage = schedule.stages[s];
-          const SlabLayout& next = schedule.stages[(s + 1) % schedule.stages.size()].layout;
-          if (next.rows == stage.layout.rows || !swaps_in_place(stage.layout, next)) continue;
-          CAPTURE(s);
-          for (const int pieces : {1, 2, 3, 4, 64}) check_change(stage.groups.back(), stage.layout, next, pieces);
-          ++changes;
-        }
-      }
+  for_each_in_place_change([&](const DistributedStage& stage, const DistributedStage& after, SweepSchedule, int, int) {
+    for (const int pieces : {1, 2, 3, 4, 64}) check_change(stage.groups.back(), stage.layout, after.layout, pieces);
+    ++changes;
+  });
   CHECK(changes > 20);
+}
+
+TEST_CASE("a pipelined change: the pieces component by component, and each launch of the pass after it reads only "
+          "pieces landed before it") {
+  int pipelined = 0, changes = 0;
+  for_each_in_place_change([&](const DistributedStage& stage, const DistributedStage& after, SweepSchedule kind, int ranks,
+                               int size) {
+    for (const int pieces : {1, 2, 3, 4, 64}) {
+      CAPTURE(pieces);
+      const int ranks_pipelined = check_change(stage.groups.back(), stage.layout, after.layout, pieces, &after.groups.front());
+      CHECK((ranks_pipelined == 0 || ranks_pipelined == ranks));  // every rank or none
+      pipelined += ranks_pipelined > 0 ? 1 : 0;
+      // The XOR schedule's consecutive groups c, c' make N / 4 components: always pipelined.
+      if (kind == SweepSchedule::xor_subspaces && size >= 8) CHECK(ranks_pipelined == ranks);
+      ++changes;
+    }
+  });
+  CHECK(changes > 50);
+  CHECK(pipelined > 30);
+}
+
+TEST_CASE("a pipelined change at N = 8, two ranks: groups 3 then 4 make components {0, 3, 4, 7} and {1, 2, 5, 6}") {
+  const DistributedSchedule schedule = distributed_schedule(8, 2, SweepSchedule::xor_subspaces);
+  REQUIRE(schedule.stages.size() == 3);
+  const PivotGroup& group = schedule.stages[0].groups.back();
+  const PivotGroup& next_group = schedule.stages[1].groups.front();
+  for (const PivotPair& pair : group) CHECK((pair.p ^ pair.q) == 3);
+  for (const PivotPair& pair : next_group) CHECK((pair.p ^ pair.q) == 4);
+  const OverlappedChange plan =
+      overlapped_change(group, schedule.stages[0].layout, schedule.stages[1].layout, 0, 4, &next_group);
+  REQUIRE(plan.pieces == 4);
+  REQUIRE(plan.pipelined.size() == 2);
+  // Pieces 0 and 1 hold the first component's blocks, 2 and 3 the second's.
+  const auto indices_until = [&](int last) {
+    std::set<int> indices;
+    for (int piece = 0; piece <= last; ++piece) {
+      const std::set<int> more = indices_of_piece(plan, group, piece, 8);
+      indices.insert(more.begin(), more.end());
+    }
+    return indices;
+  };
+  CHECK(indices_until(1) == std::set<int>{0, 3, 4, 7});
+  CHECK(indices_until(3) == std::set<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(plan.pipelined[0].after_piece == 1);
+  CHECK(plan.pipelined[1].after_piece == 3);
+  const std::vector<int> first = representative_indices(next_group, plan.pipelined[0].representatives, 8);
+  CHECK(std::set<int>(first.begin(), first.end()) == std::set<int>{0, 3, 4, 7});
 }

@@ -236,3 +236,10 @@ TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..128, unset -1 (the plan's default), an
   check_integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", pivot_gram_size_from_environment, -1, "0..128",
                         {{"", -1}, {"0", 0}, {"32", 32}, {"128", 128}}, {"129", "-1", "8.5", "all"});
 }
+
+TEST_CASE("TENSORDIAG_EXCHANGE_PIECES (0..64) and TENSORDIAG_EXCHANGE_STAGING (1..4096 MiB): else one clear error") {
+  check_integer_setting("TENSORDIAG_EXCHANGE_PIECES", exchange_pieces_from_environment, -1, "0..64",
+                        {{"", -1}, {"0", 0}, {"4", 4}, {"64", 64}}, {"65", "-1", "four", "4 "});
+  check_integer_setting("TENSORDIAG_EXCHANGE_STAGING", exchange_staging_mib_from_environment, -1, "1..4096 (MiB)",
+                        {{"", -1}, {"1", 1}, {"512", 512}, {"4096", 4096}}, {"0", "4097", "-128", "128M", "1e3"});
+}

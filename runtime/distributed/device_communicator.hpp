@@ -22,11 +22,19 @@ public:
   virtual void sum_on_device(double* values, std::size_t count) = 0;
   // Communicator::swap_rows for rows in device memory, enqueued on stream().
   virtual void swap_device_rows(const std::vector<void*>& rows, std::size_t row_bytes, int partner) = 0;
-  // The same swap overlapped with the kernels before it (overlapped_change.hpp): row j leaves once
+  // The same swap overlapped with the kernels beside it (overlapped_change.hpp): row j leaves once
   // ready[j], an event recorded on stream(), has happened. The trades run on a stream of their own
-  // beside stream()'s kernels; what is enqueued on stream() after the call waits for them.
+  // beside stream()'s kernels, in the order of the calls. `landed` null: what is enqueued on
+  // stream() after the call waits for them. Else the call records `landed` once every row has
+  // arrived in its place, and stream() does not wait: its kernels that read those rows wait for
+  // `landed` (a pipelined change).
   virtual void swap_device_rows(const std::vector<void*>& rows, const std::vector<cudaEvent_t>& ready,
-                                std::size_t row_bytes, int partner) = 0;
+                                std::size_t row_bytes, int partner, cudaEvent_t landed) = 0;
+  // sum_on_device on the overlapped swaps' stream, after the swaps called before it and before
+  // those called after: it starts once `ready` (recorded on stream()) has happened, and records
+  // `summed` when done.
+  virtual void sum_beside_swaps(float* values, std::size_t count, cudaEvent_t ready, cudaEvent_t summed) = 0;
+  virtual void sum_beside_swaps(double* values, std::size_t count, cudaEvent_t ready, cudaEvent_t summed) = 0;
   // One step of row_moves.hpp, enqueued on stream(): the row at `send` goes to rank `to` (-1: none)
   // while a row from rank `from` (-1: none) arrives at `receive`, which may be `send` (the row
   // arrives after the one it replaces has left). Ranks call it with matching steps.

@@ -20,6 +20,7 @@ struct DistributionFigures {
   std::size_t bytes_sent = 0;       // this rank, over the whole run
   double exchange_seconds = 0.0;    // this rank's time in the exchanges (an overlapped one's from its first row's leaving)
   int overlapped_changes = 0;       // GPU ranks: changes started during the pass before them (overlapped_change.hpp)
+  int pipelined_changes = 0;        // of those, changes whose pass after them started as their pieces landed
   // Options::verify: max_n ||M_n^T M_n - I||_F. A distributed run does not compute the
   // reconstruction error, which needs the whole tensor in one process.
   std::optional<double> orthogonality_error;

@@ -18,6 +18,7 @@
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
+#include "runtime/distributed/nccl_communicator.hpp"
 #include "runtime/distributed/rank_agreement.hpp"
 #include "runtime/distributed/slab_figures.hpp"
 #include "runtime/engines/device_memory.hpp"
@@ -122,9 +123,10 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
   if (const codegen::PlanAttempt attempt = codegen::try_plan(spec); !attempt.plan)
     throw user_error("GPU ranks for an N = 2 tensor: " + attempt.refusal);
   const std::size_t entries = slab.rows().size() * slab.row_length();
-  // The slab, the reductions' arrays and the two 128 MiB staging buffers of the core's swaps.
-  if (const auto refusal =
-          device_memory_refusal(*device, static_cast<double>(entries * sizeof(T)) + 2.0 * 128 * (1 << 20) + 64.0 * (1 << 20)))
+  // The slab, the reductions' arrays and the two staging buffers of the core's swaps.
+  if (const auto refusal = device_memory_refusal(*device, static_cast<double>(entries * sizeof(T)) +
+                                                              2.0 * static_cast<double>(row_swap_staging_bytes()) +
+                                                              64.0 * (1 << 20)))
     throw user_error("GPU rank " + std::to_string(comm.rank()) + ": the slab does not fit: " + *refusal);
   GpuKernels<T> kernels(spec, device->arch(), KernelSet::qubit);
   const cudaStream_t stream = comm.stream();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/distributed/gpu_slab_pivot_check.hpp"
+#include "runtime/distributed/nccl_communicator.hpp"
 #include "runtime/distributed/overlapped_change.hpp"
 #include "runtime/distributed/rank_agreement.hpp"
 #include "runtime/distributed/row_exchange.hpp"
@@ -37,7 +39,8 @@ public:
   // `launches`: the most launches an overlapped change cuts a pass into (launch_tables()).
   DeviceSlab(const Slab<T>& host, std::size_t capacity, std::size_t launches, cudaStream_t stream)
       : size_(static_cast<std::size_t>(host.size)), length_(host.row_length()), block_(length_ / size_),
-        values_(capacity * length_), rows_(2 * size_), launch_rows_(launches * 2 * size_), holds_(capacity, -1) {
+        values_(capacity * length_), rows_(2 * size_), launch_rows_(launches * 2 * size_),
+        arrival_rows_(launches * 2 * size_), gather_rows_(launches * 2 * size_), holds_(capacity, -1) {
     const std::vector<int>& mine = host.rows();
     values_.upload(host.values.data(), mine.size() * length_, stream);
     std::copy(mine.begin(), mine.end(), holds_.begin());
@@ -86,54 +89,96 @@ public:
     return sent;
   }
 
-  // swap_to by the plan of an overlapped change of `group`: the pieces for partner me ^ k in the
-  // plan's order, each leaving once its launch's event in `launched` has happened. A piece is the
-  // row's blocks of N^(D-2) entries at its indices of the second memory mode (piece_indices).
-  // Returns the bytes sent.
+  // swap_to by the plan of an overlapped change of `group`: each row's pieces leave once their
+  // launch's event in `launched` has happened. A piece is the row's blocks of N^(D-2) entries at its
+  // indices of the second memory mode. `landed` null: the trades partner by partner (me ^ k), and
+  // stream() waits for every piece. Else (a pipelined change) piece by piece, each to every partner,
+  // and stream() does not wait: (*landed)[k - 1][i] is recorded once partner me ^ k's piece i has
+  // landed (left unrecorded where none came), and `after_piece(i)` runs once piece i's trades are
+  // called, on every rank whether it trades or not (what it enqueues may be collective). Returns the
+  // bytes sent.
   std::size_t swap_to(const OverlappedChange& change, const PivotGroup& group, const std::vector<CudaEvent>& launched,
-                      DeviceCommunicator& comm) {
+                      DeviceCommunicator& comm, std::vector<std::vector<CudaEvent>>* landed = nullptr,
+                      const std::function<void(int)>& after_piece = {}) {
     std::vector<std::vector<int>> indices;  // of each piece
     for (int piece = 0; piece < change.pieces; ++piece)
-      indices.push_back(piece_indices(group, piece, change.pieces, static_cast<int>(size_)));
+      indices.push_back(representative_indices(group, representatives_of_piece(change, piece), static_cast<int>(size_)));
+    // The trades of one call to partner me ^ (k + 1): its row pieces of `leaving` for which `take` holds.
     std::size_t sent = 0;
-    for (std::size_t k = 0; k < change.sent.size(); ++k) {
-      const std::vector<RowPiece>& leaving = change.sent[k];
-      if (leaving.empty()) continue;
+    const auto trade = [&](std::size_t k, const auto& take, cudaEvent_t landing) {
       std::vector<void*> blocks;
       std::vector<cudaEvent_t> ready;
-      for (const RowPiece& piece : leaving) {
+      for (const RowPiece& piece : change.sent[k]) {
+        if (!take(piece)) continue;
         T* row = slot(slot_of(piece.row));
         for (const int index : indices[static_cast<std::size_t>(piece.piece)]) {
           blocks.push_back(row + static_cast<std::size_t>(index) * block_);
           ready.push_back(launched[static_cast<std::size_t>(piece.piece)].get());  // launch i writes piece i
         }
       }
-      comm.swap_device_rows(blocks, ready, block_ * sizeof(T), comm.rank() ^ static_cast<int>(k + 1));
-      for (std::size_t j = 0; j < leaving.size(); ++j)
-        if (leaving[j].piece == 0) holds_[static_cast<std::size_t>(slot_of(leaving[j].row))] = change.received[k][j].row;
+      comm.swap_device_rows(blocks, ready, block_ * sizeof(T), comm.rank() ^ static_cast<int>(k + 1), landing);
       sent += blocks.size() * block_ * sizeof(T);
+    };
+    if (!landed) {
+      for (std::size_t k = 0; k < change.sent.size(); ++k)
+        if (!change.sent[k].empty()) trade(k, [](const RowPiece&) { return true; }, nullptr);
+    } else {
+      for (int piece = 0; piece < change.pieces; ++piece) {
+        for (std::size_t k = 0; k < change.sent.size(); ++k)
+          if (!change.sent[k].empty())
+            trade(k, [piece](const RowPiece& p) { return p.piece == piece; }, (*landed)[k][static_cast<std::size_t>(piece)].get());
+        if (after_piece) after_piece(piece);
+      }
     }
+    holds_ = holds_after(change);
     upload_table(comm.stream());
     return sent;
   }
 
-  // A rows table for each launch of an overlapped change (group_pass's `rows`): its rows mapped,
-  // the others -1, then its piece's representatives of the second memory mode; table l at
-  // launch_tables() + 2 l N.
-  const int* launch_tables(const std::vector<OverlappedLaunch>& launches, int pieces, cudaStream_t stream) {
-    const int representatives = static_cast<int>((size_ + 1) / 2);
-    std::vector<int> tables(launches.size() * 2 * size_, 0);
-    for (std::size_t l = 0; l < launches.size(); ++l) {
+  // A rows table for each launch of an overlapped change's pass before it (group_pass's `rows`):
+  // its rows mapped, the others -1, then its piece's representatives of the second memory mode;
+  // table l at launch_tables() + 2 l N.
+  const int* launch_tables(const OverlappedChange& change, cudaStream_t stream) {
+    return upload_launch_tables(tables_of_launches(change, [&](int piece) { return representatives_of_piece(change, piece); }),
+                                launch_rows_, stream);
+  }
+
+  // For a pipelined change, the tables of pivot_subtensors after each launch of the pass before it:
+  // the launch's rows mapped, the others -1, then a flag for each index of the second memory mode
+  // that the launch's piece holds (all of them for the staying rows' launch); table l at
+  // gather_tables() + 2 l N.
+  const int* gather_tables(const OverlappedChange& change, const PivotGroup& group, cudaStream_t stream) {
+    return upload_launch_tables(tables_of_launches(change,
+                                                   [&](int piece) {
+                                                     return representative_indices(group, representatives_of_piece(change, piece),
+                                                                                   static_cast<int>(size_));
+                                                   }),
+                                gather_rows_, stream);
+  }
+
+  // What each slot holds once `change` is done: a row received lands where the row traded for it was.
+  std::vector<int> holds_after(const OverlappedChange& change) const {
+    std::vector<int> holds = holds_;
+    for (std::size_t k = 0; k < change.sent.size(); ++k)
+      for (std::size_t j = 0; j < change.sent[k].size(); ++j)
+        if (change.sent[k][j].piece == 0) holds[static_cast<std::size_t>(slot_of(change.sent[k][j].row))] = change.received[k][j].row;
+    return holds;
+  }
+
+  // A rows table for each launch of a pipelined change's pass after it, made before the change: every
+  // row this rank holds after it (their slots, where the arriving ones land), then the launch's
+  // representatives of the second memory mode; table l at arrival_tables() + 2 l N.
+  const int* arrival_tables(const OverlappedChange& change, cudaStream_t stream) {
+    const std::vector<int> holds = holds_after(change);
+    std::vector<int> tables(change.pipelined.size() * 2 * size_, 0);
+    for (std::size_t l = 0; l < change.pipelined.size(); ++l) {
       int* table = tables.data() + l * 2 * size_;
       std::fill(table, table + size_, -1);
-      for (const int index : launches[l].rows) table[index] = slot_of(index);
-      const auto [begin, end] = launches[l].piece < 0 ? std::pair{0, representatives}
-                                                      : piece_representatives(launches[l].piece, pieces, representatives);
-      std::fill(table + size_ + begin, table + size_ + end, 1);
+      for (std::size_t t = 0; t < holds.size(); ++t)
+        if (holds[t] >= 0) table[holds[t]] = static_cast<int>(t);
+      for (const int r : change.pipelined[l].representatives) table[size_ + static_cast<std::size_t>(r)] = 1;
     }
-    if (launch_rows_.count() < tables.size()) throw internal_error("DeviceSlab::launch_tables: more launches than planned");
-    launch_rows_.upload(tables, stream);
-    return launch_rows_.data();
+    return upload_launch_tables(tables, arrival_rows_, stream);
   }
 
   // Makes this rank hold `next`'s rows by the single-row moves of row_moves.hpp (any change: odd N,
@@ -175,6 +220,29 @@ public:
 private:
   T* slot(int t) { return values_.data() + static_cast<std::size_t>(t) * length_; }
 
+  // A table of 2N for each launch of the pass before `change`: the launch's rows mapped to their
+  // slots, the others -1, then N flags, set at `flagged(piece)` of the launch's piece (all of them
+  // for the staying rows' launch, piece -1).
+  template <class Flagged>
+  std::vector<int> tables_of_launches(const OverlappedChange& change, const Flagged& flagged) const {
+    std::vector<int> tables(change.launches.size() * 2 * size_, 0);
+    for (std::size_t l = 0; l < change.launches.size(); ++l) {
+      int* table = tables.data() + l * 2 * size_;
+      std::fill(table, table + size_, -1);
+      for (const int index : change.launches[l].rows) table[index] = slot_of(index);
+      if (change.launches[l].piece < 0) std::fill(table + size_, table + 2 * size_, 1);
+      else
+        for (const int at : flagged(change.launches[l].piece)) table[size_ + static_cast<std::size_t>(at)] = 1;
+    }
+    return tables;
+  }
+
+  const int* upload_launch_tables(const std::vector<int>& tables, DeviceBuffer<int>& buffer, cudaStream_t stream) {
+    if (buffer.count() < tables.size()) throw internal_error("DeviceSlab: more launches than planned");
+    buffer.upload(tables, stream);
+    return buffer.data();
+  }
+
   // The rows table of the whole slab: each held index's slot, then every representative of the
   // second memory mode (group_pass's `rows`).
   void upload_table(cudaStream_t stream) {
@@ -191,7 +259,7 @@ private:
   std::size_t block_;   // N^(D-2): one index of the second memory mode within a row
   DeviceBuffer<T> values_;
   DeviceBuffer<int> rows_;
-  DeviceBuffer<int> launch_rows_;
+  DeviceBuffer<int> launch_rows_, arrival_rows_, gather_rows_;
   std::vector<int> holds_;
   std::vector<int> table_;
 };
@@ -228,8 +296,8 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
                      std::to_string(slab.size) + ": use CPU ranks, or eta = 0");
 
   const std::size_t capacity = schedule.most_rows();
-  const double bytes = static_cast<double>(capacity * slab.row_length() * sizeof(T)) + 2.0 * 128 * (1 << 20) +
-                       64.0 * (1 << 20);
+  const double bytes = static_cast<double>(capacity * slab.row_length() * sizeof(T)) +
+                       2.0 * static_cast<double>(row_swap_staging_bytes()) + 64.0 * (1 << 20);
   if (const auto refusal = device_memory_refusal(*device, bytes))
     throw user_error("GPU rank " + std::to_string(comm.rank()) + ": the slab does not fit: " + *refusal);
 
@@ -306,6 +374,17 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
                        group_rotations, factors.data(), figure_sums, rows);
   };
 
+  // Pipelined changes (overlapped_change.hpp): the next group's pivot subtensors, summed over the
+  // ranks beside the swaps, and an event a partner and piece for its landing. Not with the pivot
+  // check (its angles need the whole rows), the split angles or the chunked pass.
+  const bool pipelining = pieces > 0 && exchange_pipeline_from_environment() != 0 && !checked && !chunked &&
+                          !kernels.split_plan && comm.size() > 1;
+  DeviceBuffer<T> subtensors(pipelining ? pairs_per_group << slab.order : 0);
+  CudaEvent gathered, summed;
+  std::vector<std::vector<CudaEvent>> landed(pipelining ? static_cast<std::size_t>(comm.size() - 1) : 0);
+  for (auto& events : landed) events = std::vector<CudaEvent>(most_launches);
+  bool ran_during_change = false;  // the next stage's first group ran with the pipelined change before it
+
   const Stopwatch sweeps;
   CudaEvent before, after;
   result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
@@ -336,6 +415,11 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
       for (std::size_t k = 0; k < stage.groups.size(); ++k, ++g) {
         const int* group_pairs = pairs.data() + g * 2 * pairs_per_group;
         dsl::Givens<T>* group_rotations = rotations.data() + g * rotations_per_group;
+        double* figure_sums = g + 1 < groups.size() ? nullptr : partials.data();  // the sweep's last pass sums the figures
+        if (k == 0 && ran_during_change) {
+          ran_during_change = false;  // its angles and pass went with the change before this stage
+          continue;
+        }
         if (check) {
           check->angles(device_slab.values(), device_slab.rows(), group_pairs, group_rotations, comm);
         } else {
@@ -353,26 +437,69 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
           kernels.group_factors(stream, group_pairs, group_rotations, factors.data());
           continue;
         }
-        double* figure_sums = g + 1 < groups.size() ? nullptr : partials.data();  // the sweep's last pass sums the figures
         if (!overlapped || k + 1 < stage.groups.size()) {
           pass_launch(pass_blocks + kernels.group_pass_plan.factor_blocks, group_pairs, group_rotations, figure_sums,
                       device_slab.rows());
           continue;
         }
-        // The stage's last pass in launches, the factors with the first; the rows leave as they are done.
-        const OverlappedChange change = overlapped_change(stage.groups[k], stage.layout, *next, comm.rank(), pieces);
-        const int* tables = device_slab.launch_tables(change.launches, change.pieces, stream);
+        // The stage's last pass in launches, the factors with the first; the rows leave as they are
+        // done. Pipelined within the sweep where the next stage has a second group (its first
+        // group's pass then is not also the last before a change) and the angles are pivot_angles'.
+        const bool pipelines = pipelining && s + 1 < schedule.stages.size() && schedule.stages[s + 1].groups.size() >= 2;
+        const PivotGroup* next_group = pipelines ? &schedule.stages[s + 1].groups.front() : nullptr;
+        OverlappedChange change = overlapped_change(stage.groups[k], stage.layout, *next, comm.rank(), pieces, next_group);
+        const int* tables = device_slab.launch_tables(change, stream);
+        // Pipelined: after each launch, the next group's pivot entries it wrote, before they leave.
+        const int* next_pairs = group_pairs + 2 * pairs_per_group;
+        const int* gather_tables = nullptr;
+        const int* arrival_tables = nullptr;
+        if (!change.pipelined.empty()) {
+          gather_tables = device_slab.gather_tables(change, stage.groups[k], stream);
+          arrival_tables = device_slab.arrival_tables(change, stream);
+          check_cuda(cudaMemsetAsync(subtensors.data(), 0, subtensors.bytes(), stream), "cudaMemsetAsync");
+        }
         for (std::size_t l = 0; l < change.launches.size(); ++l) {
           const long long blocks = pass_blocks + (l == 0 ? kernels.group_pass_plan.factor_blocks : 0);
           pass_launch(blocks, group_pairs, group_rotations,
                       figure_sums ? figure_sums + 2 * static_cast<long long>(l) * pass_blocks : nullptr,
                       tables + 2 * l * static_cast<std::size_t>(slab.size));
+          if (gather_tables)
+            kernels.pivot_subtensors(stream, device_slab.values(), next_pairs, subtensors.data(),
+                                     gather_tables + 2 * l * static_cast<std::size_t>(slab.size));
           launched[l].record(stream);
           if (l == 0) change_begun[s].record(stream);
         }
         if (figure_sums) figure_blocks = static_cast<long long>(change.launches.size()) * pass_blocks;
-        distribution.bytes_sent += device_slab.swap_to(change, stage.groups[k], launched, comm);
-        change_done[s].record(stream);
+        if (change.pipelined.empty()) {
+          distribution.bytes_sent += device_slab.swap_to(change, stage.groups[k], launched, comm);
+          change_done[s].record(stream);
+        } else {
+          // The next group's pass runs during the change, each launch once the pieces it reads have
+          // landed. Its angles come first: its pivot subtensors as this rank's rows held them (each
+          // launch's gather above), summed over the ranks beside the pieces once the first launch's
+          // have been sent (the sum waits for this pass's end, the pieces after it for the sum).
+          dsl::Givens<T>* next_rotations = group_rotations + rotations_per_group;
+          gathered.record(stream);
+          std::size_t next_launch = 0;
+          distribution.bytes_sent += device_slab.swap_to(change, stage.groups[k], launched, comm, &landed, [&](int piece) {
+            if (piece == change.pipelined.front().after_piece) {
+              comm.sum_beside_swaps(subtensors.data(), subtensors.count(), gathered.get(), summed.get());
+              check_cuda(cudaStreamWaitEvent(stream, summed.get(), 0), "cudaStreamWaitEvent");
+              kernels.gathered_angles(stream, subtensors.data(), next_rotations);
+            }
+            for (; next_launch < change.pipelined.size() && change.pipelined[next_launch].after_piece == piece; ++next_launch) {
+              for (std::size_t partner = 0; partner < landed.size(); ++partner)
+                if (!change.sent[partner].empty())
+                  check_cuda(cudaStreamWaitEvent(stream, landed[partner][static_cast<std::size_t>(piece)].get(), 0),
+                             "cudaStreamWaitEvent");
+              if (next_launch + 1 == change.pipelined.size()) change_done[s].record(stream);  // every piece has landed
+              pass_launch(pass_blocks + (next_launch == 0 ? kernels.group_pass_plan.factor_blocks : 0), next_pairs,
+                          next_rotations, nullptr, arrival_tables + 2 * next_launch * static_cast<std::size_t>(slab.size));
+            }
+          });
+          ran_during_change = true;
+          ++distribution.pipelined_changes;
+        }
         overlapped_stages.push_back(s);
         ++distribution.overlapped_changes;
         slab.held = *next;

@@ -13,6 +13,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/cuda/nccl_library.hpp"
+#include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::runtime {
 
@@ -37,16 +38,15 @@ std::string nccl_version() {
   return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." + std::to_string(version % 100);
 }
 
-// A row swap moves its rows through two staging buffers of this many bytes at most: one receives
+// A row swap moves its rows through two staging buffers (row_swap_staging_bytes()): one receives
 // while the other is copied into the slab (on a second stream), so the copy hides behind NCCL.
-constexpr std::size_t staging_bytes = std::size_t{128} << 20;
 
 class NcclRank final : public DeviceCommunicator {
 public:
   // `launcher` null: the ranks share this process (and host).
   NcclRank(ncclComm_t comm, int rank, int ranks, int device, std::unique_ptr<Communicator> launcher)
       : device_(made_current(device)), comm_(comm), rank_(rank), ranks_(ranks), launcher_(std::move(launcher)),
-        timeout_(collective_timeout()), scratch_(65536), pinned_(std::make_unique<PinnedBuffer<unsigned char>>(65536)) {}
+        timeout_(collective_timeout()), staging_bytes_(row_swap_staging_bytes()), scratch_(65536), pinned_(std::make_unique<PinnedBuffer<unsigned char>>(65536)) {}
   // Ranks of one process are let go by one thread, one after the other, and ncclCommDestroy
   // finalizes, which may wait for the other ranks (NCCL asks several to be destroyed in a group or
   // each from its own thread); ncclCommAbort frees the rank's resources alone, and every operation
@@ -127,11 +127,18 @@ public:
     trade_rows(trades, row_bytes);
   }
   void swap_device_rows(const std::vector<void*>& rows, const std::vector<cudaEvent_t>& ready, std::size_t row_bytes,
-                        int partner) override {
+                        int partner, cudaEvent_t landed) override {
     if (ready.size() != rows.size()) throw internal_error("swap_device_rows: an event a row");
     std::vector<RowTrade> trades;
     for (std::size_t j = 0; j < rows.size(); ++j) trades.push_back({rows[j], partner, rows[j], partner, ready[j]});
-    trade_rows(trades, row_bytes, exchanges_.get());
+    trade_rows(trades, row_bytes, exchanges_.get(), landed);
+  }
+
+  void sum_beside_swaps(float* values, std::size_t count, cudaEvent_t ready, cudaEvent_t summed) override {
+    all_reduce_beside_swaps(values, count, ncclFloat32, ready, summed);
+  }
+  void sum_beside_swaps(double* values, std::size_t count, cudaEvent_t ready, cudaEvent_t summed) override {
+    all_reduce_beside_swaps(values, count, ncclFloat64, ready, summed);
   }
 
   void move_device_row(const void* send, int to, void* receive, int from, std::size_t row_bytes) override {
@@ -171,14 +178,24 @@ private:
     cudaEvent_t ready = nullptr;  // the send waits for it (null: stream()'s order is enough)
   };
 
+  void all_reduce_beside_swaps(void* values, std::size_t count, ncclDataType_t type, cudaEvent_t ready,
+                               cudaEvent_t summed) {
+    make_current();
+    check_cuda(cudaStreamWaitEvent(exchanges_.get(), ready, 0), "cudaStreamWaitEvent");
+    check_nccl(nccl().all_reduce(values, values, count, type, ncclSum, comm_, exchanges_.get()), "ncclAllReduce");
+    check_cuda(cudaEventRecord(summed, exchanges_.get()), "cudaEventRecord");
+  }
+
   // The trades one after the other, chunk by chunk: chunk k is sent from its row and received into
   // staging k % 2 (one NCCL group), then copied to its place on the copy stream while chunk k + 1
   // moves, so a row received into the slot it was sent from lands after it has left. The NCCL calls
-  // go to `on`: stream(), or the exchange stream, which then waits for each trade's `ready`.
-  void trade_rows(const std::vector<RowTrade>& trades, std::size_t row_bytes, cudaStream_t on = nullptr) {
+  // go to `on`: stream(), or the exchange stream, which then waits for each trade's `ready`. Then
+  // stream() waits for the copies, or with `landed` the copy stream records it instead.
+  void trade_rows(const std::vector<RowTrade>& trades, std::size_t row_bytes, cudaStream_t on = nullptr,
+                  cudaEvent_t landed = nullptr) {
     make_current();
     if (on == nullptr) on = stream();
-    const std::size_t chunk = std::min(row_bytes, staging_bytes);
+    const std::size_t chunk = std::min(row_bytes, staging_bytes_);
     for (auto& buffer : staging_)
       if (buffer.count() < chunk) buffer = DeviceBuffer<unsigned char>(chunk);
     std::size_t k = 0;
@@ -187,8 +204,10 @@ private:
         const std::size_t bytes = std::min(chunk, row_bytes - at);
         unsigned char* staging = staging_[k % 2].data();
         if (at == 0 && trade.ready) check_cuda(cudaStreamWaitEvent(on, trade.ready, 0), "cudaStreamWaitEvent");
-        // Staging k % 2 is free once the copy of chunk k - 2 out of it is done.
-        if (k >= 2) check_cuda(cudaStreamWaitEvent(on, copied_[k % 2].get(), 0), "cudaStreamWaitEvent");
+        // Staging k % 2 is free once the copy of the chunk before out of it is done: chunk k - 2, or
+        // an earlier call's (stream() need not have waited for that one).
+        if (k >= 2 || copies_pending_[k % 2])
+          check_cuda(cudaStreamWaitEvent(on, copied_[k % 2].get(), 0), "cudaStreamWaitEvent");
         check_nccl(nccl().group_start(), "ncclGroupStart");
         if (trade.to >= 0)
           check_nccl(nccl().send(static_cast<const unsigned char*>(trade.send) + at, bytes, ncclUint8, trade.to, comm_, on),
@@ -202,7 +221,12 @@ private:
                                      cudaMemcpyDeviceToDevice, copies_.get()),
                      "cudaMemcpyAsync");
         copied_[k % 2].record(copies_.get());
+        copies_pending_[k % 2] = true;
       }
+    if (landed) {
+      check_cuda(cudaEventRecord(landed, copies_.get()), "cudaEventRecord");
+      return;
+    }
     // What follows on the stream reads the rows: it waits for the last copies.
     for (std::size_t j = 0; j < std::min<std::size_t>(k, 2); ++j)
       check_cuda(cudaStreamWaitEvent(stream(), copied_[j].get(), 0), "cudaStreamWaitEvent");
@@ -245,6 +269,7 @@ private:
   int rank_, ranks_;
   std::unique_ptr<Communicator> launcher_;
   std::chrono::seconds timeout_;
+  std::size_t staging_bytes_;
   CudaStream stream_;
   // The staging copies, and the overlapped swaps' NCCL calls, at the device's highest priority:
   // beside a pass their few blocks take the first multiprocessors its blocks free.
@@ -254,6 +279,7 @@ private:
   std::unique_ptr<PinnedBuffer<unsigned char>> pinned_;
   DeviceBuffer<unsigned char> staging_[2];
   CudaEvent received_[2], copied_[2];
+  bool copies_pending_[2] = {false, false};  // copied_[i] recorded: a later trade into staging i waits for it
   bool aborted_ = false;
 };
 
@@ -267,6 +293,11 @@ int device_count() {
 }
 
 }  // namespace
+
+std::size_t row_swap_staging_bytes() {
+  const int mib = exchange_staging_mib_from_environment();
+  return static_cast<std::size_t>(mib < 0 ? 128 : mib) << 20;
+}
 
 std::vector<std::unique_ptr<DeviceCommunicator>> nccl_ranks_in_process(const std::vector<int>& devices) {
   const int count = device_count();

@@ -4,6 +4,7 @@
 // NCCL's unique id (`mpirun ... --distributed --backend cuda`). Every collective, the host ones of
 // Communicator included, goes through NCCL on the rank's stream; waits time out after
 // TENSORDIAG_COLLECTIVE_TIMEOUT seconds (default 300), then abort the communicator.
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace tensordiag::runtime {
 // devices[r] and must be driven by a thread of its own. Throws user_error for a device that does
 // not exist, or when NCCL cannot be loaded or joined.
 std::vector<std::unique_ptr<DeviceCommunicator>> nccl_ranks_in_process(const std::vector<int>& devices);
+
+// The bytes of each of the two staging buffers a row swap moves its rows through: 128 MiB, or
+// TENSORDIAG_EXCHANGE_STAGING MiB. A rank's device memory holds both beside its slab.
+std::size_t row_swap_staging_bytes();
 
 // This process's rank of `launcher` (MPI), on device (its place on its host) modulo the host's
 // devices; the launcher stays for the host's rank count. Every rank must call it.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <numeric>
 
 #include "runtime/core/errors.hpp"
 
@@ -41,16 +42,73 @@ std::vector<RowPiece> pieces_sent(const std::vector<int>& leaving, const SlabLay
   return sent;
 }
 
+// The index each representative of `group` stands for in the second memory mode's graph: its
+// pair's p, or an odd N's unpaired index (the last representative).
+std::vector<int> representative_heads(const PivotGroup& group, int size) {
+  std::vector<int> heads;
+  for (const PivotPair& pair : group) heads.push_back(pair.p);
+  if (size % 2 == 1) heads.push_back(representative_indices(group, {static_cast<int>(group.size())}, size).front());
+  return heads;
+}
+
+// Each index's component in the graph whose edges are the pairs of both groups, numbered by the
+// smallest index of each.
+std::vector<int> components(const PivotGroup& first, const PivotGroup& second, int size) {
+  std::vector<int> root(static_cast<std::size_t>(size));
+  for (int i = 0; i < size; ++i) root[static_cast<std::size_t>(i)] = i;
+  const auto find = [&root](int i) {
+    while (root[static_cast<std::size_t>(i)] != i) i = root[static_cast<std::size_t>(i)];
+    return i;
+  };
+  for (const PivotGroup* group : {&first, &second})
+    for (const PivotPair& pair : *group) {
+      const int a = find(pair.p), b = find(pair.q);
+      root[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+    }
+  std::vector<int> component(static_cast<std::size_t>(size));
+  for (int i = 0; i < size; ++i) component[static_cast<std::size_t>(i)] = find(i);
+  return component;
+}
+
+// Makes `change` pipelined with the pass of `next_group` after it where the two groups' pairs make
+// two components or more: its pieces take the representatives component by component (stable
+// within one), so that each component's pieces come together, and the launch of a component's
+// next-group pairs waits for the last of them (components whose last piece is the same share it).
+void pipeline(OverlappedChange& change, const PivotGroup& group, const PivotGroup& next_group, int size) {
+  const int representatives = static_cast<int>(change.order.size());
+  const std::vector<int> component = components(group, next_group, size);
+  const std::vector<int> heads = representative_heads(group, size);
+  const auto component_of = [&](int r) { return component[static_cast<std::size_t>(heads[static_cast<std::size_t>(r)])]; };
+  std::stable_sort(change.order.begin(), change.order.end(), [&](int a, int b) { return component_of(a) < component_of(b); });
+  if (component_of(change.order.front()) == component_of(change.order.back())) return;  // one component
+  const std::vector<int> next_heads = representative_heads(next_group, size);
+  for (int position = 0; position < representatives;) {
+    const int c = component_of(change.order[static_cast<std::size_t>(position)]);
+    while (position < representatives && component_of(change.order[static_cast<std::size_t>(position)]) == c) ++position;
+    int piece = 0;  // the piece holding the component's last position
+    while (piece_representatives(piece, change.pieces, representatives).second < position) ++piece;
+    if (change.pipelined.empty() || change.pipelined.back().after_piece != piece) change.pipelined.push_back({{}, piece});
+    std::vector<int>& launch = change.pipelined.back().representatives;
+    for (int r = 0; r < static_cast<int>(next_heads.size()); ++r)
+      if (component[static_cast<std::size_t>(next_heads[static_cast<std::size_t>(r)])] == c) launch.push_back(r);
+    std::sort(launch.begin(), launch.end());
+  }
+}
+
 }  // namespace
 
 std::pair<int, int> piece_representatives(int piece, int pieces, int representatives) {
   return {piece * representatives / pieces, (piece + 1) * representatives / pieces};
 }
 
-std::vector<int> piece_indices(const PivotGroup& group, int piece, int pieces, int size) {
-  const auto [begin, end] = piece_representatives(piece, pieces, (size + 1) / 2);
+std::vector<int> representatives_of_piece(const OverlappedChange& change, int piece) {
+  const auto [begin, end] = piece_representatives(piece, change.pieces, static_cast<int>(change.order.size()));
+  return {change.order.begin() + begin, change.order.begin() + end};
+}
+
+std::vector<int> representative_indices(const PivotGroup& group, const std::vector<int>& representatives, int size) {
   std::vector<int> indices;
-  for (int r = begin; r < end; ++r) {
+  for (const int r : representatives) {
     if (r < static_cast<int>(group.size())) {
       indices.insert(indices.end(), {group[static_cast<std::size_t>(r)].p, group[static_cast<std::size_t>(r)].q});
       continue;
@@ -63,11 +121,15 @@ std::vector<int> piece_indices(const PivotGroup& group, int piece, int pieces, i
 }
 
 OverlappedChange overlapped_change(const PivotGroup& group, const SlabLayout& now, const SlabLayout& next, int me,
-                                   int pieces) {
+                                   int pieces, const PivotGroup* next_group) {
   OverlappedChange change;
-  std::size_t size = 0;
-  for (const auto& rows : now.rows) size += rows.size();
-  change.pieces = std::clamp(pieces, 1, static_cast<int>((size + 1) / 2));
+  int size = 0;
+  for (const auto& rows : now.rows) size += static_cast<int>(rows.size());
+  const int representatives = (size + 1) / 2;
+  change.pieces = std::clamp(pieces, 1, representatives);
+  change.order.resize(static_cast<std::size_t>(representatives));
+  std::iota(change.order.begin(), change.order.end(), 0);
+  if (next_group) pipeline(change, group, *next_group, size);
   const auto [leaving, staying] = leaving_and_staying(group, now, next, me);
   if (!leaving.empty())
     for (int piece = 0; piece < change.pieces; ++piece) change.launches.push_back({leaving, piece});

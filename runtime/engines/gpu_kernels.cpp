@@ -203,7 +203,7 @@ GpuKernels<T>::GpuKernels(codegen::KernelSpec base, const std::string& arch, Ker
         load_kind(KernelKind::pivot_check_gather,
                   {&pivot_check_gather, &pivot_check_lines, &lambda_from_lines, &checked_angles});
       else if (kinds.angles == KernelKind::pivot_angles)
-        load_kind(KernelKind::pivot_angles, {&pivot_angles});
+        load_kind(KernelKind::pivot_angles, {&pivot_angles, &pivot_subtensors, &gathered_angles});
       else if (kinds.angles == KernelKind::symmetric_angles && codegen::symmetric_step_on_host(with_kind(kinds.angles)))
         host_step_plan = std::get<codegen::SymmetricAnglesPlan>(
             load_kind(KernelKind::symmetric_angles, {&symmetric_pivot_sums}));

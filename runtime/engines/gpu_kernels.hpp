@@ -102,6 +102,8 @@ public:
   GpuKernels(codegen::KernelSpec base, const std::string& arch, KernelSet set);
 
   Launcher<codegen::kernel_signatures::pivot_angles> pivot_angles;
+  Launcher<codegen::kernel_signatures::pivot_subtensors> pivot_subtensors;  // with pivot_angles: GPU ranks'
+  Launcher<codegen::kernel_signatures::gathered_angles> gathered_angles;    // pipelined changes
   Launcher<codegen::kernel_signatures::pivot_head> pivot_head;          // split_plan set
   Launcher<codegen::kernel_signatures::pivot_contract> pivot_contract;
   Launcher<codegen::kernel_signatures::pivot_tail> pivot_tail;

@@ -84,6 +84,15 @@ int exchange_pieces_from_environment() {
                          "0..64");
 }
 
+int exchange_staging_mib_from_environment() {
+  return integer_setting("TENSORDIAG_EXCHANGE_STAGING", -1, [](long mib) { return mib >= 1 && mib <= 4096; },
+                         "1..4096 (MiB)");
+}
+
+int exchange_pipeline_from_environment() {
+  return integer_setting("TENSORDIAG_EXCHANGE_PIPELINE", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
+}
+
 int chunk_tile_bytes_from_environment() {
   return integer_setting("TENSORDIAG_CHUNK_TILE_BYTES", -1, [](long bytes) { return bytes >= 0 && bytes <= 227 * 1024; },
                          "0..232448");

@@ -40,6 +40,12 @@
 //                                   during the pass before it, the leaving rows sent in k pieces
 //                                   as the pass writes them (0: the change after the pass; at most
 //                                   64; unset: 4; runtime/distributed/overlapped_change.hpp)
+//   TENSORDIAG_EXCHANGE_PIPELINE=b  GPU ranks: an overlapped change within a sweep runs the pass
+//                                   after it as its pieces land (1), or after the whole change (0);
+//                                   unset: 1 (runtime/distributed/overlapped_change.hpp)
+//   TENSORDIAG_EXCHANGE_STAGING=m   GPU ranks: a row swap moves its rows through two staging
+//                                   buffers of m MiB each (1..4096; unset: 128;
+//                                   runtime/distributed/nccl_communicator.cpp)
 //   TENSORDIAG_CHUNK_TILE_BYTES=b   chunk_pass's shared-memory tile, bytes a block at most (0: the
 //                                   register form; at most 232448; codegen Tuning::chunk_tile_bytes)
 //   TENSORDIAG_CHUNKED_PASS=b       the general engine's pass: chunk_pass wherever it plans (1), or
@@ -68,6 +74,8 @@ int pass_warp_shuffles_from_environment();  // -1 when unset
 int pass_max_registers_from_environment();  // -1 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 int exchange_pieces_from_environment();  // -1 when unset
+int exchange_staging_mib_from_environment();  // -1 when unset
+int exchange_pipeline_from_environment();  // -1 when unset
 int chunk_tile_bytes_from_environment();  // -1 when unset
 int chunked_pass_from_environment();  // -1 when unset
 long long packed_full_bytes_from_environment();  // -1 when unset

@@ -8,6 +8,8 @@
 //   tuning    block_size 256, pass_block_size 0, pass_register_bits 0, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
 //   pivot_angles<<<1, 64>>>
+//   pivot_subtensors<<<1, 64>>>
+//   gathered_angles<<<1, 64>>>
 
 // ---- givens.hpp (dsl/givens.hpp: the closed forms the host uses too) ----
 // (c, s) of a Givens rotation from the two closed forms a rule can produce. Plain C++ that NVRTC
@@ -293,6 +295,20 @@ TENSORDIAG_HOST_DEVICE inline tensordiag::dsl::Givens<float> rule_rotation(float
 // their plans refuse the orders where it would not fit (well below D = 31, where 1 << D overflows).
 inline constexpr int SUBTENSOR = 1 << D;
 
+// The offset of entry `bits` of pair (p, q)'s subtensor, with index p of the slowest memory mode
+// in row row_p and q in row_q (p and q themselves in a whole tensor; rows[p] and rows[q] in a slab
+// of a distributed run, runtime/distributed/slab.hpp).
+__device__ __forceinline__ long long subtensor_offset(int bits, int p, int q, long long row_p, long long row_q) {
+  const int sliced = MODE_OF_MEMORY_MODE[0];
+  long long offset = 0;
+#pragma unroll
+  for (int n = 0; n < D; ++n) {
+    const bool at_q = (bits >> n) & 1;
+    offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
+  }
+  return offset;
+}
+
 // Copies pair (p, q)'s subtensor of `tensor` (global or shared memory) into `sub`. `rows` null:
 // `tensor` is the whole tensor. Else it is a slab of a distributed run (runtime/distributed/slab.hpp):
 // index i of the slowest memory mode lives in row rows[i], and the slab holds rows p and q.
@@ -302,15 +318,9 @@ inline constexpr int SUBTENSOR = 1 << D;
 template <bool AFTER_WAIT = false>
 __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
                                         const int* rows = nullptr, unsigned token = 0) {
-  const int sliced = MODE_OF_MEMORY_MODE[0];
   const long long row_p = rows ? rows[p] : p, row_q = rows ? rows[q] : q;
   for (int bits = lane; bits < SUBTENSOR; bits += 32) {
-    long long offset = 0;
-#pragma unroll
-    for (int n = 0; n < D; ++n) {
-      const bool at_q = (bits >> n) & 1;
-      offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
-    }
+    const long long offset = subtensor_offset(bits, p, q, row_p, row_q);
     if constexpr (AFTER_WAIT) sub[bits] = read_after_wait(tensor + offset, token);
     else sub[bits] = tensor[offset];
   }
@@ -344,16 +354,23 @@ __device__ inline Rotation micro_iteration(Scalar* sub, int mode, int lane) {
   return g;
 }
 
-// The D micro-iterations of pair (p, q) without the pivot check: the rotation of mode n goes to
-// out[n * PAIRS] (the layout of `rotations`, offset to the pair). AFTER_WAIT: as gather_subtensor.
-template <bool AFTER_WAIT = false>
-__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
-                                      const int* rows = nullptr, unsigned token = 0) {
-  gather_subtensor<AFTER_WAIT>(tensor, p, q, sub, lane, rows, token);
+// The D micro-iterations on a pair's subtensor in `sub` (a warp's, in shared memory) without the
+// pivot check: the rotation of mode n goes to out[n * PAIRS] (the layout of `rotations`, offset to
+// the pair).
+__device__ inline void subtensor_rotations(Scalar* sub, int lane, Rotation* out) {
   for (int mode = 0; mode < D; ++mode) {
     const Rotation g = micro_iteration(sub, mode, lane);
     if (lane == 0) out[mode * PAIRS] = g;
   }
+}
+
+// The D micro-iterations of pair (p, q) without the pivot check, on its subtensor of `tensor`
+// (subtensor_rotations). AFTER_WAIT: as gather_subtensor.
+template <bool AFTER_WAIT = false>
+__device__ inline void pair_rotations(const Scalar* tensor, int p, int q, Scalar* sub, int lane, Rotation* out,
+                                      const int* rows = nullptr, unsigned token = 0) {
+  gather_subtensor<AFTER_WAIT>(tensor, p, q, sub, lane, rows, token);
+  subtensor_rotations(sub, lane, out);
 }
 
 // ---- pivot_angles.cu ----
@@ -398,4 +415,49 @@ pivot_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, R
     return;
   }
   pair_rotations<true>(tensor, p, pairs[2 * k + 1], subtensors[warp], lane, rotations + k, rows, token);
+}
+
+// The first group after a change of layout that overlaps its passes (runtime/distributed/
+// gpu_slab_engine.cpp, pipelined changes): its pairs' rows are still arriving, so its angles come
+// from subtensors gathered during the pass before the change, where each pair's rows may lie on
+// two ranks.
+//
+// pivot_subtensors: the entries of pair k's subtensor A[{p,q}^D] that `rows` takes, into
+// subtensors[k * SUBTENSOR + bits] (the others left as they are): rows[i] is the slot of index i of
+// the slowest memory mode, -1 where not taken, and rows[N + i] is nonzero where the entries at
+// index i of the second memory mode are taken. Launched after each launch of the pass before the
+// change, each taking what that launch wrote (and before its rows leave: the rows arriving in their
+// slots overwrite them), on a zeroed buffer: summed over the ranks, every pair's whole subtensor.
+// Launch as pivot_angles.
+extern "C" __global__ void __launch_bounds__(THREADS)
+pivot_subtensors(const Scalar* __restrict__ tensor, const int* __restrict__ pairs, Scalar* __restrict__ subtensors,
+                 const int* __restrict__ rows) {
+  const unsigned token = wait_for_previous_kernel();
+  const int lane = threadIdx.x % 32;
+  const int k = blockIdx.x * WARPS + threadIdx.x / 32;
+  if (k >= PAIRS) return;
+  const int p = pairs[2 * k], q = pairs[2 * k + 1];
+  const int sliced = MODE_OF_MEMORY_MODE[0], second = MODE_OF_MEMORY_MODE[1];
+  for (int bits = lane; bits < SUBTENSOR; bits += 32) {
+    const long long row = rows[(bits >> sliced) & 1 ? q : p];
+    if (row >= 0 && rows[N + ((bits >> second) & 1 ? q : p)] != 0)
+      subtensors[k * SUBTENSOR + bits] = read_after_wait(tensor + subtensor_offset(bits, p, q, row, row), token);
+  }
+}
+
+// gathered_angles: every pair's rotations in every mode from its whole subtensor (pivot_subtensors,
+// summed): the same micro-iterations on the same values as pivot_angles on the slab that holds the
+// pair, so the same (c, s) to the last bit. Launch as pivot_angles.
+extern "C" __global__ void __launch_bounds__(THREADS)
+gathered_angles(const Scalar* __restrict__ subtensors, Rotation* __restrict__ rotations) {
+  __shared__ Scalar sub[WARPS][SUBTENSOR];
+  const unsigned token = wait_for_previous_kernel();
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const int k = blockIdx.x * WARPS + warp;
+  if (k >= PAIRS) return;
+  for (int bits = lane; bits < SUBTENSOR; bits += 32)
+    sub[warp][bits] = read_after_wait(subtensors + k * SUBTENSOR + bits, token);
+  __syncwarp();
+  subtensor_rotations(sub[warp], lane, rotations + k);
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "distributed_reference.hpp"
@@ -25,6 +26,7 @@
 #include "runtime/diagonalize_distributed.hpp"
 #include "runtime/distributed/gpu_slab_engine.hpp"
 #include "runtime/distributed/nccl_communicator.hpp"
+#include "runtime/distributed/overlapped_change.hpp"
 #include "runtime/distributed/rank_threads.hpp"
 #include "runtime/distributed/row_exchange.hpp"
 
@@ -261,7 +263,10 @@ TEST_SUITE("gpu") {
                                  OverlapCase{Case{4, 16, Layout::fortran_order, "max_trace"}, SweepSchedule::automatic, 0.0},
                                  OverlapCase{Case{3, 16, Layout::c_order, "max_diag"}, SweepSchedule::automatic, 0.05},
                                  OverlapCase{Case{3, 7, Layout::c_order, "max_diag"}, SweepSchedule::round_robin, 0.0},
-                                 OverlapCase{Case{4, 9, Layout::fortran_order, "max_diag"}, SweepSchedule::round_robin, 0.05}}) {
+                                 OverlapCase{Case{4, 9, Layout::fortran_order, "max_diag"}, SweepSchedule::round_robin, 0.05},
+                                 // Large enough (537 MB in float32) that pieces land while the pass
+                                 // before the change still runs, as at scale.
+                                 OverlapCase{Case{9, 8, Layout::c_order, "max_diag"}, SweepSchedule::automatic, 0.0}}) {
       const Case& c = o.c;
       CAPTURE(c.order);
       CAPTURE(c.size);
@@ -277,20 +282,38 @@ TEST_SUITE("gpu") {
         if (now.rows != next.rows && swaps_in_place(now, next)) changes += t + 1 < schedule.stages.size() ? 3 : 2;
       }
       REQUIRE(changes > 0);
-      const auto run = [&](const char* pieces) {
+      // Pipelined (without the pivot check): the changes within a sweep into a stage of two groups
+      // or more whose first group makes two components with the group before (3 x 8 and 4 x 16 do).
+      int pipelinable = 0;
+      for (std::size_t t = 0; t + 1 < schedule.stages.size(); ++t) {
+        const DistributedStage& now = schedule.stages[t];
+        const DistributedStage& next = schedule.stages[t + 1];
+        if (now.layout.rows != next.layout.rows && swaps_in_place(now.layout, next.layout) && next.groups.size() >= 2 &&
+            !overlapped_change(now.groups.back(), now.layout, next.layout, 0, 4, &next.groups.front()).pipelined.empty())
+          pipelinable += 3;
+      }
+      if (o.kind == SweepSchedule::automatic && o.eta == 0) CHECK(pipelinable > 0);
+      const auto run = [&](const char* pieces, std::optional<std::string> pipeline) {
         test::ScopedEnvironment environment;
         environment.set("TENSORDIAG_EXCHANGE_PIECES", pieces);
+        environment.set("TENSORDIAG_EXCHANGE_PIPELINE", pipeline);
         return on_gpu_ranks_with(tensor, schedule, c.rule, o.eta);
       };
-      const auto plain = run("0");
+      const auto plain = run("0", std::nullopt);
       REQUIRE(plain.size() == 2);
-      for (const char* pieces : {"1", "3", "4"}) {
-        CAPTURE(pieces);
-        const auto overlapped = run(pieces);
+      for (const auto& [pieces, pipeline] : {std::pair{"1", "1"}, std::pair{"3", "1"}, std::pair{"4", "1"},
+                                             std::pair{"4", "0"}}) {
+        const std::string pipelined = pipeline, piece_count = pieces;
+        CAPTURE(piece_count);
+        CAPTURE(pipelined);
+        const auto overlapped = run(pieces, pipelined);
         REQUIRE(overlapped.size() == 2);
         for (std::size_t r = 0; r < 2; ++r) {
           CAPTURE(r);
           CHECK(plain[r].distribution.overlapped_changes == 0);
+          CHECK(plain[r].distribution.pipelined_changes == 0);
+          CHECK(overlapped[r].distribution.pipelined_changes ==
+                (pipelined == "1" && o.eta == 0 ? pipelinable : 0));
           CHECK(overlapped[r].distribution.overlapped_changes == changes);
           CHECK(overlapped[r].distribution.bytes_sent == plain[r].distribution.bytes_sent);
           CHECK(overlapped[r].distribution.bytes_sent > 0);

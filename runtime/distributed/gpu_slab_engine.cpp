@@ -126,7 +126,8 @@ public:
       for (int piece = 0; piece < change.pieces; ++piece) {
         for (std::size_t k = 0; k < change.sent.size(); ++k)
           if (!change.sent[k].empty())
-            trade(k, [piece](const RowPiece& p) { return p.piece == piece; }, (*landed)[k][static_cast<std::size_t>(piece)].get());
+            trade(k, [piece](const RowPiece& p) { return p.piece == piece; },
+                  (*landed)[k][static_cast<std::size_t>(piece)].get());
         if (after_piece) after_piece(piece);
       }
     }
@@ -139,8 +140,8 @@ public:
   // its rows mapped, the others -1, then its piece's representatives of the second memory mode;
   // table l at launch_tables() + 2 l N.
   const int* launch_tables(const OverlappedChange& change, cudaStream_t stream) {
-    return upload_launch_tables(tables_of_launches(change, [&](int piece) { return representatives_of_piece(change, piece); }),
-                                launch_rows_, stream);
+    const auto representatives = [&](int piece) { return representatives_of_piece(change, piece); };
+    return upload_launch_tables(tables_of_launches(change, representatives), launch_rows_, stream);
   }
 
   // For a pipelined change, the tables of pivot_subtensors after each launch of the pass before it:
@@ -148,12 +149,10 @@ public:
   // that the launch's piece holds (all of them for the staying rows' launch); table l at
   // gather_tables() + 2 l N.
   const int* gather_tables(const OverlappedChange& change, const PivotGroup& group, cudaStream_t stream) {
-    return upload_launch_tables(tables_of_launches(change,
-                                                   [&](int piece) {
-                                                     return representative_indices(group, representatives_of_piece(change, piece),
-                                                                                   static_cast<int>(size_));
-                                                   }),
-                                gather_rows_, stream);
+    const auto indices = [&](int piece) {
+      return representative_indices(group, representatives_of_piece(change, piece), static_cast<int>(size_));
+    };
+    return upload_launch_tables(tables_of_launches(change, indices), gather_rows_, stream);
   }
 
   // What each slot holds once `change` is done: a row received lands where the row traded for it was.
@@ -161,7 +160,8 @@ public:
     std::vector<int> holds = holds_;
     for (std::size_t k = 0; k < change.sent.size(); ++k)
       for (std::size_t j = 0; j < change.sent[k].size(); ++j)
-        if (change.sent[k][j].piece == 0) holds[static_cast<std::size_t>(slot_of(change.sent[k][j].row))] = change.received[k][j].row;
+        if (change.sent[k][j].piece == 0)
+          holds[static_cast<std::size_t>(slot_of(change.sent[k][j].row))] = change.received[k][j].row;
     return holds;
   }
 
@@ -487,7 +487,8 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
               check_cuda(cudaStreamWaitEvent(stream, summed.get(), 0), "cudaStreamWaitEvent");
               kernels.gathered_angles(stream, subtensors.data(), next_rotations);
             }
-            for (; next_launch < change.pipelined.size() && change.pipelined[next_launch].after_piece == piece; ++next_launch) {
+            for (; next_launch < change.pipelined.size() && change.pipelined[next_launch].after_piece == piece;
+                 ++next_launch) {
               for (std::size_t partner = 0; partner < landed.size(); ++partner)
                 if (!change.sent[partner].empty())
                   check_cuda(cudaStreamWaitEvent(stream, landed[partner][static_cast<std::size_t>(piece)].get(), 0),

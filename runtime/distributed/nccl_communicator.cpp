@@ -38,15 +38,13 @@ std::string nccl_version() {
   return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." + std::to_string(version % 100);
 }
 
-// A row swap moves its rows through two staging buffers (row_swap_staging_bytes()): one receives
-// while the other is copied into the slab (on a second stream), so the copy hides behind NCCL.
-
 class NcclRank final : public DeviceCommunicator {
 public:
   // `launcher` null: the ranks share this process (and host).
   NcclRank(ncclComm_t comm, int rank, int ranks, int device, std::unique_ptr<Communicator> launcher)
       : device_(made_current(device)), comm_(comm), rank_(rank), ranks_(ranks), launcher_(std::move(launcher)),
-        timeout_(collective_timeout()), staging_bytes_(row_swap_staging_bytes()), scratch_(65536), pinned_(std::make_unique<PinnedBuffer<unsigned char>>(65536)) {}
+        timeout_(collective_timeout()), staging_bytes_(row_swap_staging_bytes()), scratch_(65536),
+        pinned_(std::make_unique<PinnedBuffer<unsigned char>>(65536)) {}
   // Ranks of one process are let go by one thread, one after the other, and ncclCommDestroy
   // finalizes, which may wait for the other ranks (NCCL asks several to be destroyed in a group or
   // each from its own thread); ncclCommAbort frees the rank's resources alone, and every operation
@@ -269,6 +267,8 @@ private:
   int rank_, ranks_;
   std::unique_ptr<Communicator> launcher_;
   std::chrono::seconds timeout_;
+  // A row swap moves its rows through two staging buffers of this many bytes: one receives while
+  // the other is copied into the slab (on a second stream), so the copy hides behind NCCL.
   std::size_t staging_bytes_;
   CudaStream stream_;
   // The staging copies, and the overlapped swaps' NCCL calls, at the device's highest priority:

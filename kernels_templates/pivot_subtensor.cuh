@@ -27,12 +27,20 @@ __device__ __forceinline__ long long subtensor_offset(int bits, int p, int q, lo
 // AFTER_WAIT: `tensor` is in global memory, written by the kernel before this one, which may still
 // have run when this one began: read after the wait that returned `token` (prelude.cu's
 // read_after_wait).
+// (Its offsets are subtensor_offset's, written out: through the helper NVRTC schedules
+// pivot_angles' sm_90 code otherwise, and pivot_angles keeps the code measured and tested.)
 template <bool AFTER_WAIT = false>
 __device__ inline void gather_subtensor(const Scalar* tensor, int p, int q, Scalar* sub, int lane,
                                         const int* rows = nullptr, unsigned token = 0) {
+  const int sliced = MODE_OF_MEMORY_MODE[0];
   const long long row_p = rows ? rows[p] : p, row_q = rows ? rows[q] : q;
   for (int bits = lane; bits < SUBTENSOR; bits += 32) {
-    const long long offset = subtensor_offset(bits, p, q, row_p, row_q);
+    long long offset = 0;
+#pragma unroll
+    for (int n = 0; n < D; ++n) {
+      const bool at_q = (bits >> n) & 1;
+      offset += (n == sliced ? (at_q ? row_q : row_p) : (at_q ? q : p)) * STRIDE[n];
+    }
     if constexpr (AFTER_WAIT) sub[bits] = read_after_wait(tensor + offset, token);
     else sub[bits] = tensor[offset];
   }

@@ -237,7 +237,10 @@ TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..128, unset -1 (the plan's default), an
                         {{"", -1}, {"0", 0}, {"32", 32}, {"128", 128}}, {"129", "-1", "8.5", "all"});
 }
 
-TEST_CASE("TENSORDIAG_EXCHANGE_PIECES (0..64) and TENSORDIAG_EXCHANGE_STAGING (1..4096 MiB): else one clear error") {
+TEST_CASE("TENSORDIAG_EXCHANGE_PIECES (0..64), TENSORDIAG_EXCHANGE_PIPELINE (0, 1) and TENSORDIAG_EXCHANGE_STAGING "
+          "(1..4096 MiB): else one clear error") {
+  check_integer_setting("TENSORDIAG_EXCHANGE_PIPELINE", exchange_pipeline_from_environment, -1, "0 or 1",
+                        {{"", -1}, {"0", 0}, {"1", 1}}, {"2", "-1", "on", "1 "});
   check_integer_setting("TENSORDIAG_EXCHANGE_PIECES", exchange_pieces_from_environment, -1, "0..64",
                         {{"", -1}, {"0", 0}, {"4", 4}, {"64", 64}}, {"65", "-1", "four", "4 "});
   check_integer_setting("TENSORDIAG_EXCHANGE_STAGING", exchange_staging_mib_from_environment, -1, "1..4096 (MiB)",

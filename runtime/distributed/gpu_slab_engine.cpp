@@ -36,7 +36,8 @@ namespace {
 template <class T>
 class DeviceSlab {
 public:
-  // `launches`: the most launches an overlapped change cuts a pass into (launch_tables()).
+  // `launches`: the most launches an overlapped change cuts a pass into (the tables of launch_tables(),
+  // gather_tables() and arrival_tables()).
   DeviceSlab(const Slab<T>& host, std::size_t capacity, std::size_t launches, cudaStream_t stream)
       : size_(static_cast<std::size_t>(host.size)), length_(host.row_length()), block_(length_ / size_),
         values_(capacity * length_), rows_(2 * size_), launch_rows_(launches * 2 * size_),
@@ -103,7 +104,7 @@ public:
     std::vector<std::vector<int>> indices;  // of each piece
     for (int piece = 0; piece < change.pieces; ++piece)
       indices.push_back(representative_indices(group, representatives_of_piece(change, piece), static_cast<int>(size_)));
-    // The trades of one call to partner me ^ (k + 1): its row pieces of `leaving` for which `take` holds.
+    // The trades of one call to partner me ^ (k + 1): the row pieces of change.sent[k] that `take` holds.
     std::size_t sent = 0;
     const auto trade = [&](std::size_t k, const auto& take, cudaEvent_t landing) {
       std::vector<void*> blocks;

@@ -53,8 +53,9 @@ namespace tensordiag::dsl {
 namespace symmetric_angle_detail {
 
 // sum_{j <= degree} coef[j] x^j (Horner).
-TENSORDIAG_HOST_DEVICE inline double polynomial_at(const double* coef, int degree, double x) {
-  double y = 0.0;
+template <class R>
+TENSORDIAG_HOST_DEVICE inline R polynomial_at(const R* coef, int degree, R x) {
+  R y = 0;
   for (int j = degree; j >= 0; --j) y = y * x + coef[j];
   return y;
 }
@@ -76,25 +77,28 @@ struct Binomials {
 // The root of p (degree `degree`) in [lo, hi], where p(lo) and p(hi) are nonzero of opposite signs
 // and p has one simple root there: Newton steps from `start` kept inside the bracket, which every
 // evaluation shrinks, bisection where a step would leave it; at most 100 evaluations, ending when
-// a step stands still, the bracket holds no double between its ends, or the Newton step is within
-// 2^-50 |x|, 4 units in the last place (rounding noise at the root: from there a step may creep an
-// ulp at a time, or leave the bracket and bisect it for up to 50 more evaluations, for nothing).
-TENSORDIAG_HOST_DEVICE inline double bracketed_root(const double* p, const double* dp, int degree, double lo,
-                                                    double hi, bool negative_at_lo, double start) {
-  double x = start;
+// a step stands still, the bracket holds no R between its ends, or the Newton step is within
+// 4 units in the last place of |x| (2^-50 in double, 2^-21 in float: rounding noise at the root,
+// from where a step may creep an ulp at a time, or leave the bracket and bisect it for up to 50 more
+// evaluations, for nothing).
+template <class R>
+TENSORDIAG_HOST_DEVICE inline R bracketed_root(const R* p, const R* dp, int degree, R lo, R hi, bool negative_at_lo,
+                                               R start) {
+  constexpr R still = sizeof(R) < sizeof(double) ? R(0x1p-21) : R(0x1p-50);
+  R x = start;
   for (int step = 0; step < 100; ++step) {
-    const double y = polynomial_at(p, degree, x);
-    if (y == 0.0) break;
-    if ((y < 0.0) == negative_at_lo) lo = x;
+    const R y = polynomial_at(p, degree, x);
+    if (y == 0) break;
+    if ((y < 0) == negative_at_lo) lo = x;
     else hi = x;
-    const double slope = polynomial_at(dp, degree - 1, x);
-    const double newton = slope != 0.0 ? y / slope : 0.0;
-    double next = slope != 0.0 ? x - newton : lo;
-    if (slope != 0.0 && (newton < 0 ? -newton : newton) <= 0x1p-50 * (x < 0 ? -x : x)) {
+    const R slope = polynomial_at(dp, degree - 1, x);
+    const R newton = slope != 0 ? y / slope : R(0);
+    R next = slope != 0 ? x - newton : lo;
+    if (slope != 0 && (newton < 0 ? -newton : newton) <= still * (x < 0 ? -x : x)) {
       if (next > lo && next < hi) x = next;
       break;
     }
-    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (!(next > lo && next < hi)) next = R(0.5) * (lo + hi);
     if (next == x || !(next > lo && next < hi)) break;
     x = next;
   }
@@ -155,11 +159,15 @@ struct BernsteinWeights {
   }
 };
 
-// A complex number as two doubles, for the few products below.
+// A complex number as two reals, for the few products below.
+template <class R>
 struct Pair {
-  double re, im;
+  R re, im;
 };
-TENSORDIAG_HOST_DEVICE inline Pair times(Pair a, Pair b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+template <class R>
+TENSORDIAG_HOST_DEVICE inline Pair<R> times(Pair<R> a, Pair<R> b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
 
 }  // namespace symmetric_angle_detail
 
@@ -223,62 +231,64 @@ TENSORDIAG_HOST_DEVICE inline bool symmetric_fourier(const R* t, SymmetricFourie
 
 // One chart's derivative polynomial P(u) (chart 0: psi = 2 atan u; chart 1: psi = pi + 2 atan u)
 // and its derivative P'.
-template <int K>
+template <int K, class R = double>
 struct SymmetricChart {
   static constexpr int M = 2 * K;
-  double p[M + 1];   // P(u) = sum_j p[j] u^j
-  double dp[M];      // P'(u) = sum_j dp[j] u^j
+  R p[M + 1];   // P(u) = sum_j p[j] u^j
+  R dp[M];      // P'(u) = sum_j dp[j] u^j
 };
 
-template <int D>
-TENSORDIAG_HOST_DEVICE inline void symmetric_chart(const SymmetricFourier<D>& fourier, int chart,
-                                                   SymmetricChart<D / 2>& out) {
+template <int D, class R = double>
+TENSORDIAG_HOST_DEVICE inline void symmetric_chart(const SymmetricFourier<D, R>& fourier, int chart,
+                                                   SymmetricChart<D / 2, R>& out) {
   using namespace symmetric_angle_detail;
   constexpr int K = D / 2;
   constexpr int M = 2 * K;
   constexpr ChartBasis<K> basis{};
-  double* P = out.p;
+  R* P = out.p;
   TENSORDIAG_UNROLL
-  for (int j = 0; j <= M; ++j) P[j] = 0.0;
+  for (int j = 0; j <= M; ++j) P[j] = 0;
   TENSORDIAG_UNROLL
   for (int k = 1; k <= K; ++k) {
-    const double sign = chart == 1 && k % 2 ? -1.0 : 1.0;
-    const double re = sign * fourier.re[k] * k, im = sign * fourier.im[k] * k;
+    const R sign = chart == 1 && k % 2 ? R(-1) : R(1);
+    const R re = sign * fourier.re[k] * R(k), im = sign * fourier.im[k] * R(k);
     // [u^j] (1 + iu)^(K+k) (1 - iu)^(K-k) = i^j omega_kj; Re(i gamma i^j) = Re gamma, -Im gamma,
     // -Re gamma, Im gamma for j + 1 = 0, 1, 2, 3 (mod 4).
     TENSORDIAG_UNROLL
     for (int j = 0; j <= M; ++j) {
       const int phase = (j + 1) % 4;
-      const double part = phase == 0 ? re : phase == 1 ? -im : phase == 2 ? -re : im;
-      P[j] += basis.omega[k][j] * part;
+      const R part = phase == 0 ? re : phase == 1 ? -im : phase == 2 ? -re : im;
+      P[j] += static_cast<R>(basis.omega[k][j]) * part;
     }
   }
   TENSORDIAG_UNROLL
-  for (int j = 0; j < M; ++j) out.dp[j] = (j + 1) * P[j + 1];
+  for (int j = 0; j < M; ++j) out.dp[j] = R(j + 1) * P[j + 1];
 }
 
 // The pieces of a chart: [-1, 1] in 16 equal parts, piece i = [-1 + i/8, -1 + (i + 1)/8].
 inline constexpr int symmetric_chart_pieces = 16;
-// The deepest halving of a piece (2^-40 of it, 1.1e-13 wide) before its midpoint stands for the
-// roots left in it.
+// The deepest halving of a piece (2^-40 of it, 1.1e-13 wide; in float 2^-16, 1.9e-6) before its
+// midpoint stands for the roots left in it.
 inline constexpr int symmetric_piece_depth = 40;
+template <class R>
+inline constexpr int symmetric_piece_depth_in = sizeof(R) < sizeof(double) ? 16 : symmetric_piece_depth;
 
 // The Bernstein coefficients b_0..b_M of P (degree M) on [a, b]: P(a + (b - a) x) = sum_i b_i
 // C(M, i) x^i (1 - x)^(M - i). A Taylor shift to a (b_0 = P(a) by Horner's operations), the scale
 // (b - a)^j, then the basis change.
-template <int M>
-TENSORDIAG_HOST_DEVICE inline void bernstein_coefficients(const double* p, double a, double b, double* out) {
+template <int M, class R = double>
+TENSORDIAG_HOST_DEVICE inline void bernstein_coefficients(const R* p, R a, R b, R* out) {
   using namespace symmetric_angle_detail;
   constexpr BernsteinWeights<M> basis{};
-  double q[M + 1];
+  R q[M + 1];
   TENSORDIAG_UNROLL
   for (int j = 0; j <= M; ++j) q[j] = p[j];
   TENSORDIAG_UNROLL
   for (int i = 0; i < M; ++i)
     TENSORDIAG_UNROLL
     for (int j = M - 1; j >= i; --j) q[j] += a * q[j + 1];
-  const double width = b - a;
-  double power = 1.0;
+  const R width = b - a;
+  R power = 1;
   TENSORDIAG_UNROLL
   for (int j = 1; j <= M; ++j) {
     power *= width;
@@ -286,9 +296,9 @@ TENSORDIAG_HOST_DEVICE inline void bernstein_coefficients(const double* p, doubl
   }
   TENSORDIAG_UNROLL
   for (int i = 0; i <= M; ++i) {
-    double sum = 0.0;
+    R sum = 0;
     TENSORDIAG_UNROLL
-    for (int j = 0; j <= i; ++j) sum += basis.weight[i][j] * q[j];
+    for (int j = 0; j <= i; ++j) sum += static_cast<R>(basis.weight[i][j]) * q[j];
     out[i] = sum;
   }
 }
@@ -298,37 +308,37 @@ TENSORDIAG_HOST_DEVICE inline void bernstein_coefficients(const double* p, doubl
 // 0 there, and the midpoint of an interval still undecided at the deepest halving. The intervals are
 // visited depth first in order without a stack: (depth, index) is [a, a + width), width = piece /
 // 2^depth, a = piece start + index * width, all exact in binary.
-template <int K, typename Consider>
-TENSORDIAG_HOST_DEVICE inline void symmetric_piece_candidates(const SymmetricChart<K>& chart, int piece,
+template <int K, class R = double, typename Consider>
+TENSORDIAG_HOST_DEVICE inline void symmetric_piece_candidates(const SymmetricChart<K, R>& chart, int piece,
                                                               Consider&& consider) {
   using namespace symmetric_angle_detail;
   constexpr int M = 2 * K;
-  const double piece_width = 2.0 / symmetric_chart_pieces;
-  const double piece_start = -1.0 + piece * piece_width;
+  const R piece_width = R(2) / R(symmetric_chart_pieces);
+  const R piece_start = R(-1) + R(piece) * piece_width;
   int depth = 0;
   long long index = 0;
   for (;;) {
-    double width = piece_width;
-    for (int i = 0; i < depth; ++i) width *= 0.5;
-    const double a = piece_start + static_cast<double>(index) * width, b = a + width;
-    double coef[M + 1];
-    bernstein_coefficients<M>(chart.p, a, b, coef);
-    if (coef[0] == 0.0) consider(a);
+    R width = piece_width;
+    for (int i = 0; i < depth; ++i) width *= R(0.5);
+    const R a = piece_start + static_cast<R>(index) * width, b = a + width;
+    R coef[M + 1];
+    bernstein_coefficients<M, R>(chart.p, a, b, coef);
+    if (coef[0] == 0) consider(a);
     int changes = 0;
-    double last = 0.0;
+    R last = 0;
     TENSORDIAG_UNROLL
     for (int j = 0; j <= M; ++j)
-      if (coef[j] != 0.0) {
-        if (last != 0.0 && (coef[j] < 0.0) != (last < 0.0)) ++changes;
+      if (coef[j] != 0) {
+        if (last != 0 && (coef[j] < 0) != (last < 0)) ++changes;
         last = coef[j];
       }
     bool halve = false;
-    if (changes == 1 && coef[0] != 0.0 && coef[M] != 0.0) {
+    if (changes == 1 && coef[0] != 0 && coef[M] != 0) {
       // One simple root: a maximum of f where P falls. Start at the chord's root.
-      if (coef[0] > 0.0) consider(bracketed_root(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
+      if (coef[0] > 0) consider(bracketed_root<R>(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
     } else if (changes > 0) {
-      if (depth < symmetric_piece_depth) halve = true;
-      else consider(a + 0.5 * width);
+      if (depth < symmetric_piece_depth_in<R>) halve = true;
+      else consider(a + R(0.5) * width);
     }
     if (halve) {
       ++depth;
@@ -346,26 +356,26 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_piece_candidates(const SymmetricCha
 }
 
 // f(psi) - f(0), up to the positive factor 2, at u of `chart`.
-template <int D>
-TENSORDIAG_HOST_DEVICE inline double symmetric_gain(const SymmetricFourier<D>& fourier, int chart, double u) {
+template <int D, class R = double>
+TENSORDIAG_HOST_DEVICE inline R symmetric_gain(const SymmetricFourier<D, R>& fourier, int chart, R u) {
   using namespace symmetric_angle_detail;
 #if !defined(__CUDACC_RTC__)
   using std::sqrt;
 #endif
-  const double norm = 1.0 / sqrt(1.0 + u * u);
-  const Pair w{norm, u * norm};  // e^{i psi / 2} on chart 0
-  Pair power{1.0, 0.0};
-  double gain = 0.0;
+  const R norm = R(1) / sqrt(R(1) + u * u);
+  const Pair<R> w{norm, u * norm};  // e^{i psi / 2} on chart 0
+  Pair<R> power{1, 0};
+  R gain = 0;
   TENSORDIAG_UNROLL
   for (int k = 1; k <= D / 2; ++k) {
     power = times(power, w);
     if (chart == 0) {
       // Re(gamma (w^2k - 1)) = -2 Im(w^k) Im(gamma w^k).
-      gain -= 2.0 * power.im * (fourier.re[k] * power.im + fourier.im[k] * power.re);
+      gain -= R(2) * power.im * (fourier.re[k] * power.im + fourier.im[k] * power.re);
     } else {
       // e^{i k psi} = (-1)^k w^2k: Re(gamma ((-1)^k w^2k - 1)).
-      const Pair square = times(power, power);
-      const double sign = k % 2 ? -1.0 : 1.0;
+      const Pair<R> square = times(power, power);
+      const R sign = k % 2 ? R(-1) : R(1);
       gain += sign * (fourier.re[k] * square.re - fourier.im[k] * square.im) - fourier.re[k];
     }
   }
@@ -373,14 +383,15 @@ TENSORDIAG_HOST_DEVICE inline double symmetric_gain(const SymmetricFourier<D>& f
 }
 
 // t = tan phi, phi = psi / 4 in (-pi/4, pi/4], for u on `chart`.
-TENSORDIAG_HOST_DEVICE inline double symmetric_tangent(int chart, double u) {
+template <class R = double>
+TENSORDIAG_HOST_DEVICE inline R symmetric_tangent(int chart, R u) {
 #if !defined(__CUDACC_RTC__)
   using std::sqrt;
 #endif
-  const double half = u / (1.0 + sqrt(1.0 + u * u));  // tan(atan(u) / 2)
+  const R half = u / (R(1) + sqrt(R(1) + u * u));  // tan(atan(u) / 2)
   if (chart == 0) return half;
   // phi = pi/4 + beta, tan beta = half: tan(pi/4 + beta), or its twin tan(beta - pi/4) when beta > 0.
-  return half <= 0.0 ? (1.0 + half) / (1.0 - half) : (half - 1.0) / (1.0 + half);
+  return half <= 0 ? (R(1) + half) / (R(1) - half) : (half - R(1)) / (R(1) + half);
 }
 
 // (c, s) of t = tan phi.
@@ -415,22 +426,37 @@ TENSORDIAG_HOST_DEVICE inline R symmetric_tangent_closed_form(R re, R im) {
 
 // The best candidate so far: the largest gain (strictly positive: 0 is the identity's), the first
 // of equal ones, and its t = tan phi.
+template <class R = double>
 struct SymmetricBest {
-  double gain = 0.0;
-  double t = 0.0;
+  R gain = 0;
+  R t = 0;
 };
 
 // Piece `piece` of `chart`'s candidates offered to `best`, in order.
-template <int D>
-TENSORDIAG_HOST_DEVICE inline void symmetric_piece_best(const SymmetricFourier<D>& fourier,
-                                                        const SymmetricChart<D / 2>& polynomial, int chart,
-                                                        int piece, SymmetricBest& best) {
-  symmetric_piece_candidates<D / 2>(polynomial, piece, [&](double u) {
-    if (const double gain = symmetric_gain<D>(fourier, chart, u); gain > best.gain) {
+template <int D, class R = double>
+TENSORDIAG_HOST_DEVICE inline void symmetric_piece_best(const SymmetricFourier<D, R>& fourier,
+                                                        const SymmetricChart<D / 2, R>& polynomial, int chart,
+                                                        int piece, SymmetricBest<R>& best) {
+  symmetric_piece_candidates<D / 2, R>(polynomial, piece, [&](R u) {
+    if (const R gain = symmetric_gain<D, R>(fourier, chart, u); gain > best.gain) {
       best.gain = gain;
-      best.t = symmetric_tangent(chart, u);
+      best.t = symmetric_tangent<R>(chart, u);
     }
   });
+}
+
+// K >= 2: t = tan phi of the best candidate, chart 0's pieces in order, then chart 1's, the first
+// candidate of the largest positive gain (0: the identity), in R.
+template <int D, class R = double>
+TENSORDIAG_HOST_DEVICE inline R symmetric_searched_tangent(const SymmetricFourier<D, R>& fourier) {
+  SymmetricBest<R> best;
+  for (int chart = 0; chart < 2; ++chart) {
+    SymmetricChart<D / 2, R> polynomial;
+    symmetric_chart<D, R>(fourier, chart, polynomial);
+    for (int piece = 0; piece < symmetric_chart_pieces; ++piece)
+      symmetric_piece_best<D, R>(fourier, polynomial, chart, piece, best);
+  }
+  return best.t;
 }
 
 // The maximizer of f from t_0 .. t_D (t[k]: the mean of the pivot entries with k indices q), as
@@ -448,34 +474,38 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
   } else {
     SymmetricFourier<D> fourier;
     if (!symmetric_fourier<D>(t, fourier)) return {1.0, 0.0};
-    if constexpr (D / 2 == 1) {
-      return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
-    } else {
-      SymmetricBest best;
-      for (int chart = 0; chart < 2; ++chart) {
-        SymmetricChart<D / 2> polynomial;
-        symmetric_chart<D>(fourier, chart, polynomial);
-        for (int piece = 0; piece < symmetric_chart_pieces; ++piece)
-          symmetric_piece_best<D>(fourier, polynomial, chart, piece, best);
-      }
-      return symmetric_angle_rotation(best.t);
-    }
+    if constexpr (D / 2 == 1) return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
+    else return symmetric_angle_rotation(symmetric_searched_tangent<D>(fourier));
   }
 }
 
+// The orders from 4 whose search a float32 tensor runs in float (symmetric_angle_in): where it
+// measured faster than in double on an H200 (structure symmetric, planted float32, 10 sweeps;
+// bench/results/symmetric_float_search_h200_2026-11-28.md): D = 5, N = 16 1.215 -> 1.130 ms and
+// D = 6, N = 8 0.640 -> 0.583; at D = 4 (N = 32: 2.141 -> 2.178, N = 64 10.99 -> 11.45) and D = 8
+// (N = 6: 0.909 -> 0.951) it was slower, and D = 7 was not measured. The host tests hold the float
+// search to the double one's objective at orders 4 to 8 (tests/test_symmetric_angle.cpp).
+template <int D>
+inline constexpr bool symmetric_search_in_float = D == 5 || D == 6;
+
 // The engines' rotation for a tensor whose real type is R (float for float32, double for float64):
-// order 3's closed form (three square roots and three divisions in a row, the latency of each group
-// step in the kernels) in R, from the means t_k rounded to R, as the general engine's rules run in
-// the tensor's type; every other order in double, as symmetric_angle<D>. Widened to double.
+// order 3's closed form and the searches of symmetric_search_in_float's orders in R, from the means
+// t_k rounded to R, as the general engine's rules run in the tensor's type (the closed form's three
+// square roots and three divisions in a row, and the search's Newton steps, were each symmetric
+// group step's latency in the kernels); order 2's closed form, the other orders, and double, as
+// symmetric_angle<D>. Widened to double.
 template <int D, class R>
 TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_in(const double* t) {
-  if constexpr (D == 3 && sizeof(R) < sizeof(double)) {
+  if constexpr ((D == 3 || symmetric_search_in_float<D>) && sizeof(R) < sizeof(double)) {
     R narrow[D + 1];
     TENSORDIAG_UNROLL
     for (int k = 0; k <= D; ++k) narrow[k] = static_cast<R>(t[k]);
     SymmetricFourier<D, R> fourier;
     if (!symmetric_fourier<D, R>(narrow, fourier)) return {1.0, 0.0};
-    const Givens<R> g = symmetric_angle_rotation<R>(symmetric_tangent_closed_form<R>(fourier.re[1], fourier.im[1]));
+    R tangent;
+    if constexpr (D / 2 == 1) tangent = symmetric_tangent_closed_form<R>(fourier.re[1], fourier.im[1]);
+    else tangent = symmetric_searched_tangent<D, R>(fourier);
+    const Givens<R> g = symmetric_angle_rotation<R>(tangent);
     return {static_cast<double>(g.c), static_cast<double>(g.s)};
   } else {
     return symmetric_angle<D>(t);

@@ -299,7 +299,7 @@ TEST_CASE("symmetric angle: a double root (P touches 0) is no candidate, the sim
 // off-diagonal means of 1e-6, its objective is the double angle's to float's rounding (f evaluated in
 // double at the float (c, s)), never below the identity's but by that rounding, and its angle the
 // double one's to float's relative precision where the maximizer is unique; double is unchanged.
-// Orders other than 3 keep double in float32 tensors too.
+// Order 2, and the orders dsl::symmetric_search_in_float leaves out, keep double in float32 tensors.
 TEST_CASE("symmetric angle: order 3 in float for float32 tensors reaches the double angle's objective") {
   RandomStream random(2611);
   int compared = 0;
@@ -329,11 +329,77 @@ TEST_CASE("symmetric angle: order 3 in float for float32 tensors reaches the dou
     }
   }
   CHECK(compared > 2000);
-  // Other orders: double whatever the tensor's type.
-  for (const int order : {2, 4, 5}) {
+  // Orders 2, 4, 7, 8 and 12: double whatever the tensor's type (symmetric_search_in_float).
+  static_assert(!dsl::symmetric_search_in_float<4> && dsl::symmetric_search_in_float<5> &&
+                dsl::symmetric_search_in_float<6> && !dsl::symmetric_search_in_float<7>);
+  for (const int order : {2, 4, 7, 8, 12}) {
     const std::vector<double> t = random_values(order, random);
     const dsl::Givens<double> single = symmetric_angle_for<float>(t), twice = symmetric_angle(t);
     CHECK(single.c == twice.c);
     CHECK(single.s == twice.s);
+  }
+}
+
+// The search in float for order D (dsl::symmetric_searched_tangent<D, float> from the means rounded
+// to float), widened: what symmetric_angle_in<D, float> takes where symmetric_search_in_float<D>.
+template <int D>
+dsl::Givens<double> float_search(const std::vector<double>& t) {
+  float narrow[D + 1];
+  for (int k = 0; k <= D; ++k) narrow[k] = static_cast<float>(t[static_cast<std::size_t>(k)]);
+  dsl::SymmetricFourier<D, float> fourier;
+  if (!dsl::symmetric_fourier<D, float>(narrow, fourier)) return {1.0, 0.0};
+  const dsl::Givens<float> g = dsl::symmetric_angle_rotation<float>(dsl::symmetric_searched_tangent<D, float>(fourier));
+  return {g.c, g.s};
+}
+
+dsl::Givens<double> float_search(const std::vector<double>& t) {
+  switch (t.size() - 1) {
+    case 4: return float_search<4>(t);
+    case 5: return float_search<5>(t);
+    case 6: return float_search<6>(t);
+    case 7: return float_search<7>(t);
+    default: return float_search<8>(t);
+  }
+}
+
+// The search in float at orders 4 to 8 (charts, Bernstein pieces, bracketed Newton steps in float;
+// the engines take it for float32 tensors at dsl::symmetric_search_in_float's orders): on random
+// pivots and on near-diagonal ones down to off-diagonal means of 1e-6, its objective (f evaluated in
+// double at the float (c, s)) is the double search's to float's rounding of f's size, never below
+// the identity's but by that rounding, and where the maximizer is unique its angle is the double
+// one's to float's relative precision. Where the engines take it, symmetric_angle_for<float> is it,
+// and symmetric_angle_for<double> is the double search, bit for bit.
+TEST_CASE("symmetric angle: the search in float at orders 4 to 8 reaches the double search's objective") {
+  RandomStream random(2612);
+  for (int order = 4; order <= 8; ++order) {
+    CAPTURE(order);
+    int compared = 0;
+    for (int trial = 0; trial < 1500; ++trial) {
+      std::vector<double> t = random_values(order, random);
+      const double off = trial < 500 ? 1.0 : std::pow(10.0, -1.0 - 5.0 * random.uniform());
+      for (int k = 1; k < order; ++k) t[static_cast<std::size_t>(k)] *= off;
+      const HomogeneousPolynomial f = symmetric_diag_objective(t);
+      const dsl::Givens<double> single = float_search(t), twice = symmetric_angle(t);
+      CAPTURE(trial);
+      const double best = f(twice.c, twice.s);
+      const double rounding = 64 * std::numeric_limits<float>::epsilon() * best;
+      CHECK(f(single.c, single.s) >= best - rounding);
+      CHECK(f(single.c, single.s) >= f(1.0, 0.0) - rounding);
+      CHECK(single.c * single.c + single.s * single.s == doctest::Approx(1.0).epsilon(4e-7));
+      if (order == 5 || order == 6) {
+        const dsl::Givens<double> engines = symmetric_angle_for<float>(t);
+        CHECK(engines.c == single.c);
+        CHECK(engines.s == single.s);
+      }
+      const dsl::Givens<double> again = symmetric_angle_for<double>(t);
+      CHECK(again.c == twice.c);
+      CHECK(again.s == twice.s);
+      if (unique_maximizer(f, 720, 1e-3)) {
+        ++compared;
+        const double phi = angle_of(twice);
+        CHECK(angle_distance(angle_of(single), phi) <= 1e-5 * std::abs(phi) + 1e-6);
+      }
+    }
+    CHECK(compared > 500);
   }
 }

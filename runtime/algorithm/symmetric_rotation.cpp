@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <type_traits>
 #include <utility>
 
 #include "dsl/symmetric_angle.hpp"
@@ -130,8 +131,13 @@ dsl::Givens<double> symmetric_angle(std::span<const double> t) {
 
 template <class T>
 dsl::Givens<double> symmetric_angle_for(std::span<const double> t) {
-  if (t.size() == 4) return dsl::symmetric_angle_in<3, T>(t.data());
-  return symmetric_angle(t);
+  const int order = static_cast<int>(t.size()) - 1;
+  if (std::is_same_v<T, double> || order < 3 || order > max_dsl_symmetric_order) return symmetric_angle(t);
+  dsl::Givens<double> g{1.0, 0.0};
+  [&]<int... J>(std::integer_sequence<int, J...>) {
+    (void)((order == J + 3 ? (g = dsl::symmetric_angle_in<J + 3, T>(t.data()), true) : false) || ...);
+  }(std::make_integer_sequence<int, max_dsl_symmetric_order - 2>{});
+  return g;
 }
 
 template dsl::Givens<double> symmetric_angle_for<float>(std::span<const double> t);

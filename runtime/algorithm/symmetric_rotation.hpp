@@ -46,9 +46,9 @@ inline constexpr int max_dsl_symmetric_order = 31;
 dsl::Givens<double> symmetric_angle(std::span<const double> t);
 
 // The rotation the engines take for a tensor of real type T (the kernels' symmetric_angle_in):
-// order 3's closed form in T's precision, float for float32 (as the general engine's rules run in
-// the tensor's type: the closed form's chain of square roots and divisions in double was each
-// symmetric group step's latency on the GPU); any other order, or double, symmetric_angle.
+// from order 3 (to max_dsl_symmetric_order) in T's precision, float for float32 (as the general
+// engine's rules run in the tensor's type: the closed form's and the search's chains in double were
+// each symmetric group step's latency on the GPU); order 2, or double, symmetric_angle.
 template <class T>
 dsl::Givens<double> symmetric_angle_for(std::span<const double> t);
 

@@ -141,7 +141,7 @@ TEST_CASE("group_pass: blocks of 128 threads for tensors of at most 2^21 entries
     return kernel_entries(make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag", tuning))[0].block_threads;
   };
   for (const char* dtype : {"float32", "float64", "complex64", "complex128"}) {
-    CAPTURE(dtype);
+    CAPTURE(std::string(dtype));
     for (const auto& [order, size] : {std::pair{5, 8}, {7, 8}, {4, 12}, {5, 16}, {6, 6}, {4, 14}}) {
       CAPTURE(order);
       CAPTURE(size);

@@ -227,7 +227,7 @@ TEST_CASE("cli kernels: the tuning variables a run applies shape the sources sho
        [](codegen::Tuning& t) { t.chunk_tile_bytes = 0; }},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.variable);
+    CAPTURE(std::string(c.variable));
     test::ScopedEnvironment environment;
     environment.set(c.variable, c.value);
     const CliRun run = workspace.run(c.command);

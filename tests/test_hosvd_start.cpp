@@ -245,7 +245,7 @@ TEST_CASE("hosvd start: the GPU engines take the host's start up to 4 MiB, or TE
   CHECK(host_hosvd_start_pays(1000000));
   CHECK_FALSE(host_hosvd_start_pays(1000001));
   for (const char* bad : {"-1", "lots", "1e6"}) {
-    CAPTURE(bad);
+    CAPTURE(std::string(bad));
     environment.set("TENSORDIAG_HOST_HOSVD_BYTES", bad);
     CHECK_THROWS_WITH_AS(host_hosvd_start_pays(8), doctest::Contains("TENSORDIAG_HOST_HOSVD_BYTES"), user_error);
   }

@@ -277,7 +277,7 @@ TEST_CASE("kernel cache: TENSORDIAG_CACHE_MAX_BYTES sets the cap, and anything b
       {"", default_kernel_cache_max_bytes}, {"1", 1}, {"123456789", 123456789},
       {"4K", 4096}, {"3M", 3u << 20}, {"2G", std::uintmax_t{2} << 30}};
   for (const auto& [text, bytes] : accepted) {
-    CAPTURE(text);
+    CAPTURE(std::string(text));
     env.set("TENSORDIAG_CACHE_MAX_BYTES", text);
     CHECK(KernelCacheSettings::from_environment().max_bytes == bytes);
   }
@@ -287,7 +287,7 @@ TEST_CASE("kernel cache: TENSORDIAG_CACHE_MAX_BYTES sets the cap, and anything b
       {"1KB", "not a size"}, {"G", "not a size"}, {"nan", "not a size"}, {"inf", "not a size"},
       {"99999999999999999999999", "too large"}, {"17179869184G", "too large"}};
   for (const auto& [text, why] : refused) {
-    CAPTURE(text);
+    CAPTURE(std::string(text));
     env.set("TENSORDIAG_CACHE_MAX_BYTES", text);
     try {
       KernelCacheSettings::from_environment();

@@ -32,7 +32,7 @@ TEST_CASE("the general GPU engine takes chunk_pass at odd N where group_pass's s
   tensordiag::test::ScopedEnvironment environment;
   environment.set("TENSORDIAG_CHUNKED_PASS", std::nullopt);
   for (const char* dtype : {"float32", "float64", "complex64", "complex128"}) {
-    CAPTURE(dtype);
+    CAPTURE(std::string(dtype));
     // N = 3: (4/3)^(D-1) is 17.8 at D = 11 and 23.7 at D = 12.
     CHECK(pass_of(11, 3, dtype) == KernelKind::group_pass);
     CHECK(pass_of(12, 3, dtype) == KernelKind::chunk_pass);

@@ -181,17 +181,17 @@ namespace {
 void check_integer_setting(const char* name, int (*read)(), int unset, const char* range,
                            std::initializer_list<std::pair<const char*, int>> accepted,
                            std::initializer_list<const char*> refused) {
-  CAPTURE(name);
+  CAPTURE(std::string(name));
   tensordiag::test::ScopedEnvironment environment;
   environment.set(name, std::nullopt);
   CHECK(read() == unset);
   for (const auto& [text, value] : accepted) {
-    CAPTURE(text);
+    CAPTURE(std::string(text));
     environment.set(name, text);
     CHECK(read() == value);
   }
   for (const char* text : refused) {
-    CAPTURE(text);
+    CAPTURE(std::string(text));
     environment.set(name, text);
     CHECK_THROWS_WITH_AS(read(), (std::string(name) + " must be " + range + ", not '" + text + "'").c_str(), user_error);
   }

@@ -34,7 +34,7 @@ void check_case(const Case& c, std::uint64_t seed) {
   CAPTURE(c.order);
   CAPTURE(c.size);
   CAPTURE(c.eta);
-  CAPTURE(c.rule);
+  CAPTURE(std::string(c.rule));
   // Every rank draws the same tensor from the same seed.
   const auto tensor = testing::random_tensor<T>(c.order, c.size, seed, c.layout);
   runtime::Options options;

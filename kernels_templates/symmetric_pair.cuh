@@ -29,7 +29,7 @@ __device__ inline void symmetric_pair_rotations(const Scalar* tensor, int p, int
   }
   if (lane == 0) {
     double al = 1.0, be_re = 0.0, be_im = 0.0;
-    tensordiag::dsl::symmetric_unitary_rotation(D, t_re, t_im, al, be_re, be_im);
+    tensordiag::dsl::symmetric_unitary_rotation_in<Real>(D, t_re, t_im, al, be_re, be_im);
     const Rotation rotation{Scalar(static_cast<Real>(al)), Scalar(static_cast<Real>(be_re), static_cast<Real>(be_im))};
     for (int mode = 0; mode < D; ++mode) out[mode * PAIRS] = rotation;
   }

@@ -109,6 +109,60 @@ TEST_CASE("complex symmetric rotation: the closed form reaches the brute-force m
     }
 }
 
+// A complex64 tensor's step at order 3 (complex_symmetric_rotation<float>: the closed form in float
+// from the means rounded to float, as the kernels take it; order 2 in double, the same bits as
+// complex128's): on random pivots and near-diagonal ones down to
+// off-diagonal scale 1e-6, its objective is the double step's less 64 float epsilons of it, never
+// below the identity's but by that; it is unitary to float's rounding, the twin nearest the
+// identity, and, where the form's top eigenvalue is separated, the double step's to float's rounding
+// over the gap; complex128's step is the double one, bit for bit.
+TEST_CASE("complex symmetric rotation: in float for complex64 tensors it reaches the double step's objective") {
+  std::mt19937_64 random(2026'11'28);
+  int compared = 0;
+  for (const int order : {2, 3})
+    for (const double off_scale : {1.0, 0.3, 1e-3, 1e-6}) {
+      for (int trial = 0; trial < 200; ++trial) {
+        const std::vector<cd> t = random_values(order, random, off_scale);
+        const tensordiag::dsl::UnitaryGivens<double> single = complex_symmetric_rotation<float>(t);
+        const tensordiag::dsl::UnitaryGivens<double> twice = complex_symmetric_rotation<double>(t);
+        CAPTURE(order);
+        CAPTURE(off_scale);
+        CAPTURE(trial);
+        const double best = objective(t, twice.al, twice.be);
+        const double rounding = 64 * std::numeric_limits<float>::epsilon() * best;
+        CHECK(objective(t, single.al, single.be) >= best - rounding);
+        CHECK(objective(t, single.al, single.be) >= objective(t, 1.0, 0.0) - rounding);
+        CHECK(single.al * single.al + std::norm(single.be) == doctest::Approx(1.0).epsilon(4e-7));
+        CHECK(single.al >= std::sqrt(0.5) - 1e-6);
+        // The step is the form's dominant eigenvector, which float's rounding of the form moves by
+        // about eps |A| / gap: compared, to 16 times that, where the gap is over 5% of |A|.
+        std::vector<double> re, im;
+        for (const cd& x : t) re.push_back(x.real()), im.push_back(x.imag());
+        double form[3][3];
+        tensordiag::dsl::symmetric_unitary_form(order, re.data(), im.data(), form);
+        Eigen::Matrix3d a;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) a(i, j) = form[i][j];
+        const Eigen::Vector3d eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(a).eigenvalues();
+        const double size = eigenvalues.cwiseAbs().maxCoeff(), gap = eigenvalues(2) - eigenvalues(1);
+        if (gap > 0.05 * size) {
+          ++compared;
+          const double moved = 16 * std::numeric_limits<float>::epsilon() * size / gap + 1e-6;
+          CHECK(std::abs(single.al - twice.al) <= moved);
+          CHECK(std::abs(single.be - twice.be) <= moved);
+        }
+        const tensordiag::dsl::UnitaryGivens<double> plain = complex_symmetric_rotation(t);
+        CHECK(plain.al == twice.al);
+        CHECK(plain.be == twice.be);
+        if (order == 2) {
+          CHECK(single.al == twice.al);
+          CHECK(single.be == twice.be);
+        }
+      }
+    }
+  CHECK(compared > 1200);
+}
+
 TEST_CASE("complex symmetric rotation: real pivot values of order 2 give the real Jacobi angle, of order 3 at least its objective") {
   std::mt19937_64 random(77);
   std::normal_distribution<double> gauss;

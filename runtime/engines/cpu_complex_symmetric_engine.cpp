@@ -14,6 +14,7 @@
 
 namespace tensordiag::runtime {
 
+template <class R>
 dsl::UnitaryGivens<double> complex_symmetric_rotation(const std::vector<std::complex<double>>& t) {
   if (static_cast<int>(t.size()) - 1 > dsl::symmetric_unitary_max_order) return symmetric_unitary_search(t);
   double re[dsl::symmetric_unitary_max_order + 1], im[dsl::symmetric_unitary_max_order + 1];
@@ -23,10 +24,13 @@ dsl::UnitaryGivens<double> complex_symmetric_rotation(const std::vector<std::com
   }
   dsl::UnitaryGivens<double> g;
   double be_re = 0.0, be_im = 0.0;
-  dsl::symmetric_unitary_rotation(static_cast<int>(t.size()) - 1, re, im, g.al, be_re, be_im);
+  dsl::symmetric_unitary_rotation_in<R>(static_cast<int>(t.size()) - 1, re, im, g.al, be_re, be_im);
   g.be = {be_re, be_im};
   return g;
 }
+
+template dsl::UnitaryGivens<double> complex_symmetric_rotation<float>(const std::vector<std::complex<double>>& t);
+template dsl::UnitaryGivens<double> complex_symmetric_rotation<double>(const std::vector<std::complex<double>>& t);
 
 namespace {
 
@@ -42,7 +46,7 @@ std::vector<dsl::UnitaryGivens<double>> group_steps(const HostTensor<T>& core, c
     const std::vector<std::complex<double>> t =
         symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pair), order);
     if (order > dsl::symmetric_unitary_max_order) values.insert(values.end(), t.begin(), t.end());
-    else steps.push_back(complex_symmetric_rotation(t));
+    else steps.push_back(complex_symmetric_rotation<typename T::value_type>(t));
   }
   return order > dsl::symmetric_unitary_max_order ? symmetric_unitary_searches(values, order, threads) : steps;
 }

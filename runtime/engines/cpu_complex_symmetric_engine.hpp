@@ -19,8 +19,13 @@
 
 namespace tensordiag::runtime {
 
-// The rotation of a symmetric pivot subtensor's values t_0 .. t_D (k indices equal to q).
+// The rotation of a symmetric pivot subtensor's values t_0 .. t_D (k indices equal to q), for a
+// tensor of real type R: order 3 in R (dsl::symmetric_unitary_rotation_in: float for complex64,
+// as the kernels), order 2 in double, the searched step above them.
+template <class R = double>
 dsl::UnitaryGivens<double> complex_symmetric_rotation(const std::vector<std::complex<double>>& t);
+extern template dsl::UnitaryGivens<double> complex_symmetric_rotation<float>(const std::vector<std::complex<double>>&);
+extern template dsl::UnitaryGivens<double> complex_symmetric_rotation<double>(const std::vector<std::complex<double>>&);
 
 // The run: max_diag, no pivot check. Result::factors holds U D times.
 template <class R>

@@ -907,7 +907,7 @@ symmetric_angles(const Scalar* __restrict__ tensor, const int* __restrict__ pair
   }
   if (lane != 0) return;
   double al = 1.0, be_re = 0.0, be_im = 0.0;
-  tensordiag::dsl::symmetric_unitary_rotation(D, t_re, t_im, al, be_re, be_im);
+  tensordiag::dsl::symmetric_unitary_rotation_in<Real>(D, t_re, t_im, al, be_re, be_im);
   const Rotation rotation{Scalar(static_cast<Real>(al)), Scalar(static_cast<Real>(be_re), static_cast<Real>(be_im))};
 #else
   double t[D + 1];

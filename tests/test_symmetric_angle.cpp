@@ -294,6 +294,25 @@ TEST_CASE("symmetric angle: a double root (P touches 0) is no candidate, the sim
   for (const double u : found) CHECK((std::abs(u - 0.7) <= 1e-14 || std::abs(u - 0.3) <= 1e-6));
 }
 
+// The checks of a rotation computed in float (`single`) against the double one of the pivot values
+// t: f at least the double rotation's and the identity's less `rounding`, on the circle to float's
+// rounding, and where f's maximizer is unique the double angle to float's relative precision; and
+// symmetric_angle_for<double> is the double rotation, bit for bit. True where the angles were compared.
+bool check_float_rotation(const std::vector<double>& t, dsl::Givens<double> single, double rounding) {
+  const HomogeneousPolynomial f = symmetric_diag_objective(t);
+  const dsl::Givens<double> twice = symmetric_angle(t);
+  CHECK(f(single.c, single.s) >= f(twice.c, twice.s) - rounding);
+  CHECK(f(single.c, single.s) >= f(1.0, 0.0) - rounding);
+  CHECK(single.c * single.c + single.s * single.s == doctest::Approx(1.0).epsilon(4e-7));
+  const dsl::Givens<double> again = symmetric_angle_for<double>(t);
+  CHECK(again.c == twice.c);
+  CHECK(again.s == twice.s);
+  if (!unique_maximizer(f, 720, 1e-3)) return false;
+  const double phi = angle_of(twice);
+  CHECK(angle_distance(angle_of(single), phi) <= 1e-5 * std::abs(phi) + 1e-6);
+  return true;
+}
+
 // Order 3 in float (symmetric_angle_for<float>, the kernels' symmetric_angle_in<3, float>), the
 // engines' rotation for a float32 tensor: on random pivots and on near-diagonal ones down to
 // off-diagonal means of 1e-6, its objective is the double angle's to float's rounding (f evaluated in
@@ -308,25 +327,13 @@ TEST_CASE("symmetric angle: order 3 in float for float32 tensors reaches the dou
     const double off = trial < 1000 ? 1.0 : std::pow(10.0, -1.0 - 5.0 * random.uniform());
     t[1] *= off;
     t[2] *= off;
-    const HomogeneousPolynomial f = symmetric_diag_objective(t);
-    const dsl::Givens<double> single = symmetric_angle_for<float>(t), twice = symmetric_angle(t);
     CAPTURE(t[0]);
     CAPTURE(t[1]);
     CAPTURE(t[2]);
     CAPTURE(t[3]);
     const double scale = *std::max_element(t.begin(), t.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
-    const double rounding = 64 * std::numeric_limits<float>::epsilon() * scale * scale;
-    CHECK(f(single.c, single.s) >= f(twice.c, twice.s) - rounding);
-    CHECK(f(single.c, single.s) >= f(1.0, 0.0) - rounding);
-    CHECK(single.c * single.c + single.s * single.s == doctest::Approx(1.0).epsilon(4e-7));
-    const dsl::Givens<double> again = symmetric_angle_for<double>(t);
-    CHECK(again.c == twice.c);
-    CHECK(again.s == twice.s);
-    if (unique_maximizer(f, 720, 1e-3)) {
+    if (check_float_rotation(t, symmetric_angle_for<float>(t), 64 * std::numeric_limits<float>::epsilon() * scale * scale))
       ++compared;
-      const double phi = angle_of(twice);
-      CHECK(angle_distance(angle_of(single), phi) <= 1e-5 * std::abs(phi) + 1e-6);
-    }
   }
   CHECK(compared > 2000);
   // Orders 2, 4, 7, 8 and 12: double whatever the tensor's type (symmetric_search_in_float).
@@ -378,27 +385,15 @@ TEST_CASE("symmetric angle: the search in float at orders 4 to 8 reaches the dou
       std::vector<double> t = random_values(order, random);
       const double off = trial < 500 ? 1.0 : std::pow(10.0, -1.0 - 5.0 * random.uniform());
       for (int k = 1; k < order; ++k) t[static_cast<std::size_t>(k)] *= off;
-      const HomogeneousPolynomial f = symmetric_diag_objective(t);
       const dsl::Givens<double> single = float_search(t), twice = symmetric_angle(t);
       CAPTURE(trial);
-      const double best = f(twice.c, twice.s);
-      const double rounding = 64 * std::numeric_limits<float>::epsilon() * best;
-      CHECK(f(single.c, single.s) >= best - rounding);
-      CHECK(f(single.c, single.s) >= f(1.0, 0.0) - rounding);
-      CHECK(single.c * single.c + single.s * single.s == doctest::Approx(1.0).epsilon(4e-7));
       if (order == 5 || order == 6) {
         const dsl::Givens<double> engines = symmetric_angle_for<float>(t);
         CHECK(engines.c == single.c);
         CHECK(engines.s == single.s);
       }
-      const dsl::Givens<double> again = symmetric_angle_for<double>(t);
-      CHECK(again.c == twice.c);
-      CHECK(again.s == twice.s);
-      if (unique_maximizer(f, 720, 1e-3)) {
-        ++compared;
-        const double phi = angle_of(twice);
-        CHECK(angle_distance(angle_of(single), phi) <= 1e-5 * std::abs(phi) + 1e-6);
-      }
+      const HomogeneousPolynomial f = symmetric_diag_objective(t);
+      if (check_float_rotation(t, single, 64 * std::numeric_limits<float>::epsilon() * f(twice.c, twice.s))) ++compared;
     }
     CHECK(compared > 500);
   }

@@ -335,7 +335,8 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_piece_candidates(const SymmetricCha
     bool halve = false;
     if (changes == 1 && coef[0] != 0 && coef[M] != 0) {
       // One simple root: a maximum of f where P falls. Start at the chord's root.
-      if (coef[0] > 0) consider(bracketed_root<R>(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
+      if (coef[0] > 0)
+        consider(bracketed_root<R>(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
     } else if (changes > 0) {
       if (depth < symmetric_piece_depth_in<R>) halve = true;
       else consider(a + R(0.5) * width);
@@ -474,8 +475,10 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
   } else {
     SymmetricFourier<D> fourier;
     if (!symmetric_fourier<D>(t, fourier)) return {1.0, 0.0};
-    if constexpr (D / 2 == 1) return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
-    else return symmetric_angle_rotation(symmetric_searched_tangent<D>(fourier));
+    if constexpr (D / 2 == 1)
+      return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
+    else
+      return symmetric_angle_rotation(symmetric_searched_tangent<D>(fourier));
   }
 }
 

@@ -1,14 +1,15 @@
 // symmetric_warp_angle: structure symmetric's pair rotation by a whole warp (DESIGN.md section 7),
 // for symmetric_angles and, through symmetric_pair.cuh, the kernels that run a group in shared
 // memory. From the D + 1 means t_k of a pivot subtensor (the same in every lane), the maximizer of
-// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp in the tensor's real type where
-// symmetric_angle_in takes it (order 3, and symmetric_search_in_float's orders), else in double: D = 2 and 3 their
-// closed forms; from D = 4 on, lane l takes piece l % 16 of chart l / 16 (every lane forms its
+// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp, in the tensor's real type where
+// symmetric_angle_in takes it (order 3, and symmetric_search_in_float's orders), else in double:
+// D = 2 and 3 their closed forms; from D = 4 on, lane l takes piece l % 16 of chart l / 16 (every lane forms its
 // chart's polynomial, 2K + 1 reals, in registers), keeps its first candidate of the largest gain,
 // and a warp reduction picks the largest gain, the lowest lane of equal ones: the serial order of
 // dsl::symmetric_searched_tangent, whose rotation this is, bit for bit where the host rounds alike.
 // The same rotation in every lane.
-template <bool narrow, class A, class B>
+// A if in_float, else B (NVRTC has no <type_traits>).
+template <bool in_float, class A, class B>
 struct SearchType {
   using type = A;
 };

@@ -332,8 +332,8 @@ TEST_CASE("symmetric angle: order 3 in float for float32 tensors reaches the dou
     CAPTURE(t[2]);
     CAPTURE(t[3]);
     const double scale = *std::max_element(t.begin(), t.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
-    if (check_float_rotation(t, symmetric_angle_for<float>(t), 64 * std::numeric_limits<float>::epsilon() * scale * scale))
-      ++compared;
+    const double rounding = 64 * std::numeric_limits<float>::epsilon() * scale * scale;
+    if (check_float_rotation(t, symmetric_angle_for<float>(t), rounding)) ++compared;
   }
   CHECK(compared > 2000);
   // Orders 2, 4, 7, 8 and 12: double whatever the tensor's type (symmetric_search_in_float).

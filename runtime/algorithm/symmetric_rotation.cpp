@@ -133,6 +133,7 @@ template <class T>
 dsl::Givens<double> symmetric_angle_for(std::span<const double> t) {
   const int order = static_cast<int>(t.size()) - 1;
   if (std::is_same_v<T, double> || order < 3 || order > max_dsl_symmetric_order) return symmetric_angle(t);
+  // symmetric_angle_in<D, T> for the run-time order (it is symmetric_angle<D> where D keeps double).
   dsl::Givens<double> g{1.0, 0.0};
   [&]<int... J>(std::integer_sequence<int, J...>) {
     (void)((order == J + 3 ? (g = dsl::symmetric_angle_in<J + 3, T>(t.data()), true) : false) || ...);

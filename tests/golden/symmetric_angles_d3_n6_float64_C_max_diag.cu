@@ -601,7 +601,8 @@ TENSORDIAG_HOST_DEVICE inline void symmetric_piece_candidates(const SymmetricCha
     bool halve = false;
     if (changes == 1 && coef[0] != 0 && coef[M] != 0) {
       // One simple root: a maximum of f where P falls. Start at the chord's root.
-      if (coef[0] > 0) consider(bracketed_root<R>(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
+      if (coef[0] > 0)
+        consider(bracketed_root<R>(chart.p, chart.dp, M, a, b, false, a + width * (coef[0] / (coef[0] - coef[M]))));
     } else if (changes > 0) {
       if (depth < symmetric_piece_depth_in<R>) halve = true;
       else consider(a + R(0.5) * width);
@@ -740,8 +741,10 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
   } else {
     SymmetricFourier<D> fourier;
     if (!symmetric_fourier<D>(t, fourier)) return {1.0, 0.0};
-    if constexpr (D / 2 == 1) return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
-    else return symmetric_angle_rotation(symmetric_searched_tangent<D>(fourier));
+    if constexpr (D / 2 == 1)
+      return symmetric_angle_rotation(symmetric_tangent_closed_form(fourier.re[1], fourier.im[1]));
+    else
+      return symmetric_angle_rotation(symmetric_searched_tangent<D>(fourier));
   }
 }
 
@@ -784,14 +787,15 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle_in(const double* t)
 // symmetric_warp_angle: structure symmetric's pair rotation by a whole warp (DESIGN.md section 7),
 // for symmetric_angles and, through symmetric_pair.cuh, the kernels that run a group in shared
 // memory. From the D + 1 means t_k of a pivot subtensor (the same in every lane), the maximizer of
-// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp in the tensor's real type where
-// symmetric_angle_in takes it (order 3, and symmetric_search_in_float's orders), else in double: D = 2 and 3 their
-// closed forms; from D = 4 on, lane l takes piece l % 16 of chart l / 16 (every lane forms its
+// C'_{p..p}^2 + C'_{q..q}^2 by dsl/symmetric_angle.hpp, in the tensor's real type where
+// symmetric_angle_in takes it (order 3, and symmetric_search_in_float's orders), else in double:
+// D = 2 and 3 their closed forms; from D = 4 on, lane l takes piece l % 16 of chart l / 16 (every lane forms its
 // chart's polynomial, 2K + 1 reals, in registers), keeps its first candidate of the largest gain,
 // and a warp reduction picks the largest gain, the lowest lane of equal ones: the serial order of
 // dsl::symmetric_searched_tangent, whose rotation this is, bit for bit where the host rounds alike.
 // The same rotation in every lane.
-template <bool narrow, class A, class B>
+// A if in_float, else B (NVRTC has no <type_traits>).
+template <bool in_float, class A, class B>
 struct SearchType {
   using type = A;
 };

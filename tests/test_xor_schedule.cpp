@@ -18,6 +18,7 @@
 #include "runtime/algorithm/xor_schedule.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/diagonalize.hpp"
+#include "runtime/distributed/nccl_communicator.hpp"
 #include "runtime/engines/cpu_engine.hpp"
 
 using namespace tensordiag;
@@ -245,4 +246,20 @@ TEST_CASE("TENSORDIAG_EXCHANGE_PIECES (0..64), TENSORDIAG_EXCHANGE_PIPELINE (0, 
                         {{"", -1}, {"0", 0}, {"4", 4}, {"64", 64}}, {"65", "-1", "four", "4 "});
   check_integer_setting("TENSORDIAG_EXCHANGE_STAGING", exchange_staging_mib_from_environment, -1, "1..4096 (MiB)",
                         {{"", -1}, {"1", 1}, {"512", 512}, {"4096", 4096}}, {"0", "4097", "-128", "128M", "1e3"});
+}
+
+TEST_CASE("the row swaps' staging: 512 MiB where the device has room for two beside the slab, else 128 MiB; "
+          "TENSORDIAG_EXCHANGE_STAGING wherever set") {
+  constexpr double mib = 1 << 20;
+  tensordiag::test::ScopedEnvironment environment;
+  environment.set("TENSORDIAG_EXCHANGE_STAGING", std::nullopt);
+  CHECK(least_row_swap_staging_bytes() == 128 << 20);
+  CHECK(row_swap_staging_bytes(1024 * mib) == 512 << 20);
+  CHECK(row_swap_staging_bytes(80e9) == 512 << 20);
+  CHECK(row_swap_staging_bytes(1024 * mib - 1) == 128 << 20);
+  CHECK(row_swap_staging_bytes(256 * mib) == 128 << 20);
+  environment.set("TENSORDIAG_EXCHANGE_STAGING", "64");
+  CHECK(least_row_swap_staging_bytes() == 64 << 20);
+  CHECK(row_swap_staging_bytes(80e9) == 64 << 20);
+  CHECK(row_swap_staging_bytes(0) == 64 << 20);
 }

@@ -35,6 +35,9 @@ public:
   // `summed` when done.
   virtual void sum_beside_swaps(float* values, std::size_t count, cudaEvent_t ready, cudaEvent_t summed) = 0;
   virtual void sum_beside_swaps(double* values, std::size_t count, cudaEvent_t ready, cudaEvent_t summed) = 0;
+  // The bytes of each staging buffer a row swap moves its rows through from now on (the engines
+  // set row_swap_staging_bytes' choice once they know the room their slab leaves).
+  virtual void set_staging_bytes(std::size_t bytes) = 0;
   // One step of row_moves.hpp, enqueued on stream(): the row at `send` goes to rank `to` (-1: none)
   // while a row from rank `from` (-1: none) arrives at `receive`, which may be `send` (the row
   // arrives after the one it replaces has left). Ranks call it with matching steps.

@@ -297,10 +297,11 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
                      std::to_string(slab.size) + ": use CPU ranks, or eta = 0");
 
   const std::size_t capacity = schedule.most_rows();
-  const double bytes = static_cast<double>(capacity * slab.row_length() * sizeof(T)) +
-                       2.0 * static_cast<double>(row_swap_staging_bytes()) + 64.0 * (1 << 20);
-  if (const auto refusal = device_memory_refusal(*device, bytes))
+  const double held = static_cast<double>(capacity * slab.row_length() * sizeof(T)) + 64.0 * (1 << 20);
+  if (const auto refusal =
+          device_memory_refusal(*device, held + 2.0 * static_cast<double>(least_row_swap_staging_bytes())))
     throw user_error("GPU rank " + std::to_string(comm.rank()) + ": the slab does not fit: " + *refusal);
+  comm.set_staging_bytes(row_swap_staging_bytes(static_cast<double>(device->free_memory) - held));
 
   cudaStream_t stream = comm.stream();
   DistributedResult<T> out;

@@ -43,7 +43,7 @@ public:
   // `launcher` null: the ranks share this process (and host).
   NcclRank(ncclComm_t comm, int rank, int ranks, int device, std::unique_ptr<Communicator> launcher)
       : device_(made_current(device)), comm_(comm), rank_(rank), ranks_(ranks), launcher_(std::move(launcher)),
-        timeout_(collective_timeout()), staging_bytes_(row_swap_staging_bytes()), scratch_(65536),
+        timeout_(collective_timeout()), staging_bytes_(least_row_swap_staging_bytes()), scratch_(65536),
         pinned_(std::make_unique<PinnedBuffer<unsigned char>>(65536)) {}
   // Ranks of one process are let go by one thread, one after the other, and ncclCommDestroy
   // finalizes, which may wait for the other ranks (NCCL asks several to be destroyed in a group or
@@ -139,6 +139,7 @@ public:
     all_reduce_beside_swaps(values, count, ncclFloat64, ready, summed);
   }
 
+  void set_staging_bytes(std::size_t bytes) override { staging_bytes_ = bytes; }
   void move_device_row(const void* send, int to, void* receive, int from, std::size_t row_bytes) override {
     trade_rows({{send, to, receive, from}}, row_bytes);
   }
@@ -294,9 +295,15 @@ int device_count() {
 
 }  // namespace
 
-std::size_t row_swap_staging_bytes() {
+std::size_t least_row_swap_staging_bytes() {
   const int mib = exchange_staging_mib_from_environment();
   return static_cast<std::size_t>(mib < 0 ? 128 : mib) << 20;
+}
+
+std::size_t row_swap_staging_bytes(double spare_bytes) {
+  constexpr std::size_t wide = std::size_t{512} << 20;
+  if (exchange_staging_mib_from_environment() < 0 && 2.0 * static_cast<double>(wide) <= spare_bytes) return wide;
+  return least_row_swap_staging_bytes();
 }
 
 std::vector<std::unique_ptr<DeviceCommunicator>> nccl_ranks_in_process(const std::vector<int>& devices) {

@@ -17,9 +17,16 @@ namespace tensordiag::runtime {
 // not exist, or when NCCL cannot be loaded or joined.
 std::vector<std::unique_ptr<DeviceCommunicator>> nccl_ranks_in_process(const std::vector<int>& devices);
 
-// The bytes of each of the two staging buffers a row swap moves its rows through: 128 MiB, or
-// TENSORDIAG_EXCHANGE_STAGING MiB. A rank's device memory holds both beside its slab.
-std::size_t row_swap_staging_bytes();
+// The bytes of each of the two staging buffers a row swap moves its rows through; a rank's device
+// memory holds both beside its slab. TENSORDIAG_EXCHANGE_STAGING MiB where set; else 512 MiB where
+// `spare_bytes` (the device's free memory beyond the slab and the rest) holds both, and 128 MiB
+// where it does not (measured on two H200s, 10 sweeps of N = 8, D = 11 float32: 1.75-1.76 s with
+// 128 MiB, 1.62 s with 512; 256 and 512 no faster than 128 at D = 10;
+// bench/results/exchange_staging_h200x2_2026-11-28.md).
+std::size_t row_swap_staging_bytes(double spare_bytes);
+// The bytes each staging buffer takes at least, which a rank's fit check counts twice:
+// TENSORDIAG_EXCHANGE_STAGING MiB where set, else 128 MiB.
+std::size_t least_row_swap_staging_bytes();
 
 // This process's rank of `launcher` (MPI), on device (its place on its host) modulo the host's
 // devices; the launcher stays for the host's rank count. Every rank must call it.

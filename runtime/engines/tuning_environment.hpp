@@ -44,8 +44,9 @@
 //                                   after it as its pieces land (1), or after the whole change (0);
 //                                   unset: 1 (runtime/distributed/overlapped_change.hpp)
 //   TENSORDIAG_EXCHANGE_STAGING=m   GPU ranks: a row swap moves its rows through two staging
-//                                   buffers of m MiB each (1..4096; unset: 128;
-//                                   runtime/distributed/nccl_communicator.cpp)
+//                                   buffers of m MiB each (1..4096; unset: 512 where the device
+//                                   has room beside the slab, else 128;
+//                                   runtime/distributed/nccl_communicator.hpp)
 //   TENSORDIAG_CHUNK_TILE_BYTES=b   chunk_pass's shared-memory tile, bytes a block at most (0: the
 //                                   register form; at most 232448; codegen Tuning::chunk_tile_bytes)
 //   TENSORDIAG_CHUNKED_PASS=b       the general engine's pass: chunk_pass wherever it plans (1), or

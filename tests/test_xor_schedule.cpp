@@ -248,7 +248,7 @@ TEST_CASE("TENSORDIAG_EXCHANGE_PIECES (0..64), TENSORDIAG_EXCHANGE_PIPELINE (0, 
                         {{"", -1}, {"1", 1}, {"512", 512}, {"4096", 4096}}, {"0", "4097", "-128", "128M", "1e3"});
 }
 
-TEST_CASE("the row swaps' staging: 512 MiB where the device has room for two beside the slab, else 128 MiB; "
+TEST_CASE("the row swaps' staging: 512 MiB where the device has room for two beside the slab, else 128 MiB, "
           "TENSORDIAG_EXCHANGE_STAGING wherever set") {
   constexpr double mib = 1 << 20;
   tensordiag::test::ScopedEnvironment environment;

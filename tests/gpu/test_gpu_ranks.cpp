@@ -207,7 +207,7 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("two GPU ranks equal one GPU rank where the angles take the split kernels and the pass the chunked "
-            "one (small N, large D), bit for bit, the figures those of the core (float64); and with the pivot check") {
+            "one (small N, large D), bit for bit, the figures those of the core (float64), and with the pivot check") {
     if (device_count() < 2) {
       MESSAGE("skipped: fewer than two CUDA devices");
       return;

@@ -21,7 +21,6 @@
 #include "runtime/distributed/nccl_communicator.hpp"
 #include "runtime/distributed/rank_agreement.hpp"
 #include "runtime/distributed/slab_figures.hpp"
-#include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/qubit_sweep.hpp"
 
@@ -124,11 +123,7 @@ DistributedResult<T> run_gpu_qubit_ranks(Slab<T> slab, const codegen::LoweredRul
     throw user_error("GPU ranks for an N = 2 tensor: " + attempt.refusal);
   const std::size_t entries = slab.rows().size() * slab.row_length();
   // The slab, the reductions' arrays and the two staging buffers of the core's swaps.
-  const double slab_bytes = static_cast<double>(entries * sizeof(T)) + 64.0 * (1 << 20);
-  if (const auto refusal =
-          device_memory_refusal(*device, slab_bytes + 2.0 * static_cast<double>(least_row_swap_staging_bytes())))
-    throw user_error("GPU rank " + std::to_string(comm.rank()) + ": the slab does not fit: " + *refusal);
-  comm.set_staging_bytes(row_swap_staging_bytes(static_cast<double>(device->free_memory) - slab_bytes));
+  fit_slab_and_staging(comm, *device, static_cast<double>(entries * sizeof(T)) + 64.0 * (1 << 20));
   GpuKernels<T> kernels(spec, device->arch(), KernelSet::qubit);
   const cudaStream_t stream = comm.stream();
 

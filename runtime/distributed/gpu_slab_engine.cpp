@@ -23,7 +23,6 @@
 #include "runtime/distributed/row_exchange.hpp"
 #include "runtime/distributed/row_moves.hpp"
 #include "runtime/distributed/slab_figures.hpp"
-#include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/gpu_kernels.hpp"
 #include "runtime/engines/tuning_environment.hpp"
 
@@ -297,11 +296,7 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
                      std::to_string(slab.size) + ": use CPU ranks, or eta = 0");
 
   const std::size_t capacity = schedule.most_rows();
-  const double held = static_cast<double>(capacity * slab.row_length() * sizeof(T)) + 64.0 * (1 << 20);
-  if (const auto refusal =
-          device_memory_refusal(*device, held + 2.0 * static_cast<double>(least_row_swap_staging_bytes())))
-    throw user_error("GPU rank " + std::to_string(comm.rank()) + ": the slab does not fit: " + *refusal);
-  comm.set_staging_bytes(row_swap_staging_bytes(static_cast<double>(device->free_memory) - held));
+  fit_slab_and_staging(comm, *device, static_cast<double>(capacity * slab.row_length() * sizeof(T)) + 64.0 * (1 << 20));
 
   cudaStream_t stream = comm.stream();
   DistributedResult<T> out;

@@ -13,6 +13,7 @@
 #include "runtime/cuda/cuda_stream.hpp"
 #include "runtime/cuda/device_buffer.hpp"
 #include "runtime/cuda/nccl_library.hpp"
+#include "runtime/engines/device_memory.hpp"
 #include "runtime/engines/tuning_environment.hpp"
 
 namespace tensordiag::runtime {
@@ -298,6 +299,13 @@ int device_count() {
 std::size_t least_row_swap_staging_bytes() {
   const int mib = exchange_staging_mib_from_environment();
   return static_cast<std::size_t>(mib < 0 ? 128 : mib) << 20;
+}
+
+void fit_slab_and_staging(DeviceCommunicator& comm, const CudaDeviceInfo& device, double held_bytes) {
+  if (const auto refusal =
+          device_memory_refusal(device, held_bytes + 2.0 * static_cast<double>(least_row_swap_staging_bytes())))
+    throw user_error("GPU rank " + std::to_string(comm.rank()) + ": the slab does not fit: " + *refusal);
+  comm.set_staging_bytes(row_swap_staging_bytes(static_cast<double>(device.free_memory) - held_bytes));
 }
 
 std::size_t row_swap_staging_bytes(double spare_bytes) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/cuda/cuda_device.hpp"
 #include "runtime/distributed/device_communicator.hpp"
 
 namespace tensordiag::runtime {
@@ -27,6 +28,12 @@ std::size_t row_swap_staging_bytes(double spare_bytes);
 // The bytes each staging buffer takes at least, which a rank's fit check counts twice:
 // TENSORDIAG_EXCHANGE_STAGING MiB where set, else 128 MiB.
 std::size_t least_row_swap_staging_bytes();
+
+// A GPU rank's fit check: throws user_error ("GPU rank r: the slab does not fit: ...") unless
+// `device` (the rank's, as it was before the slab) has room for `held_bytes` (the slab and the
+// engine's own arrays) and the least staging buffers; then sets comm's staging buffers to
+// row_swap_staging_bytes' choice for the room left.
+void fit_slab_and_staging(DeviceCommunicator& comm, const CudaDeviceInfo& device, double held_bytes);
 
 // This process's rank of `launcher` (MPI), on device (its place on its host) modulo the host's
 // devices; the launcher stays for the host's rank count. Every rank must call it.

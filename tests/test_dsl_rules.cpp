@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -142,6 +143,43 @@ TEST_CASE("the trig-free double-angle formula is accurate across the whole circl
   const auto none = givens_from_double_angle(0.0, 0.0);
   CHECK(none.c == 1.0);
   CHECK(none.s == 0.0);
+}
+
+// The division the formula skips where y = +-0 (givens.hpp), written out: s = y / (2 r c).
+template <class T>
+void check_zero_y_as_divided(T x, T y) {
+  CAPTURE(x);
+  CAPTURE(std::signbit(y));
+  const auto g = givens_from_double_angle(x, y);
+  const T r = std::sqrt(x * x + y * y);
+  const T c = std::sqrt((T(1) + x / r) / T(2));
+  const T s = y / (T(2) * r * c);
+  CHECK(g.c == c);
+  CHECK(g.s == s);
+  CHECK(std::signbit(g.s) == std::signbit(s));
+}
+
+TEST_CASE_TEMPLATE("the double-angle formula gives a zero y the division's quotient, sign included", T, float, double) {
+  // Converged pivots: x of every size and sign over the binade range, y = +0 and -0. For x < 0
+  // (2 phi = pi) the other branch runs its division as before: s = 1, c = y / (2 r).
+  std::mt19937 random(2026);
+  std::uniform_real_distribution<double> exponent(-30, 30);
+  for (int i = 0; i < 400; ++i) {
+    const T magnitude = static_cast<T>(std::exp2(exponent(random)));
+    for (const T y : {T(0), -T(0)}) {
+      check_zero_y_as_divided(magnitude, y);
+      const auto flipped = givens_from_double_angle(-magnitude, y);
+      CHECK(flipped.s == T(1));
+      CHECK(flipped.c == T(0));
+      CHECK(std::signbit(flipped.c) == std::signbit(y / (T(2) * magnitude)));
+    }
+  }
+  // Next to zero the division still runs: y at the smallest normals (s is subnormal).
+  for (const T y : {std::numeric_limits<T>::min(), T(-2) * std::numeric_limits<T>::min()}) {
+    const auto g = givens_from_double_angle(T(1), y);
+    CHECK(g.s == y / (T(2) * T(1) * T(1)));
+    CHECK(g.s != T(0));
+  }
 }
 
 TEST_CASE("built-in rules are found by name") {

@@ -56,7 +56,11 @@ TENSORDIAG_HOST_DEVICE inline Givens<T> givens_from_double_angle(T x, T y) {
   const T cos2 = x / r;
   if (cos2 > T(-0.5)) {
     const T c = sqrt((T(1) + cos2) / T(2));
-    return {c, y / (T(2) * r * c)};
+    // Here 2 r c is positive and not NaN, so y = +-0 gives s = y without the division: the same
+    // value and sign. On the GPU a zero numerator sends the correctly rounded division down its
+    // slow path (a subroutine call on the angles' critical path), and converged pivots have y = 0
+    // exactly: in 38 of the 70 group steps of a float32 N = 8, D = 3 run of 10 sweeps (Nsight Compute).
+    return {c, y == T(0) ? y : y / (T(2) * r * c)};
   }
   const T s = (y < T(0) ? T(-1) : T(1)) * sqrt((T(1) - cos2) / T(2));
   return {y / (T(2) * r * s), s};

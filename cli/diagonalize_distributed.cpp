@@ -17,6 +17,7 @@
 #include "runtime/io/npy.hpp"
 #include "runtime/io/npy_rows.hpp"
 #include "runtime/cuda/cuda_device.hpp"
+#include "runtime/distributed/distribution_report.hpp"
 #include "runtime/distributed/launcher_communicator.hpp"
 #include "runtime/distributed/nccl_communicator.hpp"
 #include "runtime/distributed/rank_threads.hpp"
@@ -24,19 +25,6 @@
 namespace tensordiag::cli {
 
 namespace {
-
-nlohmann::ordered_json distribution_report(const runtime::DistributionFigures& figures) {
-  nlohmann::ordered_json report = {{"ranks", figures.ranks},
-                                   {"transport", figures.transport},
-                                   {"layout", figures.layout},
-                                   {"stages_per_sweep", figures.stages_per_sweep},
-                                   {"bytes_per_sweep", figures.bytes_per_sweep},
-                                   {"rank0_bytes_sent", figures.bytes_sent},
-                                   {"rank0_exchange_seconds", figures.exchange_seconds},
-                                   {"overlapped_changes", figures.overlapped_changes},
-                                   {"pipelined_changes", figures.pipelined_changes}};
-  return report;
-}
 
 // One rank's run. `watch_for_lost_ranks`: the process's rank 0 watches for the signal a launcher
 // sends when another process died (one watchdog a process).
@@ -76,7 +64,7 @@ std::string run_typed(const DiagonalizeArguments& arguments, const runtime::Tens
     runtime::write_matrix(output->stage("factor_" + std::to_string(n + 1) + ".npy"), result.run.factors[n]);
   const runtime::ReportInput input{arguments.input, shape.dtype, core.order, core.size, core.layout};
   nlohmann::ordered_json report = runtime::make_report(result.run, options, input);
-  report["distributed"] = distribution_report(result.distribution);
+  report["distributed"] = runtime::distribution_report(result.distribution);
   if (result.distribution.orthogonality_error) report["orthogonality_error"] = *result.distribution.orthogonality_error;
   output->stage_text("report.json", report.dump(2) + "\n");
   output->commit();

@@ -1,6 +1,7 @@
 #include "runtime/diagonalize_on_devices.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "runtime/algorithm/verification.hpp"
 #include "runtime/diagonalize_distributed.hpp"
@@ -10,7 +11,8 @@
 namespace tensordiag::runtime {
 
 template <class T>
-Result<T> diagonalize_on_devices(const HostTensor<T>& tensor, const Options& options, const std::vector<int>& devices) {
+OnDevicesResult<T> diagonalize_on_devices(const HostTensor<T>& tensor, const Options& options,
+                                          const std::vector<int>& devices) {
   const auto ranks = nccl_ranks_in_process(devices);
   Options per_rank = options;
   per_rank.verify = false;  // the orthogonality alone there; the whole verification below
@@ -28,10 +30,12 @@ Result<T> diagonalize_on_devices(const HostTensor<T>& tensor, const Options& opt
                 result.core.data() + static_cast<std::size_t>(slab.rows()[t]) * slab.row_length());
   }
   if (options.verify) result.verification = verify(tensor, result);
-  return result;
+  return {std::move(result), parts.front().distribution};
 }
 
-template Result<float> diagonalize_on_devices(const HostTensor<float>&, const Options&, const std::vector<int>&);
-template Result<double> diagonalize_on_devices(const HostTensor<double>&, const Options&, const std::vector<int>&);
+template OnDevicesResult<float> diagonalize_on_devices(const HostTensor<float>&, const Options&,
+                                                       const std::vector<int>&);
+template OnDevicesResult<double> diagonalize_on_devices(const HostTensor<double>&, const Options&,
+                                                        const std::vector<int>&);
 
 }  // namespace tensordiag::runtime

@@ -17,6 +17,7 @@
 #include "codegen/builtin_rules.hpp"
 #include "python/src/cuda_input.hpp"
 #include "python/src/device_array.hpp"
+#include "python/src/json_object.hpp"
 #include "python/src/numpy_tensor.hpp"
 #include "runtime/diagonalize.hpp"
 #include "runtime/diagonalize_complex.hpp"
@@ -25,6 +26,7 @@
 #include "runtime/core/scalar.hpp"
 #include "runtime/algorithm/complex_generator.hpp"
 #include "runtime/diagonalize_on_devices.hpp"
+#include "runtime/distributed/distribution_report.hpp"
 #include "runtime/core/errors.hpp"
 #include "runtime/algorithm/generator.hpp"
 #include "runtime/algorithm/stop_summary.hpp"
@@ -116,10 +118,12 @@ py::dict host_result_dict(runtime::Result<T>&& result) {
 }
 
 // `devices` empty: one process's engines; else the tensor spread over those GPUs (GPU ranks).
+// With devices, out["distributed"] is report.json's "distributed" object (Result.distributed).
 template <class T>
 py::dict run(const py::array& array, const runtime::Options& options, const std::vector<int>& devices) {
   const runtime::HostTensor<T> tensor = to_host_tensor<T>(array, options.structure);
   runtime::Result<T> result;
+  std::optional<runtime::DistributionFigures> distribution;
   {
     const py::gil_scoped_release release;
     if constexpr (runtime::is_complex_v<T>) {
@@ -127,12 +131,17 @@ py::dict run(const py::array& array, const runtime::Options& options, const std:
       if (!devices.empty())
         throw user_error("devices=: the GPU ranks take real tensors; complex tensors run on the CPU");
       result = runtime::diagonalize_complex(tensor, options);
+    } else if (devices.empty()) {
+      result = runtime::diagonalize(tensor, options);
     } else {
-      result = devices.empty() ? runtime::diagonalize(tensor, options)
-                               : runtime::diagonalize_on_devices(tensor, options, devices);
+      runtime::OnDevicesResult<T> ranks = runtime::diagonalize_on_devices(tensor, options, devices);
+      result = std::move(ranks.run);
+      distribution = ranks.distribution;
     }
   }
-  return host_result_dict(std::move(result));
+  py::dict out = host_result_dict(std::move(result));
+  if (distribution) out["distributed"] = json_object(runtime::distribution_report(*distribution));
+  return out;
 }
 
 // A batch's run: each array of `arrays` made a runtime tensor by to_tensor, all run by run_all

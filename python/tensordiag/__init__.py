@@ -66,7 +66,10 @@ class Result:
     ``pivot_checks`` (with ``eta > 0``) is ``{"mode_checks", "exact_norms"}``: the mode checks
     made and how many needed the exact ||Lambda||_2 (the rest were decided by its bounds); None
     without the check. ``device_memory_peak_bytes`` (GPU runs) is the most device memory the run's
-    own buffers held at once, the device verification included; None on the CPU. ``init`` is ``{"method": "hosvd", "seconds", "computed_on"}`` for a run
+    own buffers held at once, the device verification included; None on the CPU. ``distributed``
+    (``devices=``) is report.json's ``"distributed"`` object: ``{"ranks", "transport", "layout",
+    "stages_per_sweep", "bytes_per_sweep", "rank0_bytes_sent", "rank0_exchange_seconds",
+    "overlapped_changes", "pipelined_changes"}`` (the README's Outputs), else None. ``init`` is ``{"method": "hosvd", "seconds", "computed_on"}`` for a run
     started from the HOSVD (``init="svd"``; ``computed_on`` is ``"device"`` for the general GPU
     engine's start on a tensor over 4 MiB or a CUDA array, else ``"host"``), else None. ``verification`` is ``{"reconstruction_error", "orthogonality_error"}`` (||T - C x_1 M_1 ...
     x_D M_D||_F / ||T||_F and max_n ||M_n^T M_n - I||_F, in float64; their time is
@@ -98,6 +101,7 @@ class Result:
     layout: str
     pivot_checks: Optional[dict] = None
     init: Optional[dict] = None
+    distributed: Optional[dict] = None
     device_memory_peak_bytes: Optional[int] = None
 
     @property
@@ -156,6 +160,8 @@ class Result:
         else:
             report.update(self.verification)
         report["timings"] = dict(self.timings)
+        if self.distributed is not None:
+            report["distributed"] = dict(self.distributed)
         return report
 
 

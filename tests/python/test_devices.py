@@ -1,20 +1,37 @@
 """devices=: one tensor over GPU ranks of this process (NCCL). The GPU cases skip without two GPUs."""
 
+import json
+import os
+import re
+import subprocess
+
 import numpy as np
 import pytest
 
 import tensordiag
 
 
-def _on_two_gpus(tensor, **options):
-    """diagonalize_full on devices 0 and 1, or skip when the machine has not two GPUs."""
+def _on_gpus(tensor, devices, **options):
+    """diagonalize_full on those devices, or skip when the machine lacks them."""
     try:
-        return tensordiag.diagonalize_full(tensor, devices=[0, 1], **options)
+        return tensordiag.diagonalize_full(tensor, devices=devices, **options)
     except ValueError as error:
         text = str(error)
         if "GPU ranks need CUDA devices" in text or "there is no CUDA device" in text:
-            pytest.skip(f"needs two GPUs ({text})")
+            pytest.skip(f"needs {len(devices)} GPU(s) ({text})")
         raise
+
+
+def _without_nccl_version(distributed):
+    """A "distributed" report with its transport's NCCL version left out. The transport names the
+    NCCL the process loaded (libnccl.so.2 by its soname), and a Python process may find another build
+    of it than the command does: 2.28.9 against 2.28.3 on one GPU machine (2026-11-29)."""
+    return {**distributed, "transport": re.sub(r"^NCCL [0-9.]+,", "NCCL,", distributed["transport"])}
+
+
+def _on_two_gpus(tensor, **options):
+    """diagonalize_full on devices 0 and 1, or skip when the machine has not two GPUs."""
+    return _on_gpus(tensor, [0, 1], **options)
 
 
 def test_devices_arguments_are_checked_before_any_gpu_is_asked():
@@ -25,6 +42,35 @@ def test_devices_arguments_are_checked_before_any_gpu_is_asked():
         tensordiag.diagonalize(tensor, devices=[0], backend="cpu")
     with pytest.raises(TypeError):
         tensordiag.diagonalize(tensor, devices=[0.5])
+
+
+@pytest.mark.skipif("TENSORDIAG_CLI" not in os.environ, reason="TENSORDIAG_CLI names the tensordiag command (CTest sets it)")
+@pytest.mark.parametrize("devices", [[0], [0, 1]])
+def test_result_distributed_is_the_commands_distributed_report(tmp_path, devices):
+    # The same tensor and sweeps through Python's devices= and the command's --devices: the same
+    # "distributed" object, key for key, all but rank 0's seconds in the exchanges equal.
+    tensor, _, _ = tensordiag.generate(4, 8, seed=41, noise=0.01)
+    result = _on_gpus(tensor, devices, max_sweeps=4, tol=1e-300, stall_tol=0)
+    np.save(tmp_path / "tensor.npy", tensor)
+    subprocess.run([os.environ["TENSORDIAG_CLI"], "diagonalize", str(tmp_path / "tensor.npy"), "--out",
+                    str(tmp_path / "run"), "--devices", ",".join(map(str, devices)), "--max-sweeps", "4", "--tol",
+                    "1e-300", "--stall-tol", "0", "--quiet"], check=True)
+    command = json.loads((tmp_path / "run" / "report.json").read_text())["distributed"]
+    ours = result.distributed
+    assert list(ours) == list(command)
+    for key in ours:
+        if key != "rank0_exchange_seconds":
+            assert _without_nccl_version(ours)[key] == _without_nccl_version(command)[key], key
+    assert ours["ranks"] == len(devices)
+    assert re.match(r"NCCL [0-9]+[.][0-9]+[.][0-9]+, ", ours["transport"])
+    if len(devices) == 1:
+        assert ours["bytes_per_sweep"] == 0 and ours["rank0_bytes_sent"] == 0
+    else:
+        assert ours["bytes_per_sweep"] > 0 and ours["rank0_bytes_sent"] > 0
+    assert result.report()["distributed"] == ours
+    # One process's engines have no distribution.
+    assert tensordiag.diagonalize_full(tensor, max_sweeps=1).distributed is None
+    assert "distributed" not in tensordiag.diagonalize_full(tensor, max_sweeps=1).report()
 
 
 def test_two_gpu_ranks_reconstruct_the_tensor_and_recover_its_diagonal():

@@ -196,7 +196,8 @@ nlohmann::json symmetric_table(int repeats, double copy_bw) {
               "%-3s %-4s %-11s %-9s %-11s %-11s %-9s %-11s %-9s %-9s\n", "D", "N", "sym_ms", "sym_off", "sym_of_copy",
               "general_ms", "schedule", "general_rr", "sym/gen", "sym/rr");
   nlohmann::json rows = nlohmann::json::array();
-  for (auto [order, size] : {std::pair{3, 64}, {3, 128}, {4, 32}, {5, 16}, {6, 8}, {8, 6}, {3, 256}, {4, 64}, {5, 32}, {6, 16}}) {
+  for (auto [order, size] : {std::pair{3, 64}, {3, 128}, {4, 32}, {5, 16}, {6, 8}, {7, 6}, {7, 8}, {8, 6}, {3, 256}, {4, 64},
+                             {5, 32}, {6, 16}}) {
     const auto tensor = planted_float32(order, size, Structure::symmetric, 0.0);
     Options symmetric;
     symmetric.structure = Structure::symmetric;

@@ -486,8 +486,9 @@ TENSORDIAG_HOST_DEVICE inline Givens<double> symmetric_angle(const double* t) {
 // measured faster than in double on an H200 (structure symmetric, planted float32, 10 sweeps;
 // bench/results/symmetric_float_search_h200_2026-11-28.md): D = 5, N = 16 1.215 -> 1.130 ms and
 // D = 6, N = 8 0.640 -> 0.583; at D = 4 (N = 32: 2.141 -> 2.178, N = 64 10.99 -> 11.45) and D = 8
-// (N = 6: 0.909 -> 0.951) it was slower, and D = 7 was not measured. The host tests hold the float
-// search to the double one's objective at orders 4 to 8 (tests/test_symmetric_angle.cpp).
+// (N = 6: 0.909 -> 0.951) it was slower, and at D = 7 too (N = 8: 0.880 -> 0.981, 2026-11-29). The
+// host tests hold the float search to the double one's objective at orders 4 to 8
+// (tests/test_symmetric_angle.cpp).
 template <int D>
 inline constexpr bool symmetric_search_in_float = D == 5 || D == 6;
 

@@ -317,6 +317,22 @@ long long skew_groups_at_most(const Sizes& z) {
   return std::max<long long>(1, rounds * z.d * z.d);
 }
 
+// Whether the one-block kinds (small_tensor, subspace_angles) run their groups pipelined
+// (kernels_templates/pipelined_group_steps.cuh: a group's rotations beside the next group's angles,
+// which the angle warps compute from 2^D-entry blocks a lane) where `room` holds the second tensor
+// buffer, structure general. The default is measured (an H200, float32, 10 sweeps;
+// bench/results/pipelined_groups_h200_2026-11-29.md): small_tensor at D = 3, where N = 8, 12, 14, 16
+// ran 0.96, 0.85, 0.83 and 0.89 of the time one group after another (N = 4, 10, 18 within 1%); at
+// D = 4 it ran 1.04x at N = 4..6 and 0.96 at N = 8, and the XOR passes' subspace_angles 1.01x at
+// D = 3 (cells of 8) and 1.09x at D = 4 (cells of 4). Tuning::pipelined_groups 1 takes both kinds
+// at D <= 5, 0 neither. The kernel also asks for the pivot subtensor in registers and warps beyond
+// the angle warps.
+bool pipelined_groups(const KernelSpec& spec, const Sizes& z, bool room) {
+  if (!room || spec.skew || spec.symmetric || spec.tuning.pipelined_groups == 0) return false;
+  if (spec.tuning.pipelined_groups == 1) return z.d <= 5;
+  return spec.kind == KernelKind::small_tensor && z.d == 3;
+}
+
 PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
   // The core, the factors, the rotation table, the schedule's groups (with structure skew each
   // group's live count too), block_sum's 32 double2.
@@ -327,13 +343,18 @@ PlanAttempt plan_small_tensor(const KernelSpec& spec, const Sizes& z) {
   if (warps < 1)
     return refused(too_large_for_a_block("small_tensor", z, fixed + z.subtensor * z.scalar, spec.tuning) +
                    "; use the group kernels (pivot_angles, group_pass)");
+  // Pipelined: a second core and rotation table, and each group's positions (group_positions).
+  const long long pipelined_bytes = z.entries * z.scalar + z.d * z.pairs * z.rotation + groups * z.n * 4;
+  const bool pipelined =
+      pipelined_groups(spec, z, fixed + pipelined_bytes + warps * z.subtensor * z.scalar <= spec.tuning.shared_bytes);
   std::vector<std::string_view> fragments{"pivot_subtensor.cuh", "figures.cuh", "mode_rotations.cuh",
                                           "register_blocks.cuh", "factor_rotation.cuh"};
   if (spec.skew) fragments.emplace_back("skew_blocks.cuh");
   fragments.emplace_back("shared_group_step.cuh");
+  fragments.emplace_back("pipelined_group_steps.cuh");
   return planned({fragments,
                   true,
-                  SmallTensorPlan{warps, static_cast<int>(groups)},
+                  SmallTensorPlan{warps, static_cast<int>(groups), pipelined},
                   {{"small_tensor", 32 * warps, 1, true}}});
 }
 
@@ -436,11 +457,18 @@ PlanAttempt plan_subspace_angles(const KernelSpec& spec, const Sizes& z) {
     return refused("subspace_angles: a cell of " + std::to_string(z.n) + "^" + std::to_string(z.d) + " entries needs " +
                    bytes(dynamic + fixed + per_warp) + " of shared memory, over the limit of " +
                    bytes(spec.tuning.subspace_shared_bytes) + " per block");
+  // Pipelined: a second cell (dynamic), rotation table and the groups' positions (static).
+  const long long pipelined_static = z.d * z.pairs * z.rotation + (z.n - 1) * z.n * 4;
+  const bool pipelined =
+      pipelined_groups(spec, z,
+                       fixed + pipelined_static + warps * per_warp <= spec.tuning.shared_bytes &&
+                           2 * dynamic + fixed + pipelined_static + warps * per_warp <= spec.tuning.subspace_shared_bytes);
+  const long long cells = pipelined ? 2 * dynamic : dynamic;
   return planned({{"pivot_subtensor.cuh", "mode_rotations.cuh", "register_blocks.cuh", "factor_rotation.cuh",
-                   "shared_group_step.cuh"},
+                   "shared_group_step.cuh", "pipelined_group_steps.cuh"},
                   true,
-                  SubspaceAnglesPlan{warps, dynamic},
-                  {{"subspace_angles", 32 * warps, 1, false, dynamic}}});
+                  SubspaceAnglesPlan{warps, cells, pipelined},
+                  {{"subspace_angles", 32 * warps, 1, false, cells}}});
 }
 
 // binom(n + r - 1, r), the multisets of size r over n symbols (n >= 1); saturates at 2^62. Also

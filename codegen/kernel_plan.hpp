@@ -93,6 +93,7 @@ struct MultiModeProductPlan {
 struct SmallTensorPlan {
   int warps;   // one block per tensor
   int groups;  // groups a sweep: the round robin's; with structure skew, at most this many (the run says how many)
+  bool pipelined;  // room for pipelined_group_steps' second tensor buffer, table and positions (pipelined_groups)
 };
 
 // One block: Lambda in registers (tile_rows rows per warp) for N <= 128, else from global memory.
@@ -123,7 +124,8 @@ struct QubitSweepPlan {
 // cell's, 2^k: one block per coset, the grid set by the caller (tensor N / 2^k).
 struct SubspaceAnglesPlan {
   int warps;
-  long long dynamic_shared_bytes;  // the cell
+  long long dynamic_shared_bytes;  // the cell, two where pipelined
+  bool pipelined;  // pipelined_group_steps (pipelined_groups)
 };
 
 // The tensor pass of an XOR subspace pass (kernels_templates/subspace_apply.cu).

@@ -101,6 +101,8 @@ void validate(const KernelSpec& spec) {
                         ": use -1 (the default), 0 (no bound) or 32..255");
   if (t.subspace_fused < -1 || t.subspace_fused > 2)
     throw codegen_error("subspace_fused " + std::to_string(t.subspace_fused) + ": use -1 (the default), 0, 1 or 2");
+  if (t.pipelined_groups < -1 || t.pipelined_groups > 1)
+    throw codegen_error("pipelined_groups " + std::to_string(t.pipelined_groups) + ": use -1 (the default), 0 or 1");
   if (t.subspace_angle_warps < 0 || t.subspace_angle_warps > 32)
     throw codegen_error("subspace_angle_warps " + std::to_string(t.subspace_angle_warps) + ": use 0 (32) or 1..32");
   if (t.packed_max_orbit < -1 || t.packed_max_orbit > 4096)

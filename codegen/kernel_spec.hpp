@@ -86,6 +86,11 @@ struct Tuning {
   // subspace_angles: warps a block at most, 1..32; 0 = 8 for cells of up to 1024 entries, else 32
   // (measured: kernel_plan.cpp, plan_subspace_angles).
   int subspace_angle_warps = 0;
+  // small_tensor and subspace_angles: a group's rotations beside the next group's angles
+  // (kernels_templates/pipelined_group_steps.cuh) where the block has room for a second tensor
+  // buffer: 0 never, 1 both kinds at every order the pivot subtensor's register form takes
+  // (D <= 5), -1 = the default, small_tensor at D = 3 (measured: kernel_plan.cpp, pipelined_groups).
+  int pipelined_groups = -1;
   // lambda_norm: the power steps and the Cholesky test of the pivot check's norm (stages 2 and 3)
   // for Lambda's size M <= this (N, or 2N for a complex tensor), -1 = the default, 64 (measured
   // against 0, 32 and 128 on an H100: bench/results/pivot_gram_registers_h100_2026-11-28.md; at

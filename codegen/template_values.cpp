@@ -49,7 +49,8 @@ Substitutions values_of(const ModeProductPlan& plan) { return {{"threads", to_st
 Substitutions values_of(const MultiModeProductPlan& plan) { return {{"threads", to_string(plan.threads)}}; }
 
 Substitutions values_of(const SmallTensorPlan& plan) {
-  return {{"warps", to_string(plan.warps)}, {"groups", to_string(plan.groups)}};
+  return {{"warps", to_string(plan.warps)}, {"groups", to_string(plan.groups)},
+          {"pipelined", plan.pipelined ? "true" : "false"}};
 }
 
 Substitutions values_of(const LambdaNormPlan& plan) {
@@ -68,7 +69,9 @@ Substitutions values_of(const QubitSweepPlan& plan) {
           {"settle_blocks", to_string(plan.settle_blocks)}};
 }
 
-Substitutions values_of(const SubspaceAnglesPlan& plan) { return {{"warps", to_string(plan.warps)}}; }
+Substitutions values_of(const SubspaceAnglesPlan& plan) {
+  return {{"warps", to_string(plan.warps)}, {"pipelined", plan.pipelined ? "true" : "false"}};
+}
 
 Substitutions values_of(const SymmetricAnglesPlan& plan) {
   Substitutions values{{"warps", to_string(plan.warps)},

@@ -16,6 +16,21 @@ constexpr bool subtensor_in_registers() {
   return SUBTENSOR * sizeof(Scalar) <= 128 && words + 48 <= 65536 / THREADS_;
 }
 
+// The D micro-iterations of a pivot subtensor held in one thread's registers (pair_rotations'
+// arithmetic, value for value); the rotation of mode n goes to out[n * PAIRS] where `write`.
+__device__ __forceinline__ void subtensor_rotations_in_registers(Scalar (&sub)[SUBTENSOR], Rotation* out,
+                                                                bool write = true) {
+  constexpr int all = SUBTENSOR - 1;
+#pragma unroll
+  for (int mode = 0; mode < D; ++mode) {
+    const int bit = 1 << mode;
+    const Rotation g = rule_rotation(sub[0], sub[bit], sub[all], sub[all ^ bit]);
+#pragma unroll
+    for (int half = 0; half < SUBTENSOR / 2; ++half) rotate_entry_pair(sub, half, bit, g);
+    if (write) out[mode * PAIRS] = g;
+  }
+}
+
 // pair_rotations in one thread: the same micro-iterations on the same values, in registers.
 __device__ inline void pair_rotations_in_registers(const Scalar* tensor, int p, int q, Rotation* out) {
   Scalar sub[SUBTENSOR];
@@ -26,15 +41,7 @@ __device__ inline void pair_rotations_in_registers(const Scalar* tensor, int p, 
     for (int n = 0; n < D; ++n) offset += ((bits >> n) & 1 ? q : p) * STRIDE[n];
     sub[bits] = tensor[offset];
   }
-  constexpr int all = SUBTENSOR - 1;
-#pragma unroll
-  for (int mode = 0; mode < D; ++mode) {
-    const int bit = 1 << mode;
-    const Rotation g = rule_rotation(sub[0], sub[bit], sub[all], sub[all ^ bit]);
-#pragma unroll
-    for (int half = 0; half < SUBTENSOR / 2; ++half) rotate_entry_pair(sub, half, bit, g);
-    out[mode * PAIRS] = g;
-  }
+  subtensor_rotations_in_registers(sub, out);
 }
 
 // Every memory mode's rotations at once, where subtensor_in_registers (pivot_subtensor.cuh). The
@@ -43,15 +50,54 @@ __device__ inline void pair_rotations_in_registers(const Scalar* tensor, int p, 
 // entries, fewer with the idle index) is closed under all of the group's rotations. A thread takes
 // a block into registers, rotates memory mode 0, 1, .. on it (rotate_memory_mode's order and
 // arithmetic, entry for entry, identities skipped) and writes it back: one barrier a group in
-// place of one a mode. Every thread of the block calls it; the caller synchronizes afterwards.
+// place of one a mode.
 inline constexpr int PARTS = (N + 1) / 2;
 
-__device__ inline void rotate_blocks_in_registers(Scalar* tensor, const Rotation (*table)[PAIRS], const int* pairs) {
-  int idle = N * (N - 1) / 2;  // odd N: the index the group leaves out
+// The block part[0] x .. x part[D - 1] of the group's partition (part PAIRS: the index `idle`) read
+// from `tensor` into x (offset: where each entry lies) and rotated in memory mode 0, 1, ..
+// (rotate_memory_mode's order and arithmetic, entry for entry, identities skipped). Bit k of an
+// entry's number picks q (else p) in memory mode k.
+__device__ __forceinline__ void rotated_block(const Scalar* tensor, const int (&part)[D], int idle,
+                                              const Rotation (*table)[PAIRS], const int* pairs,
+                                              int (&offset)[SUBTENSOR], Scalar (&x)[SUBTENSOR]) {
+#pragma unroll
+  for (int bits = 0; bits < SUBTENSOR; ++bits) {
+    offset[bits] = 0;  // a tensor in shared memory has fewer than 2^31 entries
+    int stride = 1;  // memory mode k's, N^(D-1-k): a constant once unrolled (power() here was not folded)
+#pragma unroll
+    for (int k = D - 1; k >= 0; --k) {
+      const int index = part[k] == PAIRS ? idle : pairs[2 * part[k] + ((bits >> k) & 1)];
+      offset[bits] += index * stride;
+      stride *= N;
+    }
+    x[bits] = tensor[offset[bits]];
+  }
+#pragma unroll
+  for (int k = 0; k < D; ++k) {
+    if (part[k] == PAIRS) continue;  // the idle index: no rotation in this mode
+    const Rotation g = table[MODE_OF_MEMORY_MODE[k]][part[k]];
+    if (is_identity(g)) continue;
+    const int bit = 1 << k;
+#pragma unroll
+    for (int half = 0; half < SUBTENSOR / 2; ++half) rotate_entry_pair(x, half, bit, g);
+  }
+}
+
+// The index a group of PAIRS pairs leaves out at odd N (none at even N: then unused).
+__device__ __forceinline__ int idle_index(const int* pairs) {
+  int idle = N * (N - 1) / 2;
   if constexpr (N % 2 == 1)
     for (int k = 0; k < PAIRS; ++k) idle -= pairs[2 * k] + pairs[2 * k + 1];
+  return idle;
+}
+
+// Every block of the group's partition rotated from `source` into `target` (the same buffer, or
+// another of the same layout), block t, t + stride, .. from `first`. The callers synchronize.
+__device__ inline void rotate_blocks_in_registers(const Scalar* source, Scalar* target, const Rotation (*table)[PAIRS],
+                                                  const int* pairs, int first, int stride) {
+  const int idle = idle_index(pairs);
   constexpr int blocks = static_cast<int>(power(PARTS, D));
-  for (int t = threadIdx.x; t < blocks; t += blockDim.x) {
+  for (int t = first; t < blocks; t += stride) {
     int part[D];
     int rest = t;
 #pragma unroll
@@ -59,31 +105,10 @@ __device__ inline void rotate_blocks_in_registers(Scalar* tensor, const Rotation
       part[k] = rest % PARTS;
       rest /= PARTS;
     }
-    // Bit k of an entry's number picks q (else p) in memory mode k.
-    int offset[SUBTENSOR];  // a tensor in shared memory has fewer than 2^31 entries
+    int offset[SUBTENSOR];
     Scalar x[SUBTENSOR];
+    rotated_block(source, part, idle, table, pairs, offset, x);
 #pragma unroll
-    for (int bits = 0; bits < SUBTENSOR; ++bits) {
-      offset[bits] = 0;
-      int stride = 1;  // memory mode k's, N^(D-1-k): a constant once unrolled (power() here was not folded)
-#pragma unroll
-      for (int k = D - 1; k >= 0; --k) {
-        const int index = part[k] == PAIRS ? idle : pairs[2 * part[k] + ((bits >> k) & 1)];
-        offset[bits] += index * stride;
-        stride *= N;
-      }
-      x[bits] = tensor[offset[bits]];
-    }
-#pragma unroll
-    for (int k = 0; k < D; ++k) {
-      if (part[k] == PAIRS) continue;  // the idle index: no rotation in this mode
-      const Rotation g = table[MODE_OF_MEMORY_MODE[k]][part[k]];
-      if (is_identity(g)) continue;
-      const int bit = 1 << k;
-#pragma unroll
-      for (int half = 0; half < SUBTENSOR / 2; ++half) rotate_entry_pair(x, half, bit, g);
-    }
-#pragma unroll
-    for (int bits = 0; bits < SUBTENSOR; ++bits) tensor[offset[bits]] = x[bits];
+    for (int bits = 0; bits < SUBTENSOR; ++bits) target[offset[bits]] = x[bits];
   }
 }

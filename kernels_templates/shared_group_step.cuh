@@ -50,7 +50,7 @@ __device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], 
     rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
   }
   if constexpr (registers) {
-    rotate_blocks_in_registers(core, table, group);
+    rotate_blocks_in_registers(core, core, table, group, threadIdx.x, blockDim.x);
     __syncthreads();
   } else {
 #pragma unroll

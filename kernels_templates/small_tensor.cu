@@ -24,6 +24,13 @@
 inline constexpr int WARPS = ${warps};
 inline constexpr int THREADS = 32 * WARPS;
 inline constexpr int GROUPS = ${groups};  // groups a sweep (at most, with structure skew)
+// A sweep's groups by pipelined_group_steps (pipelined_group_steps.cuh), where the plan found room
+// for the second tensor buffer and rotation table (structure general only).
+#if defined(TENSORDIAG_SKEW) || defined(TENSORDIAG_SYMMETRIC)
+inline constexpr bool PIPELINED = false;
+#else
+inline constexpr bool PIPELINED = ${pipelined} && group_steps_pipeline<THREADS>();
+#endif
 
 inline constexpr int STOP_MAX_SWEEPS = 0;
 inline constexpr int STOP_TOLERANCE = 1;
@@ -57,10 +64,12 @@ __device__ inline Figures figures_now(const Scalar* core) {
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 small_tensor(${small_tensor_parameters}) {
-  __shared__ Scalar core[ENTRIES];
+  __shared__ Scalar buffers[PIPELINED ? 2 : 1][ENTRIES];  // the core, and pipelined the buffer it is rotated into
   __shared__ Scalar factor[D][N * N];
-  __shared__ Rotation table[D][PAIRS];  // table[n][k] = (c, s) of pair k in logical mode n
+  __shared__ Rotation tables[PIPELINED ? 2 : 1][D][PAIRS];  // tables[.][n][k] = (c, s) of pair k in logical mode n
   __shared__ int groups[GROUPS][2 * PAIRS];  // the schedule, read once: no global load per group
+  __shared__ int position[PIPELINED ? GROUPS : 1][N];  // pipelined: group_positions of the groups
+  Scalar* core = buffers[0];
 #ifdef TENSORDIAG_SKEW
   __shared__ int live[GROUPS];  // each group's live pairs (they come first)
   const int group_count = schedule[0];
@@ -82,6 +91,10 @@ small_tensor(${small_tensor_parameters}) {
     factor[i / (N * N)][entry] = entry / N == entry % N ? Scalar(1) : Scalar(0);  // M_n = I
   }
   __syncthreads();
+  if constexpr (PIPELINED) {
+    group_positions(groups, group_count, position);
+    __syncthreads();
+  }
 
   // Sweep 0 describes the input. Every thread holds the same figures, so all take the same branches.
   const Figures input = figures_now(core);
@@ -98,12 +111,17 @@ small_tensor(${small_tensor_parameters}) {
   double off_rel_before = 1.0;
   while (reason == RUNNING) {
     ++sweep;
-    for (int r = 0; r < group_count; ++r) {
+    if constexpr (PIPELINED) {
+      core = pipelined_group_steps<WARPS>(core, core == buffers[0] ? buffers[PIPELINED ? 1 : 0] : buffers[0], factor,
+                                          tables, groups, position, group_count);
+    } else {
+      for (int r = 0; r < group_count; ++r) {
 #ifdef TENSORDIAG_SKEW
-      shared_group_step<WARPS>(core, factor, table, groups[r], subtensors, live[r]);
+        shared_group_step<WARPS>(core, factor, tables[0], groups[r], subtensors, live[r]);
 #else
-      shared_group_step<WARPS>(core, factor, table, groups[r], subtensors);
+        shared_group_step<WARPS>(core, factor, tables[0], groups[r], subtensors);
 #endif
+      }
     }
     const Figures now = figures_now(core);
     const double off_rel = off_input > 0 ? sqrt(now.off2) / off_input : 0.0;

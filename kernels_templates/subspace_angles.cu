@@ -20,10 +20,18 @@
 //   groups         the pass's groups as local pairs, each 2 * PAIRS ints (SubspacePass::local_group)
 //   group_count    how many, at most N - 1 (a pass takes some of V's 2^k - 1 matchings)
 //   blocks         out: per coset a and mode n the N x N row-major Q_n at ((a * D + n) * N * N)
-// Launch: grid = cosets (tensor_size / N), block = THREADS, dynamic shared memory ENTRIES scalars.
+// Launch: grid = cosets (tensor_size / N), block = THREADS, dynamic shared memory ENTRIES scalars
+// (pipelined: two cells of ENTRIES).
 
 inline constexpr int WARPS = ${warps};
 inline constexpr int THREADS = 32 * WARPS;
+// The pass's groups by pipelined_group_steps (pipelined_group_steps.cuh), where the plan found room
+// for the second cell (its dynamic shared memory then holds two) and rotation table.
+#ifdef TENSORDIAG_SYMMETRIC
+inline constexpr bool PIPELINED = false;
+#else
+inline constexpr bool PIPELINED = ${pipelined} && group_steps_pipeline<THREADS>();
+#endif
 
 // Stride of logical mode n in the whole tensor.
 __device__ inline long long tensor_stride(int n, int tensor_size, int fortran) {
@@ -38,8 +46,9 @@ subspace_angles(${subspace_angles_parameters}) {
   extern __shared__ __align__(16) unsigned char dynamic_shared[];
   Scalar* cell = reinterpret_cast<Scalar*>(dynamic_shared);
   __shared__ Scalar factor[D][N * N];
-  __shared__ Rotation table[D][PAIRS];
+  __shared__ Rotation tables[PIPELINED ? 2 : 1][D][PAIRS];
   __shared__ int pass_groups[N - 1][2 * PAIRS];  // read once: no global load and barrier a group
+  __shared__ int position[PIPELINED ? N - 1 : 1][N];  // pipelined: group_positions of the pass's groups
   __shared__ long long offset_of[D][N];  // where local index t of mode n lies in the tensor
   __shared__ Scalar subtensors[WARPS][SUBTENSOR];
 
@@ -52,6 +61,7 @@ subspace_angles(${subspace_angles_parameters}) {
   }
   for (int i = threadIdx.x; i < group_count * 2 * PAIRS; i += THREADS) pass_groups[i / (2 * PAIRS)][i % (2 * PAIRS)] = groups[i];
   __syncthreads();
+  if constexpr (PIPELINED) group_positions(pass_groups, group_count, position);  // before the barrier after the cell's load
   // Launched to overlap the previous pass's subspace_apply (gpu_subspace_passes.hpp): the set-up
   // above ran beside it; the tensor is read once it has ended and its writes are visible. Then this
   // pass's subspace_apply may begin: it sets up and loads its tile (the previous apply has ended),
@@ -70,7 +80,11 @@ subspace_angles(${subspace_angles_parameters}) {
   }
   __syncthreads();
 
-  for (int g = 0; g < group_count; ++g) shared_group_step<WARPS>(cell, factor, table, pass_groups[g], subtensors);
+  if constexpr (PIPELINED) {
+    pipelined_group_steps<WARPS>(cell, cell + ENTRIES, factor, tables, pass_groups, position, group_count);
+  } else {
+    for (int g = 0; g < group_count; ++g) shared_group_step<WARPS>(cell, factor, tables[0], pass_groups[g], subtensors);
+  }
   Scalar* out = blocks + static_cast<long long>(blockIdx.x) * D * N * N;
   for (int i = threadIdx.x; i < D * N * N; i += THREADS) out[i] = factor[i / (N * N)][i % (N * N)];
 }

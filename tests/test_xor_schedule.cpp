@@ -233,6 +233,11 @@ TEST_CASE("TENSORDIAG_SUBSPACE_FUSED: 0, 1 or 2, unset -1 (the plan's choice), a
                         {{"", -1}, {"0", 0}, {"1", 1}, {"2", 2}}, {"3", "-1", "yes", "2 "});
 }
 
+TEST_CASE("TENSORDIAG_PIPELINED_GROUPS: 0 or 1, unset -1 (the plan's choice), anything else one clear error") {
+  check_integer_setting("TENSORDIAG_PIPELINED_GROUPS", pipelined_groups_from_environment, -1, "0 or 1",
+                        {{"", -1}, {"0", 0}, {"1", 1}}, {"2", "-1", "on", "1 "});
+}
+
 TEST_CASE("TENSORDIAG_PIVOT_GRAM_SIZE: 0..128, unset -1 (the plan's default), anything else one clear error") {
   check_integer_setting("TENSORDIAG_PIVOT_GRAM_SIZE", pivot_gram_size_from_environment, -1, "0..128",
                         {{"", -1}, {"0", 0}, {"32", 32}, {"128", 128}}, {"129", "-1", "8.5", "all"});

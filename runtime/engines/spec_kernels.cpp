@@ -18,7 +18,7 @@ namespace {
   [[maybe_unused]] const auto& [block_size, pass_block_size, pass_register_bits, pass_warp_shuffles,
                                 pass_max_registers, shared_bytes, partial_blocks,
                                 max_grid_blocks, subspace_bits, subspace_shared_bytes, subspace_mirrored,
-                                subspace_fused, subspace_angle_warps, pivot_gram_size, packed_max_orbit, chunk_tile_bytes,
+                                subspace_fused, subspace_angle_warps, pipelined_groups, pivot_gram_size, packed_max_orbit, chunk_tile_bytes,
                                 opt_in_shared_bytes] = spec.tuning;
   [[maybe_unused]] const auto& [name, description, rotation, form, operands, stalls_on, hermitian_terms] = spec.rule;
 }
@@ -47,6 +47,7 @@ std::string spec_fingerprint(const codegen::KernelSpec& spec) {
                                 static_cast<long long>(t.subspace_bits), static_cast<long long>(t.subspace_shared_bytes),
                                 static_cast<long long>(t.subspace_mirrored), static_cast<long long>(t.subspace_fused),
                                 static_cast<long long>(t.subspace_angle_warps),
+                                static_cast<long long>(t.pipelined_groups),
                                 static_cast<long long>(t.pivot_gram_size), static_cast<long long>(t.packed_max_orbit),
                                 static_cast<long long>(t.chunk_tile_bytes),
                                 static_cast<long long>(t.opt_in_shared_bytes),

@@ -55,6 +55,10 @@ int subspace_angle_warps_from_environment() {
                          "0..32");
 }
 
+int pipelined_groups_from_environment() {
+  return integer_setting("TENSORDIAG_PIPELINED_GROUPS", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
+}
+
 int subspace_mirrored_from_environment() {
   return integer_setting("TENSORDIAG_SUBSPACE_MIRRORED", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
 }
@@ -106,6 +110,7 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning) {
   unless_unset(tuning.subspace_angle_warps, subspace_angle_warps_from_environment(), 0);
   unless_unset(tuning.subspace_mirrored, subspace_mirrored_from_environment(), -1);
   unless_unset(tuning.subspace_fused, subspace_fused_from_environment(), -1);
+  unless_unset(tuning.pipelined_groups, pipelined_groups_from_environment(), -1);
   unless_unset(tuning.pivot_gram_size, pivot_gram_size_from_environment(), -1);
   unless_unset(tuning.pass_block_size, pass_block_size_from_environment(), 0);
   unless_unset(tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment(), -1);

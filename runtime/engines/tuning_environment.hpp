@@ -15,6 +15,10 @@
 //                                   registers and global memory: 0 none, 1 the last (with the
 //                                   store), 2 the first too (with the load) (codegen
 //                                   Tuning::subspace_fused)
+//   TENSORDIAG_PIPELINED_GROUPS=b   the one-block engine's sweeps and the XOR passes' angles: a
+//                                   group's rotations beside the next group's angles (1, both at
+//                                   D <= 5; unset: the one-block engine at D = 3) or after them (0)
+//                                   (codegen Tuning::pipelined_groups)
 //   TENSORDIAG_PASS_WARP_SHUFFLES=b group_pass's exchanges between lanes of a warp by shuffles (1)
 //                                   or through shared memory (0) (codegen Tuning::pass_warp_shuffles)
 //   TENSORDIAG_PASS_BLOCK_SIZE=t    group_pass's threads a block, whole tiles (0: the plan's; else a
@@ -59,7 +63,7 @@ namespace tensordiag::runtime {
 // `tuning` with the variables above that shape a kernel's source set in it (a set variable
 // replaces its field, an unset one keeps it): SUBSPACE_BITS, SUBSPACE_ANGLE_WARPS,
 // PIVOT_GRAM_SIZE, PASS_BLOCK_SIZE, PASS_WARP_SHUFFLES, PASS_MAX_REGISTERS, PACKED_MAX_ORBIT,
-// CHUNK_TILE_BYTES.
+// CHUNK_TILE_BYTES, SUBSPACE_MIRRORED, SUBSPACE_FUSED, PIPELINED_GROUPS.
 // The engines' specs take them where they are made (kernel_spec_for) and again in GpuKernels (for
 // specs made elsewhere), so `tensordiag kernels` prints and compiles what a run under the same
 // environment compiles. The others choose paths, not sources.
@@ -69,6 +73,7 @@ int subspace_bits_from_environment();    // 0 when unset
 int subspace_angle_warps_from_environment();  // 0 when unset
 int subspace_mirrored_from_environment();  // -1 when unset
 int subspace_fused_from_environment();     // -1 when unset
+int pipelined_groups_from_environment();   // -1 when unset
 int pivot_gram_size_from_environment();  // -1 when unset
 int pass_block_size_from_environment();  // 0 when unset
 int pass_warp_shuffles_from_environment();  // -1 when unset

@@ -99,12 +99,7 @@ __device__ inline Scalar* pipelined_group_steps(Scalar* core, Scalar* spare, Sca
     } else {
       // The factors from the block's last thread down, the tensor's blocks from the first rotating
       // thread up (shared_group_step's split over the rotating threads).
-      for (int i = THREADS_ - 1 - static_cast<int>(threadIdx.x); i < D * PAIRS * N; i += rotating) {
-        const int row = i % N;
-        const int k = i / N % PAIRS;
-        const int mode = i / (N * PAIRS);
-        rotate_factor_row(factor[mode] + row * N, groups[g][2 * k], groups[g][2 * k + 1], table[mode][k]);
-      }
+      rotate_factor_rows(factor, table, groups[g], THREADS_ - 1 - static_cast<int>(threadIdx.x), rotating);
       rotate_blocks_in_registers(core, spare, table, groups[g], static_cast<int>(threadIdx.x) - ANGLE_THREADS, rotating);
     }
     __syncthreads();

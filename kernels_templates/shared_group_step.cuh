@@ -1,3 +1,15 @@
+// M_n <- M_n R_n for every mode by the group's table: row i % N of pair i / N % PAIRS's columns in
+// mode i / (N * PAIRS), for i = first, first + stride, ...
+__device__ __forceinline__ void rotate_factor_rows(Scalar (*factor)[N * N], const Rotation (*table)[PAIRS],
+                                                   const int* group, int first, int stride) {
+  for (int i = first; i < D * PAIRS * N; i += stride) {
+    const int row = i % N;
+    const int k = i / N % PAIRS;
+    const int mode = i / (N * PAIRS);
+    rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
+  }
+}
+
 // One group step on a tensor the whole block holds in shared memory (DESIGN.md sections 2-3), as
 // the CPU engine's group step: the warps run the D micro-iterations of the group's pairs (a warp a
 // pair, its pivot subtensor in `subtensors[warp]`; a thread a pair with the subtensor in registers
@@ -10,6 +22,7 @@
 // Under structure skew (small_tensor's variant) a thread a pair takes the first `live` pairs'
 // rotations from their block entries (skew_blocks.cuh), the same in every mode; the others pad the
 // group and carry the identity.
+
 template <int WARPS_>
 __device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], Rotation (*table)[PAIRS],
                                          const int* group, Scalar (*subtensors)[SUBTENSOR], int live = PAIRS) {
@@ -43,12 +56,7 @@ __device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], 
   __syncthreads();
   // The factors from the block's last thread down, the core's blocks from its first up: where the
   // block has threads for both, different warps run them side by side.
-  for (int i = 32 * WARPS_ - 1 - threadIdx.x; i < D * PAIRS * N; i += 32 * WARPS_) {
-    const int row = i % N;
-    const int k = i / N % PAIRS;
-    const int mode = i / (N * PAIRS);
-    rotate_factor_row(factor[mode] + row * N, group[2 * k], group[2 * k + 1], table[mode][k]);
-  }
+  rotate_factor_rows(factor, table, group, 32 * WARPS_ - 1 - static_cast<int>(threadIdx.x), 32 * WARPS_);
   if constexpr (registers) {
     rotate_blocks_in_registers(core, core, table, group, threadIdx.x, blockDim.x);
     __syncthreads();

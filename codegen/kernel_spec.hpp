@@ -94,8 +94,9 @@ struct Tuning {
   // lambda_norm: the power steps and the Cholesky test of the pivot check's norm (stages 2 and 3)
   // for Lambda's size M <= this (N, or 2N for a complex tensor), -1 = the default, 64 (measured
   // against 0, 32 and 128 on an H100: bench/results/pivot_gram_registers_h100_2026-11-28.md; at
-  // M = 128 the test cost 2.2x the Lanczos norm it saved); at most 128, the largest M whose
-  // Lambda the kernel holds in registers.
+  // M = 128 the test cost 2.2x the Lanczos norm it saved; with the blocked LDL^T test, on an H200,
+  // D = 3, N = 128 still 463 against 235 ms: pivot_check_launches_h200_2026-11-29.md); at most 128,
+  // the largest M whose Lambda the kernel holds in registers.
   int pivot_gram_size = -1;
   // packed_symmetric: packed_group (a group in one launch, a thread an orbit in local memory) where
   // a group's largest orbit holds at most this many entries, else packed_rotate (a launch a pair);

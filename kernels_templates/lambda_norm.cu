@@ -201,22 +201,37 @@ inline constexpr int LD = 32 * COLS;  // lambda_copy's row stride (>= M; past M 
 __device__ inline int last_row_of_warp(int warp) { return warp * ROWS + ROWS - 1; }
 __device__ inline bool tile_on_or_below_diagonal(int warp, int k) { return 32 * k <= last_row_of_warp(warp); }
 
-// Whether a Cholesky factorization of A = (tau^2 - shift) I - S completes (gram_norm_test.hpp):
-// then ||Lambda||_2 < tau for the scaled Lambda in `lambda_copy` (M x LD, shared memory), whose
-// S = Lambda^T Lambda (rounded) the function forms; frobenius2 >= ||Lambda||_F^2. The same value in
-// every thread.
+// Whether a factorization of A = (tau^2 - shift) I - S completes with positive pivots
+// (gram_norm_test.hpp): then ||Lambda||_2 < tau for the scaled Lambda in `lambda_copy` (M x LD,
+// shared memory), whose S = Lambda^T Lambda (rounded) the function forms; frobenius2 >=
+// ||Lambda||_F^2. The same value in every thread.
 // S: each thread sums its tile's S_ij = sum_r Lambda_ri Lambda_rj over r in order (N^3 / 2
 // multiply-adds over the lower tiles; row r's entries at the warp's rows are one broadcast, at the
 // lane's columns one coalesced load; fused multiply-adds, written out as the kernels are compiled
 // with --fmad=false: each rounds once, within the same gamma bounds, at half the instructions and
-// latency of a multiply and an add). The factorization is right-looking in registers, a barrier a
-// column: the owners of column c publish it (and the owner of A_cc its 1 / sqrt) into a shared
-// double buffer, then every thread updates its entries of rows and columns > c by l_i l_j with
-// l = A_.c (1 / sqrt(A_cc)). The reciprocal costs one rounding more than a division (Higham,
-// theorem 10.3, with gamma_{N+2} for gamma_{N+1}), which the shift below covers.
+// latency of a multiply and an add).
+// The factorization is A = L D L^T, right-looking in registers, GRAM_BLOCK columns a step: with
+// r_c = 1 / d_c rounded up (so d'_c = 1 / r_c <= d_c, d_c the computed pivot), column c updates
+// every entry below and right of it by a_ij -= fl(a_ic r_c) a_jc (one fused multiply-add), i >= j.
+// In exact terms that is the LDL^T of A with each pivot lowered from d_c to d'_c: the computed
+// L D' L^T = A + E - diag(d_c - d'_c) <= A + E, |E| <= gamma_(N+2) |L| D' |L|^T (Higham, Accuracy
+// and Stability, section 10.4; one rounding for l_ic, one a fused update), so positive pivots
+// prove A + E positive definite, with ||E||_2 <= gamma_(N+2) tr(L D' L^T) as for Cholesky (theorem
+// 10.3); the shift below covers it. A step: the owners of its columns published them (the panel:
+// A^(c0), every row); every thread factors the panel's GRAM_BLOCK x GRAM_BLOCK pivot block itself
+// (the same values everywhere, so a pivot <= 0 is a uniform exit), thread t carries row t through
+// the block's columns into l_tc and a_tc; a barrier; every thread updates its tile by the block's
+// columns, the next block's chunk first, whose owners then publish it; a barrier. Two barriers a
+// block of columns instead of one a column, and no root: the step's chain is GRAM_BLOCK upward
+// reciprocals. The result of each entry is that of the one-column-a-step order (the same
+// operations in the same order).
+inline constexpr int GRAM_BLOCK = 4;
+static_assert(32 % GRAM_BLOCK == 0, "lambda_norm: a block of columns lies in one lane chunk");
 __device__ inline bool gram_certifies_below(const double* lambda_copy, double tau, double frobenius2) {
-  constexpr int SLOTS = LD;  // column entries; [SLOTS]: 1 / sqrt of the pivot, or -1 when it is not > 0
-  __shared__ double column[2][SLOTS + 1];
+  constexpr int B = GRAM_BLOCK;
+  __shared__ double panel[B][LD];     // columns c0 + j of A^(c0), by row
+  __shared__ double scaled[B][LD];    // l_ic = fl(a_ic^(c) r_c), c = c0 + j, by row i
+  __shared__ double unscaled[B][LD];  // a_ic^(c), by row i
   const int t = threadIdx.x;
   const int warp = t / 32, lane = t % 32;
   const double tau2 = tau * tau;
@@ -250,48 +265,88 @@ __device__ inline bool gram_certifies_below(const double* lambda_copy, double ta
   for (int i = 0; i < ROWS; ++i)
 #pragma unroll
     for (int k = 0; k < COLS; ++k) a[i][k] = (warp * ROWS + i == lane + 32 * k ? tau2 - shift : 0.0) - a[i][k];
-  // Column c's entries from the warps whose rows are not all above it; the pivot's owner adds the
-  // reciprocal of its root.
-  const auto publish = [&](int c, double* to) {
-    if (last_row_of_warp(warp) < c || lane != c % 32) return;
-    const int chunk = c / 32;
+  // The columns c0 .. c0 + B - 1 (< M) into the panel, from the warps whose rows are not all above c0.
+  const auto publish = [&](int c0) {
+    const int j = lane - c0 % 32;
+    if (j < 0 || j >= B || c0 + j >= M || last_row_of_warp(warp) < c0) return;
+    const int chunk = c0 / 32;
 #pragma unroll
     for (int i = 0; i < ROWS; ++i) {
       double v = a[i][0];
 #pragma unroll
       for (int k = 1; k < COLS; ++k)
         if (k == chunk) v = a[i][k];
-      to[warp * ROWS + i] = v;
-      if (warp * ROWS + i == c) to[SLOTS] = v > 0.0 ? 1.0 / sqrt(v) : -1.0;
+      panel[j][warp * ROWS + i] = v;
     }
   };
-  for (int e = t; e < 2 * (SLOTS + 1); e += THREADS) (&column[0][0])[e] = 0.0;
-  __syncthreads();
-  publish(0, column[0]);
-  for (int c = 0; c < M; ++c) {
+  for (int e = t; e < B * LD; e += THREADS) {
+    (&scaled[0][0])[e] = 0.0;
+    (&unscaled[0][0])[e] = 0.0;
+  }
+  publish(0);
+  for (int c0 = 0; c0 < M; c0 += B) {
+    const int columns = M - c0 < B ? M - c0 : B;
+    __syncthreads();  // the panel is published; the last step's updates have read scaled, unscaled
+    // The pivot block's factorization (lower triangle), the same in every thread.
+    double p[B][B], reciprocal[B];
+#pragma unroll
+    for (int i = 0; i < B; ++i)
+#pragma unroll
+      for (int j = 0; j <= i; ++j) p[i][j] = i < columns ? panel[j][c0 + i] : (i == j ? 1.0 : 0.0);
+#pragma unroll
+    for (int j = 0; j < B; ++j) {
+      // A pivot that is not a positive finite number (NaN too) ends the test: not certified.
+      if (!(p[j][j] > 0x1p-900 && p[j][j] < 0x1p900)) return false;
+      reciprocal[j] = __drcp_ru(p[j][j]);
+#pragma unroll
+      for (int i = j + 1; i < B; ++i) {
+        const double l = p[i][j] * reciprocal[j];
+#pragma unroll
+        for (int k = j + 1; k <= i; ++k) p[i][k] = fma(-l, p[k][j], p[i][k]);
+      }
+    }
+    if (c0 + columns == M) break;  // every pivot is positive
+    // Row t through the block's columns: its l and a at each (the pivot rows repeat p's values).
+    if (t >= c0 && t < M) {
+      double x[B];
+#pragma unroll
+      for (int j = 0; j < B; ++j) x[j] = panel[j][t];
+#pragma unroll
+      for (int j = 0; j < B; ++j) {
+        const double l = x[j] * reciprocal[j];
+        scaled[j][t] = l;
+        unscaled[j][t] = x[j];
+#pragma unroll
+        for (int k = j + 1; k < B; ++k) x[k] = fma(-l, p[k][j], x[k]);
+      }
+    }
     __syncthreads();
-    const double* from = column[c % 2];
-    const double reciprocal = from[SLOTS];
-    if (!(reciprocal > 0.0)) return false;  // the same shared value in every thread: a uniform exit
-    if (c == M - 1) break;
-    if (last_row_of_warp(warp) <= c) continue;  // this warp's rows are factored
-    double l_row[TILE_ROWS], l_column[TILE_COLS];
+    const int next = c0 + B;
+    if (last_row_of_warp(warp) < next) continue;  // this warp's rows are factored
+    const int next_chunk = next / 32;
+    // The next block's chunk first and its publication, so that the next step's pivot block does
+    // not wait for the rest of the update.
+    const auto update = [&](bool next_only) {
+#pragma unroll 1  // a column at a time: its l_row in registers beside the tile
+      for (int j = 0; j < B; ++j) {
+        double l_row[TILE_ROWS];
 #pragma unroll
-    for (int i = 0; i < ROWS; ++i) l_row[i] = from[warp * ROWS + i] * reciprocal;
+        for (int i = 0; i < ROWS; i += 2) {
+          const double2 two = *reinterpret_cast<const double2*>(&scaled[j][warp * ROWS + i]);
+          l_row[i] = two.x;
+          l_row[i + 1] = two.y;
+        }
 #pragma unroll
-    for (int k = 0; k < COLS; ++k) l_column[k] = from[lane + 32 * k] * reciprocal;
-    // Column c + 1's chunk first and its publication, so that the next pivot's root overlaps the
-    // rest of the update (the barrier waits for the slower of the two, not their sum).
-    const int next_chunk = (c + 1) / 32;
-    const auto update = [&](bool next) {
+        for (int k = 0; k < COLS; ++k)
+          if ((k == next_chunk) == next_only && tile_on_or_below_diagonal(warp, k) && 32 * k + 31 >= next) {
+            const double column = unscaled[j][lane + 32 * k];
 #pragma unroll
-      for (int k = 0; k < COLS; ++k)
-        if ((k == next_chunk) == next && tile_on_or_below_diagonal(warp, k) && 32 * k + 31 > c)
-#pragma unroll
-          for (int i = 0; i < ROWS; ++i) a[i][k] = fma(-l_row[i], l_column[k], a[i][k]);
+            for (int i = 0; i < ROWS; ++i) a[i][k] = fma(-l_row[i], column, a[i][k]);
+          }
+      }
     };
     update(true);
-    publish(c + 1, column[(c + 1) % 2]);
+    publish(next);
     update(false);
   }
   return true;

@@ -667,8 +667,15 @@ __device__ inline double spectral_norm(const double* __restrict__ lambda, double
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 lambda_norm(${lambda_norm_parameters}) {
+  // Launched to overlap pivot_check_gather (runtime/engines/gpu_engine.cpp, GpuSweep): Lambda and
+  // the lines it wrote are read after the wait; the next gather or group pass may then begin (it
+  // waits for this kernel before it reads the rotations).
+  const unsigned token = wait_for_previous_kernel();
+  let_next_kernel_begin();
+  const double* const gathered = coherent_after_wait(lambda, token);
+  const double* const pivot_lines = coherent_after_wait(lines, token);
   bool exact = true;
-  const double value = spectral_norm(lambda, basis, pairs, eta, exact);
+  const double value = spectral_norm(gathered, basis, pairs, eta, exact);
   if (threadIdx.x == 0) {
     *norm = value;
     if (exact && exact_norms) ++*exact_norms;
@@ -677,5 +684,5 @@ lambda_norm(${lambda_norm_parameters}) {
   // (a launch fewer a mode check).
   if (rotations)
     for (int k = threadIdx.x; k < PAIRS; k += THREADS)
-      rotations[mode * PAIRS + k] = checked_rotation(pairs, lines, lambda, value, eta, k);
+      rotations[mode * PAIRS + k] = checked_rotation(pairs, pivot_lines, gathered, value, eta, k);
 }

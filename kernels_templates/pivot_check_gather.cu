@@ -145,6 +145,13 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 pivot_check_gather(${pivot_check_gather_parameters}) {
   __shared__ GroupMembership member;
   build_membership(pairs, member);
+  // Launched to overlap the kernel before it (the group pass or lambda_norm: runtime/engines/
+  // gpu_engine.cpp, GpuSweep): the tensor and the rotations it wrote are read, and Lambda and the
+  // lines it reads are written, after the wait; the next lambda_norm may then begin.
+  const unsigned token = wait_for_previous_kernel();
+  let_next_kernel_begin();
+  const Scalar* const core = coherent_after_wait(tensor, token);
+  const Rotation* const before = coherent_after_wait(rotations, token);
   if (blockIdx.x == 0)
     for (int i = threadIdx.x; i < N; i += THREADS) store(lambda, i, i, Wide(0.0));
   // A team of min(TEAM, 4 * 2^mode) lanes per entry i < j: lane r takes terms r, r + team, .. of
@@ -172,7 +179,7 @@ pivot_check_gather(${pivot_check_gather_parameters}) {
       const unsigned which = static_cast<unsigned>(t >> mode), bits = static_cast<unsigned>(t) & (terms - 1);
       const int l = which < 2 ? j : i;
       const int index = which == 0 || which == 3 ? j : i;
-      const Wide term = rotated_term(tensor, rotations, member, mode, l, index, bits);
+      const Wide term = rotated_term(core, before, member, mode, l, index, bits);
       if (which == 0) diagonal_j += term;
       else if (which == 1) fiber_j += term;
       else if (which == 2) diagonal_i += term;

@@ -304,11 +304,12 @@ private:
 // The work of one sweep, enqueued on a stream (captured once into a graph where it can be): per
 // group the angles (per mode with Lambda and its norm when checked; one rotation a pair for every
 // mode with structure symmetric), then the group pass, whose last instance of the sweep also sums
-// the figures. Unchecked, pivot_angles or symmetric_angles and group_pass are launched to overlap
-// the kernel before them where the device allows it (compute capability 9.0): the angles wait for
-// the previous pass's end and then let their pass begin, which loads its first tile meanwhile and
-// waits for the angles before it reads the rotations (kernels_templates/group_pass.cu; measured:
-// bench/results/overlapping_launches_h200_2026-11-28.md). A symmetric run keeps D factors as the
+// the figures. pivot_angles or symmetric_angles (checked: each mode's pivot_check_gather and
+// lambda_norm) and group_pass are launched to overlap the kernel before them where the device
+// allows it (compute capability 9.0): the angles wait for the previous kernel's end and then let
+// the next begin; the pass loads its first tile meanwhile and waits for the angles before it reads
+// the rotations (kernels_templates/group_pass.cu; measured:
+// bench/results/overlapping_launches_h200_2026-11-28.md, pivot_check_launches_h200_2026-11-29.md). A symmetric run keeps D factors as the
 // general one does: the same rotations reach each, so they stay equal, bit for bit (D N^2 work a
 // group where N^D is the pass's: one factor and a copy at the end would save (D - 1) / N^(D-2) of
 // the traffic).
@@ -335,8 +336,11 @@ public:
       return;
     }
     const Angles angles = group_angles();
-    // The angle kernels that wait for the pass before them and then let their own begin.
-    const bool overlapping = overlap_ && (angles == Angles::symmetric || angles == Angles::plain);
+    // The angle kernels that wait for the pass before them and then let their own begin; checked,
+    // each mode's gather and lambda_norm too (not with cuSOLVER's norm, or a skew core's passes).
+    const bool overlapping =
+        overlap_ && (angles == Angles::symmetric || angles == Angles::plain ||
+                     (angles == Angles::checked && norm_ == NormPath::device && !kernels_.skew_plan));
     const auto launch = [&](const auto& kernel, auto... arguments) {
       if (overlapping) kernel.overlapping(kernel.grid, stream, arguments...);
       else kernel(stream, arguments...);
@@ -346,7 +350,7 @@ public:
       dsl::Givens<T>* rotations = state_.group_rotations(g);
       switch (angles) {
         case Angles::checked:
-          for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode);
+          for (int mode = 0; mode < state_.order; ++mode) enqueue_checked_angles(stream, pairs, rotations, mode, launch);
           break;
         case Angles::host_steps: host_steps_->enqueue(stream, kernels_, state_.tensor.data(), pairs, rotations); break;
         case Angles::symmetric: launch(kernels_.symmetric_angles, state_.tensor.data(), pairs, rotations); break;
@@ -390,14 +394,18 @@ private:
 
   // Mode `mode`'s angles of a group, each pair rotated only where 2|Lambda_pq| >= eta ||Lambda||_2:
   // the gather's Lambda and pivot entries, then the norm and the rotations in one launch
-  // (lambda_norm), or cuSOLVER's norm and checked_angles.
-  void enqueue_checked_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations, int mode) {
+  // (lambda_norm), or cuSOLVER's norm and checked_angles. `launch` launches a kernel plainly or to
+  // overlap the one before it.
+  template <class Launch>
+  void enqueue_checked_angles(cudaStream_t stream, const int* pairs, dsl::Givens<T>* rotations, int mode,
+                              const Launch& launch) {
     double* lambda = state_.lambda.data();
-    kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda, state_.lines.data());
     if (norm_ == NormPath::device) {
-      kernels_.lambda_norm(stream, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(), pairs, eta_,
-                           state_.exact_norms.data(), state_.lines.data(), mode, rotations);
+      launch(kernels_.pivot_check_gather, state_.tensor.data(), pairs, rotations, mode, lambda, state_.lines.data());
+      launch(kernels_.lambda_norm, lambda, state_.lanczos_basis.data(), state_.lambda_norm.data(), pairs, eta_,
+             state_.exact_norms.data(), state_.lines.data(), mode, rotations);
     } else {
+      kernels_.pivot_check_gather(stream, state_.tensor.data(), pairs, rotations, mode, lambda, state_.lines.data());
       cusolver_norm_->enqueue(stream, lambda);
       kernels_.checked_angles(stream, pairs, state_.lines.data(), lambda, cusolver_norm_->norm(), eta_, mode, rotations);
     }

@@ -260,6 +260,17 @@ __device__ __forceinline__ T read_after_wait(const T* p, unsigned token) {
   return value;
 }
 
+// p, for reads after the wait that returned `token` (as read_after_wait, for code that reads
+// through a pointer in many places): the same address, out of an asm statement that takes the
+// token, so the compiler can neither trace it to a const __restrict__ argument (its loads are
+// ordinary, coherent ones, never ld.global.nc) nor move them above the wait.
+template <class T>
+__device__ __forceinline__ const T* coherent_after_wait(const T* p, unsigned token) {
+  const T* q;
+  asm("add.u64 %0, %1, %2;" : "=l"(q) : "l"(p), "l"(static_cast<unsigned long long>(token)));
+  return q;
+}
+
 // What a pair rejected by the pivot check carries: (c, s) = (1, 0).
 __device__ inline bool is_identity(Rotation g) { return g.c == Scalar(1) && g.s == Scalar(0); }
 

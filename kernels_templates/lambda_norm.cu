@@ -69,7 +69,7 @@ inline constexpr bool IN_REGISTERS = ROWS > 0;
 inline constexpr int COLS = (M + 31) / 32;         // columns per lane of the register tile
 inline constexpr int TILE_ROWS = IN_REGISTERS ? ROWS : 1;
 inline constexpr int TILE_COLS = IN_REGISTERS ? COLS : 1;
-inline constexpr int CHECK_EVERY = 2;
+inline constexpr int CHECK_EVERY = 2;  // measured against 3, 4, 8: bench/results/lanczos_check_every_h200_2026-11-29.md
 inline constexpr int BASIS_SHARED_BYTES = 16 * 1024;
 inline constexpr bool BASIS_SHARED = (STEPS + 1) * M * 8 <= BASIS_SHARED_BYTES;
 inline constexpr double TOLERANCE = 1e-13;          // on the Ritz value, relative

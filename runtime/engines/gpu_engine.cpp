@@ -308,8 +308,8 @@ private:
 // lambda_norm) and group_pass are launched to overlap the kernel before them where the device
 // allows it (compute capability 9.0): the angles wait for the previous kernel's end and then let
 // the next begin; the pass loads its first tile meanwhile and waits for the angles before it reads
-// the rotations (kernels_templates/group_pass.cu; measured:
-// bench/results/overlapping_launches_h200_2026-11-28.md, pivot_check_launches_h200_2026-11-29.md). A symmetric run keeps D factors as the
+// the rotations (kernels_templates/group_pass.cu; measured: bench/results/overlapping_launches_h200_
+// 2026-11-28.md, pivot_check_launches_h200_2026-11-29.md). A symmetric run keeps D factors as the
 // general one does: the same rotations reach each, so they stay equal, bit for bit (D N^2 work a
 // group where N^D is the pass's: one factor and a copy at the end would save (D - 1) / N^(D-2) of
 // the traffic).
@@ -337,10 +337,9 @@ public:
     }
     const Angles angles = group_angles();
     // The angle kernels that wait for the pass before them and then let their own begin; checked,
-    // each mode's gather and lambda_norm too (not with cuSOLVER's norm, or a skew core's passes).
-    const bool overlapping =
-        overlap_ && (angles == Angles::symmetric || angles == Angles::plain ||
-                     (angles == Angles::checked && norm_ == NormPath::device && !kernels_.skew_plan));
+    // each mode's gather and lambda_norm too (not with cuSOLVER's norm).
+    const bool overlapping = overlap_ && (angles == Angles::symmetric || angles == Angles::plain ||
+                                          (angles == Angles::checked && norm_ == NormPath::device));
     const auto launch = [&](const auto& kernel, auto... arguments) {
       if (overlapping) kernel.overlapping(kernel.grid, stream, arguments...);
       else kernel(stream, arguments...);

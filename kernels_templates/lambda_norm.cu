@@ -107,23 +107,28 @@ __device__ inline double block_total(double v, double* scratch) {
 // The number of eigenvalues of T_m below x: the sign changes of p_0 = 1, p_1, .., p_m with
 // p_i = det(T_i - x I) scale^i (the negative pivots of T - x I = L D L^T). beta2[i] = beta_i^2 couples
 // rows i-1 and i. A zero p_i takes p_{i-1}'s sign (a zero pivot counts as positive, as in LAPACK's
-// dstebz); p is rescaled by powers of two, which keeps the signs.
+// dstebz); p is rescaled by powers of two, which keeps the signs. `scale` is a power of two near
+// 1 / ||T||, so |p| grows at most 3x a step (|alpha_i - x| scale <= 2, beta2_i scale^2 <= 1) and a
+// zero fix-up starts at 2^-600: the range is checked every fourth step (2^+-500 with room for four).
 __device__ inline int eigenvalues_below(const double* alpha, const double* beta2, int m, double x, double scale) {
+  const double scale2 = scale * scale;
   double older = 1.0;
   double p = (alpha[0] - x) * scale;
   if (p == 0.0) p = 0x1p-600;
   int below = p < 0.0;
   for (int i = 1; i < m; ++i) {
-    double next = (alpha[i] - x) * scale * p - beta2[i] * scale * scale * older;
+    double next = fma((alpha[i] - x) * scale, p, -(beta2[i] * scale2) * older);
     if (next == 0.0) next = p < 0.0 ? -0x1p-600 : 0x1p-600;
     below += (next < 0.0) != (p < 0.0);
     older = p;
     p = next;
-    const double size = fabs(p);
-    if (size < 0x1p-500 || size > 0x1p500) {
-      const double factor = size < 0x1p-500 ? 0x1p500 : 0x1p-500;
-      p *= factor;
-      older *= factor;
+    if (i % 4 == 0) {
+      const double size = fabs(p);
+      if (size < 0x1p-500 || size > 0x1p500) {
+        const double factor = size < 0x1p-500 ? 0x1p500 : 0x1p-500;
+        p *= factor;
+        older *= factor;
+      }
     }
   }
   return below;
@@ -142,14 +147,17 @@ __device__ inline void bracket_ritz_value(const double* alpha, const double* bet
     // The geometric spacing needs order, not precision: single-precision exp2 and log2 (hardware
     // instructions; the double library functions were a fifth of the compile time).
     const float ratio = log2f(static_cast<float>(fmin(finest / width, 1.0)));
+    constexpr double SPACING = 1.0 / (THREADS + 1);
     const auto point = [&](int k) {
       return round == 0 ? lo + width * static_cast<double>(exp2f(ratio * static_cast<float>(THREADS - 1 - k) /
                                                                  static_cast<float>(THREADS - 1)))
-                        : lo + width * static_cast<double>(k + 1) / (THREADS + 1);
+                        : lo + width * (static_cast<double>(k + 1) * SPACING);
     };
     const double x = point(t);
-    // Points at or below the largest eigenvalue: a prefix of the (increasing) points.
-    const int k = __syncthreads_count(eigenvalues_below(alpha, beta2, m, x, 1.0 / hi) < m);
+    // Points at or below the largest eigenvalue: a prefix of the (increasing) points. The Sturm
+    // products scale by 2^-e, hi in [2^e, 2^(e+1)): exact, and no division.
+    const double scale = ldexp(1.0, -ilogb(hi));
+    const int k = __syncthreads_count(eigenvalues_below(alpha, beta2, m, x, scale) < m);
     const double next_lo = k > 0 ? point(k - 1) : lo;
     const double next_hi = k < THREADS ? point(k) : hi;
     lo = fmax(lo, next_lo);

@@ -107,9 +107,11 @@ __device__ inline double block_total(double v, double* scratch) {
 // The number of eigenvalues of T_m below x: the sign changes of p_0 = 1, p_1, .., p_m with
 // p_i = det(T_i - x I) scale^i (the negative pivots of T - x I = L D L^T). beta2[i] = beta_i^2 couples
 // rows i-1 and i. A zero p_i takes p_{i-1}'s sign (a zero pivot counts as positive, as in LAPACK's
-// dstebz); p is rescaled by powers of two, which keeps the signs. `scale` is a power of two near
-// 1 / ||T||, so |p| grows at most 3x a step (|alpha_i - x| scale <= 2, beta2_i scale^2 <= 1) and a
-// zero fix-up starts at 2^-600: the range is checked every fourth step (2^+-500 with room for four).
+// dstebz); p is rescaled by powers of two, which keeps the signs. `scale` = 2^-e with the bracket's
+// top hi in [2^e, 2^(e+1)): 0 <= alpha_i, x <= hi and beta_i <= T_m's largest eigenvalue <= hi (the
+// 2 x 2 block of rows i-1, i, alpha >= 0), so |alpha_i - x| scale < 2, beta2_i scale^2 < 4 and |p|
+// grows at most 6x a step; a zero fix-up starts at 2^-600: the range is checked every fourth step
+// (2^+-500 with room for four).
 __device__ inline int eigenvalues_below(const double* alpha, const double* beta2, int m, double x, double scale) {
   const double scale2 = scale * scale;
   double older = 1.0;

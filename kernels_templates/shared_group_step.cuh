@@ -22,7 +22,6 @@ __device__ __forceinline__ void rotate_factor_rows(Scalar (*factor)[N * N], cons
 // Under structure skew (small_tensor's variant) a thread a pair takes the first `live` pairs'
 // rotations from their block entries (skew_blocks.cuh), the same in every mode; the others pad the
 // group and carry the identity.
-
 template <int WARPS_>
 __device__ inline void shared_group_step(Scalar* core, Scalar (*factor)[N * N], Rotation (*table)[PAIRS],
                                          const int* group, Scalar (*subtensors)[SUBTENSOR], int live = PAIRS) {

@@ -128,10 +128,10 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
                    {"checked_angles", angle_threads, std::max<long long>(1, ceil_div(z.pairs, angle_threads))}}});
 }
 
-// The tile of kernels_templates/group_pass.cu: 2^(D-1) slots of the innermost mode's N entries.
-// R = min(D - 1, pass_register_bits (default 5, complex 3), the bits of 256 bytes of registers)
-// outer modes mix in registers, the other T = D - 1 - R through shared memory between threads; a
-// tile takes N << T threads, and a block as many whole tiles as pass_block_size (default 512,
+// The tile of kernels_templates/group_pass.cu: 2^(D-m) slots of the m innermost modes' N^m entries
+// (group_pass_inner_modes says m). R = min(D - m, pass_register_bits (default 5, complex 3), the
+// bits of 256 bytes of registers) outer modes mix in registers, the other T = D - m - R through
+// shared memory between threads; a tile takes N^m << T threads, and a block as many whole tiles as pass_block_size (default 512,
 // complex 256, 128 for small tensors: small_pass_blocks) allows. Each thread
 // holds at least 8 entries (several innermost positions when 2^R < 8: more loads in flight between
 // barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
@@ -161,23 +161,51 @@ bool small_pass_blocks(const Sizes& z) {
   return z.n % 2 == 0 && z.n >= 6 && z.n <= 16 && z.entries <= (1LL << 21);
 }
 
+// A group_pass tile's shape for m inner modes (see above): its register bits R, its run of N^m
+// entries a slot, the run's threads and the tile's threads.
+struct PassTile {
+  int inner_modes, outer, register_bits;
+  long long run, x_threads, tile_threads;
+};
+PassTile pass_tile(const KernelSpec& spec, const Sizes& z, int inner_modes) {
+  const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
+  const int outer = z.d - inner_modes;
+  const long long run = saturating_power(z.n, inner_modes);
+  const int asked_bits = spec.tuning.pass_register_bits != 0 ? spec.tuning.pass_register_bits : is_complex(spec.dtype) ? 3 : 5;
+  int r = std::min({outer, asked_bits, register_bits_cap(z)});
+  while ((run << (outer - r)) > max_threads && r < outer) ++r;
+  const long long x_per_thread = std::min<long long>(run, std::max(ceil_div(run, max_threads), ceil_div(8, 1LL << r)));
+  const long long x_threads = ceil_div(run, x_per_thread);
+  return {inner_modes, outer, r, run, x_threads, x_threads << (outer - r)};
+}
+
+// The innermost memory modes a group_pass tile takes whole (Tuning::pass_inner_modes, at most
+// D - 2, so that a slab's two outermost modes stay outer: runtime/distributed/slab.hpp). By default
+// two where N is even, at least 4, and a row of N entries is under a 32-byte sector (float32 N = 4
+// and 6), when the tile of two then takes at most 512 threads, else one. Measured on an H200
+// (float32, 10 sweeps, ms, one inner mode -> two; bench/results/pass_inner_modes_h200_2026-11-29.md):
+//   12 x 4  4.81 -> 4.03    9 x 6   3.02 -> 2.41    13 x 4 (1024 threads) 18.85 -> 16.74
+//   10 x 6 15.51 -> 12.88   11 x 6 (576 threads) 94.9 -> 108.3   14 x 4 (R raised to 6) 72.9 -> 272
+// and with N = 8 (32-byte rows) mixed: 9 x 8 28.60 -> 26.85, but 8 x 8 3.53 -> 3.92 and 10 x 8
+// 280.6 -> 303.0, so one there.
+int group_pass_inner_modes(const KernelSpec& spec, const Sizes& z) {
+  const int most = std::max(1, z.d - 2);
+  if (spec.tuning.pass_inner_modes != -1) return std::min(spec.tuning.pass_inner_modes, most);
+  const bool short_rows = z.n % 2 == 0 && z.n >= 4 && z.n * z.scalar < 32;
+  return short_rows && most >= 2 && pass_tile(spec, z, 2).tile_threads <= 512 ? 2 : 1;
+}
+
 PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const bool complex = is_complex(spec.dtype);
-  const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
-  const int outer = z.d - 1;
+  const PassTile tile = pass_tile(spec, z, group_pass_inner_modes(spec, z));
+  const int inner_modes = tile.inner_modes, outer = tile.outer, r = tile.register_bits;
+  const long long run = tile.run, x_threads = tile.x_threads, tile_threads = tile.tile_threads;
   const int register_cap = register_bits_cap(z);
-  const int asked_bits = spec.tuning.pass_register_bits != 0 ? spec.tuning.pass_register_bits : complex ? 3 : 5;
-  int r = std::min({outer, asked_bits, register_cap});
-  while ((static_cast<long long>(z.n) << (outer - r)) > max_threads && r < outer) ++r;
   if (r > register_cap)
-    return refused("group_pass: a tile of " + std::to_string(z.n) + " x 2^" + std::to_string(outer) + " entries needs 2^" +
+    return refused("group_pass: a tile of " + std::to_string(run) + " x 2^" + std::to_string(outer) + " entries needs 2^" +
                    std::to_string(r) + " registers a thread, over the 2^" + std::to_string(register_cap) +
                    " that do not spill (small N with large D: the pass has no tiling for it yet)");
   const int t = outer - r;
-  const long long x_per_thread =
-      std::min<long long>(z.n, std::max(ceil_div(z.n, max_threads), ceil_div(8, 1LL << r)));
-  const long long x_threads = ceil_div(z.n, x_per_thread);
-  const long long tile_threads = x_threads << t;
   const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size
                             : small_pass_blocks(z)          ? 128
                             : complex                       ? 256
@@ -188,11 +216,11 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   // group, held_representatives, second_representatives, partner_of, pair_of, held_count,
   // second_count and figures.cuh's warp_sums
   const long long tables = 4 * representatives * 4 + 2LL * z.n * 4 + 16 + 32 * 16;
-  const auto shared = [&] { return tiles_per_block * chunk * (static_cast<long long>(z.n) << t) * z.scalar + tables; };
+  const auto shared = [&] { return tiles_per_block * chunk * (run << t) * z.scalar + tables; };
   while (shared() > spec.tuning.shared_bytes && tiles_per_block > 1) tiles_per_block /= 2;
   while (shared() > spec.tuning.shared_bytes && chunk > 1) chunk /= 2;
   if (shared() > spec.tuning.shared_bytes)
-    return refused("group_pass: one exchange row of " + std::to_string(static_cast<long long>(z.n) << t) +
+    return refused("group_pass: one exchange row of " + std::to_string(run << t) +
                    " entries and the index tables (" + bytes(shared()) + ") exceed the shared memory limit (" +
                    bytes(spec.tuning.shared_bytes) + ")");
   const int threads = static_cast<int>(ceil_div(tiles_per_block * tile_threads, 32) * 32);
@@ -208,8 +236,8 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   // size bounds the registers as much, and NVRTC took more registers with it than without.
   const int blocks = max_registers == 0 ? 0 : 65536 / (threads * max_registers);
   const int min_blocks = blocks >= 2 ? blocks : 0;
-  const GroupPassPlan plan{threads,     r, x_threads, chunk, pass_blocks, factor_blocks, 2 * pass_blocks, warp_shuffles,
-                           min_blocks};
+  const GroupPassPlan plan{threads,      r,         inner_modes, x_threads, chunk, pass_blocks, factor_blocks, 2 * pass_blocks,
+                           warp_shuffles, min_blocks};
   return planned(
       {{"factor_rotation.cuh", "figures.cuh"}, false, plan, {{"group_pass", threads, pass_blocks + factor_blocks}}});
 }

@@ -55,7 +55,8 @@ struct PivotCheckGatherPlan {
 struct GroupPassPlan {
   int threads;
   int register_bits;        // R: outer modes mixed in registers
-  long long x_threads;      // threads along the innermost mode in a tile
+  int inner_modes;          // the innermost memory modes a tile takes whole
+  long long x_threads;      // threads along a slot's run of N^inner_modes entries
   long long chunk;          // registers exchanged per round through shared memory
   long long pass_blocks;    // the blocks that rotate the tensor; the rest rotate the factors
   long long factor_blocks;

@@ -25,6 +25,7 @@ Substitutions values_of(const PivotCheckGatherPlan& plan) {
 Substitutions values_of(const GroupPassPlan& plan) {
   return {{"threads", to_string(plan.threads)},
           {"register_bits", to_string(plan.register_bits)},
+          {"inner_modes", to_string(plan.inner_modes)},
           {"x_threads", to_string(plan.x_threads)},
           {"chunk", to_string(plan.chunk)},
           {"pass_blocks", to_string(plan.pass_blocks)},

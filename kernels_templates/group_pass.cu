@@ -4,24 +4,28 @@
 // and, in the same launch, the factors M_n <- M_n R_n.
 //
 // Entries that mix form orbits under the pair swaps in every mode. A tile is one representative
-// index in each of the D - 1 outer memory modes (the p of a pair, or the unpaired index of an odd
-// N) and the whole innermost memory mode: 2^(D-1) "slots" (slot bit k picks p or its partner q in
-// outer memory mode k) of N contiguous entries. The modes commute, so they may be applied in any
-// order; each entry as x <- c x + s y (x at p), y <- c y - s x (y at q). The tile is split so that
-// most mixing happens in registers:
+// index in each of the OUTER = D - INNER_MODES outer memory modes (the p of a pair, or the unpaired
+// index of an odd N) and the whole of the INNER_MODES innermost memory modes: 2^OUTER "slots" (slot
+// bit k picks p or its partner q in outer memory mode k) of X = N^INNER_MODES contiguous entries.
+// Whole inner modes make the tile's rows runs of X entries: with one (N entries) a small N reads
+// half sectors (N = 4, float32: 16 bytes) and the partner row of a pair such as (0, 3) lies apart.
+// The modes commute, so they may be applied in any order; they are applied in memory order, each
+// entry as x <- c x + s y (x at p),
+// y <- c y - s x (y at q). The tile is split so that most mixing happens in registers:
 //   - register modes, the R outermost memory modes: each thread holds the 2^R entries that differ
 //     in them (REGS registers) and mixes them without talking to anyone;
-//   - thread modes, the T = D - 1 - R memory modes inside those: bit k - R of the thread's slot
+//   - thread modes, the T = OUTER - R memory modes inside those: bit k - R of the thread's slot
 //     index t picks p or q; the partner is thread t ^ 2^(k - R), reached through shared memory;
-//   - the innermost memory mode: the thread's positions x (coalesced: neighbouring threads take
-//     neighbouring x); the partner of x is its pair's other index, reached through shared memory.
+//   - the inner memory modes: the thread's positions x in the slot's run (coalesced: neighbouring
+//     threads take neighbouring x); in inner mode k the partner of x swaps x's digit of that mode
+//     for its pair's other index, reached through shared memory.
 // Each exchange writes the thread's registers to shared memory, reads the partner's, mixes
 // (CHUNK registers at a time when the tile would not fit); where the partner is a lane of the same
 // warp (exchanged_in_warp) a shuffle brings its value instead, with no barrier and half the
 // traffic of the shared-memory write and read. The (c, s) come from `rotations`
 // directly: a few per thread and tile, the same for many threads, cached. Shared-memory traffic is one write and
-// one read per entry for each of the T + 1 exchanged modes outside a warp, none for the R register
-// modes nor for the exchanged modes inside a warp.
+// one read per entry for each of the T + INNER_MODES exchanged modes outside a warp, none for the
+// R register modes nor for the exchanged modes inside a warp.
 //
 // Arguments (see the prelude for pairs and rotations):
 //   tensor     N^D entries, rotated in place
@@ -46,16 +50,18 @@
 
 inline constexpr int THREADS = ${threads};
 inline constexpr int R = ${register_bits};
-inline constexpr int OUTER = D - 1;
+inline constexpr int INNER_MODES = ${inner_modes};              // innermost memory modes a tile takes whole
+inline constexpr int OUTER = D - INNER_MODES;
 inline constexpr int T = OUTER - R;
 inline constexpr int REGS = 1 << R;
-inline constexpr int X_THREADS = ${x_threads};                  // threads along the innermost mode
-inline constexpr int X_PER_THREAD = (N + X_THREADS - 1) / X_THREADS;
+inline constexpr int X = static_cast<int>(power(N, INNER_MODES));  // a slot's contiguous entries
+inline constexpr int X_THREADS = ${x_threads};                  // threads along a slot's run
+inline constexpr int X_PER_THREAD = (X + X_THREADS - 1) / X_THREADS;
 inline constexpr int TILE_THREADS = X_THREADS << T;
 inline constexpr int TILES_PER_BLOCK = THREADS / TILE_THREADS;
 inline constexpr int CHUNK = ${chunk};                          // registers per exchange round
 inline constexpr bool WARP_SHUFFLES = ${warp_shuffles};         // exchanges inside a warp by shuffles
-inline constexpr int SLOT_ENTRIES = N << T;                     // one register's entries of a tile
+inline constexpr int SLOT_ENTRIES = X << T;                     // one register's entries of a tile
 // Representatives per outer mode: the p of each pair, then the unpaired index of an odd N.
 inline constexpr int REPRESENTATIVES = (N + 1) / 2;
 inline constexpr long long TILES = power(REPRESENTATIVES, OUTER);
@@ -86,13 +92,40 @@ __device__ __forceinline__ Mix mix_of(Rotation g, bool at_q) {
 }
 __device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) { return m.c * x + m.t * y; }
 
-// Whether exchanged memory mode k (R <= k <= OUTER) pairs each thread with a lane of its own warp.
+// Whether exchanged memory mode k (R <= k < D) pairs each thread with a lane of its own warp.
 // Thread mode k pairs threads 2^(k-R) X_THREADS apart within aligned runs of X_THREADS << (k-R+1)
-// (tiles start at multiples of TILE_THREADS, a multiple of the run); the innermost mode pairs the
-// X_THREADS threads of a slot, one position each, among themselves.
+// (tiles start at multiples of TILE_THREADS, a multiple of the run); inner mode k, stride s within
+// the run, pairs the threads of one position each within aligned runs of N s positions, which lie
+// in a warp when N s divides 32 (X_THREADS = X, a multiple of N s, when a thread holds one position).
 __device__ constexpr bool exchanged_in_warp(int k) {
   if (!WARP_SHUFFLES) return false;
-  return k == OUTER ? X_PER_THREAD == 1 && 32 % X_THREADS == 0 : 32 % (X_THREADS << (k - R + 1)) == 0;
+  return k >= OUTER ? X_PER_THREAD == 1 && 32 % (N * memory_stride(k)) == 0 : 32 % (X_THREADS << (k - R + 1)) == 0;
+}
+
+// Inner memory mode k at position x of a slot's run: the position of x's partner (x's digit d of
+// that mode replaced by the other index of d's pair), or -1 where d is unpaired; `pair` gets d's
+// pair and `at_q` whether d is the pair's q (the larger index).
+__device__ __forceinline__ int inner_partner(int x, int k, const int* partner_of, const int* pair_of, int& pair,
+                                             bool& at_q) {
+  const int stride = static_cast<int>(memory_stride(k));
+  const int d = x / stride % N;
+  const int y = partner_of[d];
+  pair = y >= 0 ? pair_of[d] : 0;
+  at_q = d > y;
+  return y >= 0 ? x + (y - d) * stride : -1;
+}
+
+// The index every inner mode of position x shares, or -1 where they differ: (x, .., x) of the
+// figures' diagonal needs it.
+__device__ __forceinline__ int inner_diagonal_index(int x) {
+  const int d = x % N;
+  int rest = x;
+#pragma unroll
+  for (int i = 0; i < INNER_MODES; ++i) {
+    if (rest % N != d) return -1;
+    rest /= N;
+  }
+  return d;
 }
 
 // The x of lane `lane` of this warp (every lane calls it, each naming its own source).
@@ -173,7 +206,7 @@ group_pass(${group_pass_parameters}) {
   const bool has_tile = tile_in_block < TILES_PER_BLOCK;
   const int local = threadIdx.x % TILE_THREADS;
   const int t = local / X_THREADS;       // slot bits of the thread modes
-  const int x0 = local % X_THREADS;      // first innermost position; then x0 + X_THREADS, ...
+  const int x0 = local % X_THREADS;      // first position in the slot's run; then x0 + X_THREADS, ...
   Scalar (*const buffer)[SLOT_ENTRIES] = exchange[has_tile ? tile_in_block : 0];
   double off = 0.0, diag = 0.0;
   // The rotations are read after wait_for_previous_kernel, in the first tile once its loads are in flight.
@@ -244,7 +277,7 @@ group_pass(${group_pass_parameters}) {
 #pragma unroll
     for (int xi = 0; xi < X_PER_THREAD; ++xi) {
       const int x = x0 + xi * X_THREADS;
-      const bool x_valid = thread_valid && (X_PER_THREAD == 1 || x < N);
+      const bool x_valid = thread_valid && (X_PER_THREAD == 1 || x < X);
 #pragma unroll
       for (int j = 0; j < REGS; ++j)
         v[xi][j] = x_valid && !(j & missing) ? tensor[thread_base + x + reg_offset(j)] : Scalar(0);
@@ -271,26 +304,26 @@ group_pass(${group_pass_parameters}) {
           }
     }
 
-    // Exchanged modes: the thread modes, then the innermost memory mode (k = OUTER). Every
-    // thread of the block runs every round (they hold barriers), valid or not.
+    // Exchanged modes: the thread modes, then the inner memory modes (k >= OUTER). Every thread
+    // of the block runs every round (they hold barriers), valid or not.
 #pragma unroll
-    for (int k = R; k <= OUTER; ++k) {
-      const bool innermost = k == OUTER;
+    for (int k = R; k < D; ++k) {
+      const bool inner = k >= OUTER;
       const int mode = MODE_OF_MEMORY_MODE[k];
       if (exchanged_in_warp(k)) {
-        // The partner's lane: position partner_of[x] of the same slot, or thread t ^ 2^(k-R) at x.
+        // The partner's lane: the partner position of the same slot, or thread t ^ 2^(k-R) at x.
         // Every lane shuffles; only a valid thread with a partner mixes.
         const int lane = threadIdx.x % 32;
         bool mixes = thread_valid;
         int source = lane;
         bool at_q;
         Rotation g;
-        if (innermost) {
-          const int y = partner_of[x0];
+        if (inner) {
+          int pair;
+          const int y = inner_partner(x0, k, partner_of, pair_of, pair, at_q);
           mixes = mixes && y >= 0;
           source = lane + (y >= 0 ? y - x0 : 0);
-          at_q = x0 > y;
-          g = read_after_wait(rotations + mode * PAIRS + (y >= 0 ? pair_of[x0] : 0), token);
+          g = read_after_wait(rotations + mode * PAIRS + pair, token);
         } else {
           const int bit = 1 << (k - R);
           mixes = mixes && hi[k] >= 0;
@@ -301,7 +334,7 @@ group_pass(${group_pass_parameters}) {
         const Mix mix = mix_of(g, at_q);
 #pragma unroll
         for (int xi = 0; xi < X_PER_THREAD; ++xi) {
-          const bool x_valid = X_PER_THREAD == 1 || x0 + xi * X_THREADS < N;
+          const bool x_valid = X_PER_THREAD == 1 || x0 + xi * X_THREADS < X;
 #pragma unroll
           for (int j = 0; j < REGS; ++j) {
             const Scalar other = shuffled(v[xi][j], source);
@@ -315,27 +348,27 @@ group_pass(${group_pass_parameters}) {
 #pragma unroll
         for (int xi = 0; xi < X_PER_THREAD; ++xi) {
           const int x = x0 + xi * X_THREADS;
-          if (has_tile && (X_PER_THREAD == 1 || x < N))
+          if (has_tile && (X_PER_THREAD == 1 || x < X))
 #pragma unroll
-            for (int j = 0; j < CHUNK; ++j) buffer[j][t * N + x] = v[xi][c0 + j];
+            for (int j = 0; j < CHUNK; ++j) buffer[j][t * X + x] = v[xi][c0 + j];
         }
         __syncthreads();
 #pragma unroll
         for (int xi = 0; xi < X_PER_THREAD; ++xi) {
           const int x = x0 + xi * X_THREADS;
-          if (!thread_valid || (X_PER_THREAD > 1 && x >= N)) continue;
+          if (!thread_valid || (X_PER_THREAD > 1 && x >= X)) continue;
           int partner;
           bool at_q;
           Rotation g;
-          if (innermost) {
-            const int y = partner_of[x];
+          if (inner) {
+            int pair;
+            const int y = inner_partner(x, k, partner_of, pair_of, pair, at_q);
             if (y < 0) continue;
-            partner = t * N + y;
-            at_q = x > y;
-            g = read_after_wait(rotations + mode * PAIRS + pair_of[x], token);
+            partner = t * X + y;
+            g = read_after_wait(rotations + mode * PAIRS + pair, token);
           } else {
             if (hi[k] < 0) continue;
-            partner = (t ^ (1 << (k - R))) * N + x;
+            partner = (t ^ (1 << (k - R))) * X + x;
             at_q = (t >> (k - R)) & 1;
             g = read_after_wait(rotations + mode * PAIRS + rep[k], token);
           }
@@ -350,21 +383,23 @@ group_pass(${group_pass_parameters}) {
 #pragma unroll
     for (int xi = 0; xi < X_PER_THREAD; ++xi) {
       const int x = x0 + xi * X_THREADS;
-      if (!thread_valid || (X_PER_THREAD > 1 && x >= N)) continue;
+      if (!thread_valid || (X_PER_THREAD > 1 && x >= X)) continue;
 #pragma unroll
       for (int j = 0; j < REGS; ++j)
         if (!(j & missing)) tensor[thread_base + x + reg_offset(j)] = v[xi][j];
       if (figures) {
-        // Entry (x, .., x) is register j's iff every mode's index is x: the thread modes' for
-        // the thread, then bit k of j picks hi[k] or lo[k] in register mode k.
-        bool thread_diagonal = true;
+        // Entry (i, .., i) is register j's iff every mode's index is i: the inner modes' for the
+        // position, the thread modes' for the thread, then bit k of j picks hi[k] or lo[k] in
+        // register mode k.
+        const int i = inner_diagonal_index(x);
+        bool thread_diagonal = i >= 0;
 #pragma unroll
-        for (int k = R; k < OUTER; ++k) thread_diagonal = thread_diagonal && ((t >> (k - R)) & 1 ? hi[k] : lo[k]) == x;
+        for (int k = R; k < OUTER; ++k) thread_diagonal = thread_diagonal && ((t >> (k - R)) & 1 ? hi[k] : lo[k]) == i;
         int diagonal_register = thread_diagonal ? 0 : -1;
 #pragma unroll
         for (int k = 0; k < R; ++k)
           if (diagonal_register >= 0)
-            diagonal_register = lo[k] == x ? diagonal_register : hi[k] == x ? diagonal_register | (1 << k) : -1;
+            diagonal_register = lo[k] == i ? diagonal_register : hi[k] == i ? diagonal_register | (1 << k) : -1;
 #pragma unroll
         for (int j = 0; j < REGS; ++j) {
           if (j & missing) continue;

@@ -122,6 +122,34 @@ TEST_CASE("group_pass's warp shuffles and register bound reach its source, and b
   CHECK_THROWS_WITH_AS(plan_kernel(spec), "codegen_error: pass_max_registers 16: use -1 (the default), 0 (no bound) or 32..255", codegen_error);
 }
 
+TEST_CASE("group_pass's tiles take two inner modes whole only where the rows are short and the tile stays small") {
+  const auto inner_modes = [](int order, int size, const char* dtype, int asked = -1) {
+    KernelSpec spec = make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag");
+    spec.tuning.pass_inner_modes = asked;
+    return std::get<GroupPassPlan>(plan_kernel(spec).kind_plan).inner_modes;
+  };
+  // Rows under 32 bytes (float32 N = 4, 6) and a tile of two of at most 512 threads: two.
+  CHECK(inner_modes(12, 4, "float32") == 2);  // 16 << 5 threads
+  CHECK(inner_modes(9, 6, "float32") == 2);
+  CHECK(inner_modes(10, 6, "float32") == 2);
+  CHECK(inner_modes(13, 4, "float32") == 1);  // 1024 threads
+  CHECK(inner_modes(11, 6, "float32") == 1);  // 576 threads
+  CHECK(inner_modes(3, 4, "float32") == 1);   // D = 3: the two outermost modes stay outer
+  // Rows of 32 bytes or more, and odd N: one.
+  CHECK(inner_modes(9, 8, "float32") == 1);
+  CHECK(inner_modes(12, 4, "float64") == 1);
+  CHECK(inner_modes(9, 5, "float32") == 1);
+  // Asked: at most D - 2.
+  CHECK(inner_modes(9, 8, "float32", 2) == 2);
+  CHECK(inner_modes(5, 8, "float32", 9) == 3);
+  CHECK(inner_modes(12, 4, "float32", 1) == 1);
+  KernelSpec spec = make_kernel_spec("group_pass", 9, 8, "float32", "C", "max_diag");
+  spec.tuning.pass_inner_modes = 0;
+  CHECK_THROWS_WITH_AS(plan_kernel(spec), "codegen_error: pass_inner_modes 0: use -1 (the default) or 1..D - 2", codegen_error);
+  spec.tuning.pass_inner_modes = 2;
+  CHECK(kernel_source(spec).find("INNER_MODES = 2;") != std::string::npos);
+}
+
 TEST_CASE("pivot_check_gather's teams divide its blocks and its grids hold a team for every entry at every mode") {
   for (const int block_size : {256, 96, 1024})
     for (const int size : {2, 3, 5, 8, 16, 31, 128, 1024})

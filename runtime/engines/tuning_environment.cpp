@@ -50,6 +50,15 @@ int pass_max_registers_from_environment() {
                          "0 or 32..255");
 }
 
+int pass_register_bits_from_environment() {
+  return integer_setting("TENSORDIAG_PASS_REGISTER_BITS", 0, [](long bits) { return bits >= 0 && bits <= 6; }, "0..6");
+}
+
+int pass_inner_modes_from_environment() {
+  return integer_setting("TENSORDIAG_PASS_INNER_MODES", -1, [](long modes) { return modes >= 1 && modes <= 64; },
+                         "1..64");
+}
+
 int subspace_angle_warps_from_environment() {
   return integer_setting("TENSORDIAG_SUBSPACE_ANGLE_WARPS", 0, [](long warps) { return warps >= 0 && warps <= 32; },
                          "0..32");
@@ -115,6 +124,8 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning) {
   unless_unset(tuning.pass_block_size, pass_block_size_from_environment(), 0);
   unless_unset(tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment(), -1);
   unless_unset(tuning.pass_max_registers, pass_max_registers_from_environment(), -1);
+  unless_unset(tuning.pass_inner_modes, pass_inner_modes_from_environment(), -1);
+  unless_unset(tuning.pass_register_bits, pass_register_bits_from_environment(), 0);
   unless_unset(tuning.packed_max_orbit, packed_max_orbit_from_environment(), -1);
   unless_unset(tuning.chunk_tile_bytes, chunk_tile_bytes_from_environment(), -1);
   return tuning;

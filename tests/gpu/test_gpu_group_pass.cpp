@@ -4,8 +4,9 @@
 // CPU's (float64, to rounding), for shapes and tunings that take every path of the kernel:
 // register modes only, thread modes (D - 1 > register bits), odd N (an unpaired index), Fortran
 // order, exchanges in several rounds (a small shared-memory budget), threads holding several
-// innermost positions (a tile wider than the block), and exchanges between lanes of a warp by
-// shuffles (thread modes and the innermost mode) or, for the same shapes, through shared memory.
+// innermost positions (a tile wider than the block), exchanges between lanes of a warp by
+// shuffles (thread modes and the innermost mode) or, for the same shapes, through shared memory,
+// and tiles that take several inner modes whole (shuffled or through shared memory, odd N).
 #include <doctest/doctest.h>
 
 #include "dsl/givens.hpp"
@@ -31,6 +32,7 @@ struct PassCase {
   Layout layout;
   int register_bits, block_size, shared_bytes;
   int warp_shuffles = -1;  // codegen Tuning::pass_warp_shuffles
+  int inner_modes = 1;     // codegen Tuning::pass_inner_modes
 };
 
 void check_pass(const PassCase& c, unsigned seed) {
@@ -40,11 +42,13 @@ void check_pass(const PassCase& c, unsigned seed) {
   CAPTURE(c.block_size);
   CAPTURE(c.shared_bytes);
   CAPTURE(c.warp_shuffles);
+  CAPTURE(c.inner_modes);
   codegen::Tuning tuning;
   tuning.pass_register_bits = c.register_bits;
   tuning.pass_block_size = c.block_size;
   tuning.shared_bytes = c.shared_bytes;
   tuning.pass_warp_shuffles = c.warp_shuffles;
+  tuning.pass_inner_modes = c.inner_modes;
   const codegen::KernelSpec spec{codegen::KernelKind::group_pass, c.order, c.size, codegen::ScalarType::float64,
                                  c.layout, codegen::lower_builtin_rule("max_diag"), tuning};
   const GpuKernels<double> kernels(spec, cuda_device()->arch(), KernelSet::general);
@@ -111,6 +115,14 @@ TEST_SUITE("gpu") {
         {5, 8, Layout::c_order, 1, 0, budget},         // shuffled thread modes, 4 positions per thread
         {5, 7, Layout::fortran_order, 1, 0, budget},   // shuffled thread modes with the unpaired index
         {6, 16, Layout::c_order, 3, 0, budget},        // the innermost mode over 16 lanes, T = 2 (one in a warp)
+        // Several inner modes whole: runs of N^m entries.
+        {9, 4, Layout::c_order, 5, 0, budget, -1, 2},  // runs of 16: both inner modes shuffled, T = 2
+        {9, 4, Layout::c_order, 5, 0, budget, 0, 2},   // the same through shared memory
+        {10, 4, Layout::c_order, 5, 0, budget, -1, 3}, // runs of 64: two warps a slot, the outer inner mode through shared memory
+        {7, 3, Layout::fortran_order, 5, 0, budget, -1, 2},  // odd N: unpaired digits in the inner modes, Fortran order
+        {5, 6, Layout::c_order, 2, 0, budget, -1, 2},  // N = 6: runs of 36, inner partners through shared memory
+        {5, 8, Layout::c_order, 5, 32, budget, -1, 2}, // a run of 64 over 32 threads: 2 positions a thread
+        {6, 8, Layout::c_order, 3, 0, 8192, -1, 3},    // runs of 512, exchanges a register a round
     };
     unsigned seed = 11;
     for (const auto& c : cases) check_pass(c, seed++);

@@ -52,6 +52,28 @@ TEST_CASE("kernel cache: the key changes with every input and only with them") {
         kernel_cache_key("a", "b", {"xy"}, "sm_90"));
 }
 
+TEST_CASE("kernel cache: with line info the kernels are compiled with -lineinfo and cached apart") {
+  const TemporaryDirectory dir;
+  KernelCache plain(disk_at(dir.path()));
+  KernelCacheSettings settings = disk_at(dir.path());
+  settings.line_info = true;
+  KernelCache lined(settings);
+  const CompiledKernel without = plain.get_or_compile(saxpy_source, "saxpy.cu", {}, "sm_90");
+  const CompiledKernel with = lined.get_or_compile(saxpy_source, "saxpy.cu", {}, "sm_90");
+  CHECK(with.origin == KernelOrigin::compiled);  // not the plain entry from the disk
+  CHECK(with.key == kernel_cache_key(saxpy_source, "saxpy.cu", nvrtc_options({"-lineinfo"}, "sm_90"), "sm_90"));
+  CHECK(with.cache_path != without.cache_path);
+  const std::string lined_cubin(with.cubin.begin(), with.cubin.end());
+  const std::string plain_cubin(without.cubin.begin(), without.cubin.end());
+  CHECK(lined_cubin.find(".debug_line") != std::string::npos);  // the line table
+  CHECK(plain_cubin.find(".debug_line") == std::string::npos);
+  ScopedEnvironment environment;
+  environment.set("TENSORDIAG_KERNEL_LINEINFO", "1");
+  CHECK(KernelCacheSettings::from_environment().line_info);
+  environment.set("TENSORDIAG_KERNEL_LINEINFO", "0");
+  CHECK_FALSE(KernelCacheSettings::from_environment().line_info);
+}
+
 TEST_CASE("kernel cache: a repeat is a memory hit, a new cache on the same directory a disk hit") {
   const TemporaryDirectory dir;
   KernelCache cache(disk_at(dir.path()));

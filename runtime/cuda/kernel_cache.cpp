@@ -120,6 +120,7 @@ KernelCacheSettings KernelCacheSettings::from_environment() {
   settings.use_disk = !environment_flag("TENSORDIAG_DISABLE_KERNEL_CACHE");
   settings.save_source = environment_flag("TENSORDIAG_SAVE_SOURCE");
   settings.dump_source_on_error = environment_flag("TENSORDIAG_DUMP_SOURCE_ON_ERROR");
+  settings.line_info = environment_flag("TENSORDIAG_KERNEL_LINEINFO");
   if (const std::string cap = environment("TENSORDIAG_CACHE_MAX_BYTES"); !cap.empty()) {
     settings.max_bytes = parse_cache_max_bytes(cap);
   }
@@ -265,10 +266,12 @@ void KernelCache::save_source(const std::filesystem::path& path, std::string_vie
 }
 
 CompiledKernel KernelCache::get_or_compile(const std::string& source, const std::string& name,
-                                           const std::vector<std::string>& options,
+                                           const std::vector<std::string>& asked_options,
                                            const std::string& arch) {
   const Stopwatch stopwatch;
   check_architecture(arch);  // before the key: a user's typo must never reach the disk
+  std::vector<std::string> options = asked_options;
+  if (settings_.line_info) options.push_back("-lineinfo");  // in the key: a cubin of its own
   const Sha256Digest key = kernel_cache_key(source, name, nvrtc_options(options, arch), arch);
   const std::string memory_key(as_bytes(key));
   const auto answer = [&](const Entry& entry, KernelOrigin origin) {

@@ -42,10 +42,12 @@ struct KernelCacheSettings {
   std::filesystem::path directory;    // with use_disk and empty: no location known (one warning)
   bool save_source = false;           // also write "<name>-<key>.cu" next to each cubin
   bool dump_source_on_error = false;  // a CompileError carries the numbered source
+  bool line_info = false;             // kernels compiled with -lineinfo (a profiler maps SASS to source lines)
 
   // TENSORDIAG_CACHE_DIR, else $XDG_CACHE_HOME/tensordiag (if absolute, per the XDG spec), else
   // $HOME/.cache/tensordiag. TENSORDIAG_DISABLE_KERNEL_CACHE turns the disk layer off;
-  // TENSORDIAG_SAVE_SOURCE and TENSORDIAG_DUMP_SOURCE_ON_ERROR set the flags above;
+  // TENSORDIAG_SAVE_SOURCE, TENSORDIAG_DUMP_SOURCE_ON_ERROR and TENSORDIAG_KERNEL_LINEINFO set the
+  // flags above;
   // TENSORDIAG_CACHE_MAX_BYTES the cap (bytes, or with a K, M or G suffix for KiB, MiB, GiB; a
   // user_error when it is anything else, 0 or negative). A flag variable is set when it holds
   // anything but "" or "0". README.md (Environment variables) lists them all.

@@ -131,8 +131,8 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 // The tile of kernels_templates/group_pass.cu: 2^(D-m) slots of the m innermost modes' N^m entries
 // (group_pass_inner_modes says m). R = min(D - m, pass_register_bits (default 5, complex 3), the
 // bits of 256 bytes of registers) outer modes mix in registers, the other T = D - m - R through
-// shared memory between threads; a tile takes N^m << T threads, and a block as many whole tiles as pass_block_size (default 512,
-// complex 256, 128 for small tensors: small_pass_blocks) allows. Each thread
+// shared memory between threads; a tile takes N^m << T threads, and a block as many whole tiles as
+// pass_block_size (default 512, complex 256, 128 for small tensors: small_pass_blocks) allows. Each thread
 // holds at least 8 entries (several innermost positions when 2^R < 8: more loads in flight between
 // barriers), and a tile wider than pass_block_size (1024 by default) first moves thread modes into
 // registers, then gives each thread more innermost positions. When the exchange buffer would not

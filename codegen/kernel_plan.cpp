@@ -129,7 +129,7 @@ PlanAttempt plan_pivot_check_gather(const KernelSpec& spec, const Sizes& z) {
 }
 
 // The tile of kernels_templates/group_pass.cu: 2^(D-m) slots of the m innermost modes' N^m entries
-// (group_pass_inner_modes says m). R = min(D - m, pass_register_bits (default 5, complex 3), the
+// (group_pass_inner_modes says m). R = min(D - m, pass_register_bits (default_register_bits), the
 // bits of 256 bytes of registers) outer modes mix in registers, the other T = D - m - R through
 // shared memory between threads; a tile takes N^m << T threads, and a block as many whole tiles as
 // pass_block_size (default 512, complex 256, 128 for small tensors: small_pass_blocks) allows. Each thread
@@ -161,6 +161,19 @@ bool small_pass_blocks(const Sizes& z) {
   return z.n % 2 == 0 && z.n >= 6 && z.n <= 16 && z.entries <= (1LL << 21);
 }
 
+// group_pass's register bits unless the tuning asks: 3 for complex dtypes, 6 for float32 at N = 4
+// and 8 from 2^26 entries (256 MB), else 5. Measured on an H200 (float32, 10 sweeps, ms, R = 5 -> 6;
+// bench/results/pass_register_bits_h200_2026-11-29.md): 9 x 8 28.65 -> 25.10, 10 x 8 281.8 -> 238.1,
+// 13 x 4 18.85 -> 13.92, 12 x 4 (2^24) 4.03 -> 3.57, 8 x 8 (2^24) 3.53 -> 3.62, and at N = 6 and 16
+// slower (9 x 6 2.42 -> 2.71, 11 x 6 95.1 -> 109.0, 7 x 16 87.5 -> 92.5). Six bits cost a shape's
+// first compile 0.3-0.7 s more (9 x 8: 0.59 -> 0.91 s), so they wait for tensors whose sweeps and
+// reading dwarf it.
+int default_register_bits(const KernelSpec& spec, const Sizes& z) {
+  if (is_complex(spec.dtype)) return 3;
+  const bool large_power_of_two = (z.n == 4 || z.n == 8) && z.entries >= (1LL << 26);
+  return spec.dtype == ScalarType::float32 && large_power_of_two ? 6 : 5;
+}
+
 // A group_pass tile's shape for m inner modes (see above): its register bits R, its run of N^m
 // entries a slot, the run's threads and the tile's threads.
 struct PassTile {
@@ -171,7 +184,7 @@ PassTile pass_tile(const KernelSpec& spec, const Sizes& z, int inner_modes) {
   const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
   const int outer = z.d - inner_modes;
   const long long run = saturating_power(z.n, inner_modes);
-  const int asked_bits = spec.tuning.pass_register_bits != 0 ? spec.tuning.pass_register_bits : is_complex(spec.dtype) ? 3 : 5;
+  const int asked_bits = spec.tuning.pass_register_bits != 0 ? spec.tuning.pass_register_bits : default_register_bits(spec, z);
   int r = std::min({outer, asked_bits, register_bits_cap(z)});
   while ((run << (outer - r)) > max_threads && r < outer) ++r;
   const long long x_per_thread = std::min<long long>(run, std::max(ceil_div(run, max_threads), ceil_div(8, 1LL << r)));
@@ -187,7 +200,8 @@ PassTile pass_tile(const KernelSpec& spec, const Sizes& z, int inner_modes) {
 //   12 x 4  4.81 -> 4.03    9 x 6   3.02 -> 2.41    13 x 4 (1024 threads) 18.85 -> 16.74
 //   10 x 6 15.51 -> 12.88   11 x 6 (576 threads) 94.9 -> 108.3   14 x 4 (R raised to 6) 72.9 -> 272
 // and with N = 8 (32-byte rows) mixed: 9 x 8 28.60 -> 26.85, but 8 x 8 3.53 -> 3.92 and 10 x 8
-// 280.6 -> 303.0, so one there.
+// 280.6 -> 303.0, so one there. (All at R = 5; where default_register_bits gives 6, 13 x 4's tile of
+// two takes 512 threads and two inner modes: 13.9 ms.)
 int group_pass_inner_modes(const KernelSpec& spec, const Sizes& z) {
   const int most = std::max(1, z.d - 2);
   if (spec.tuning.pass_inner_modes != -1) return std::min(spec.tuning.pass_inner_modes, most);

@@ -48,11 +48,11 @@ struct Tuning {
   // complex ones (bench/results/complex_gpu_h100_2026-11-25.md); 128 for tensors of at most 2^21
   // entries with N even, 6 to 16 (kernel_plan.cpp: small_pass_blocks).
   int pass_block_size = 0;
-  // group_pass: outer modes mixed in registers at most (2^bits registers), 1..6; 0 = the dtype's:
-  // 5 for real dtypes (6 bits moved 0.88 of copy bandwidth at D = 9, N = 8 against 0.78 with 5,
-  // but NVRTC took 0.95 s over that one kernel against 0.30 s: 5 keeps a shape's cold compile near
-  // the 1 s of issue 3), 3 for complex ones (complex64 at D = 9, N = 8: 0.54 against 0.43 with 5,
-  // which took 255 registers; complex128 0.73 against 0.50 with 4).
+  // group_pass: outer modes mixed in registers at most (2^bits registers), 1..6; 0 = the plan's
+  // (kernel_plan.cpp, default_register_bits): 6 for float32 N = 4 and 8 from 2^26 entries, else 5
+  // for real dtypes (6 bits moved 0.88 of copy bandwidth at D = 9, N = 8 against 0.78 with 5, but
+  // NVRTC took 0.95 s over that one kernel against 0.30 s), 3 for complex ones (complex64 at D = 9,
+  // N = 8: 0.54 against 0.43 with 5, which took 255 registers; complex128 0.73 against 0.50 with 4).
   int pass_register_bits = 0;
   // group_pass: the exchanged modes whose partner thread is a lane of the same warp go by warp
   // shuffles (1) or through shared memory as the others (0); -1 = the default, shuffles (measured:

@@ -132,8 +132,9 @@ TEST_CASE("group_pass's tiles take two inner modes whole only where the rows are
   CHECK(inner_modes(12, 4, "float32") == 2);  // 16 << 5 threads
   CHECK(inner_modes(9, 6, "float32") == 2);
   CHECK(inner_modes(10, 6, "float32") == 2);
-  CHECK(inner_modes(13, 4, "float32") == 1);  // 1024 threads
+  CHECK(inner_modes(13, 4, "float32") == 2);  // six register modes from 2^26 entries: 16 << 5 threads
   CHECK(inner_modes(11, 6, "float32") == 1);  // 576 threads
+  CHECK(inner_modes(14, 4, "float32") == 1);  // 1024 threads even with six register modes
   CHECK(inner_modes(3, 4, "float32") == 1);   // D = 3: the two outermost modes stay outer
   // Rows of 32 bytes or more, and odd N: one.
   CHECK(inner_modes(9, 8, "float32") == 1);
@@ -148,6 +149,24 @@ TEST_CASE("group_pass's tiles take two inner modes whole only where the rows are
   CHECK_THROWS_WITH_AS(plan_kernel(spec), "codegen_error: pass_inner_modes 0: use -1 (the default) or 1..D - 2", codegen_error);
   spec.tuning.pass_inner_modes = 2;
   CHECK(kernel_source(spec).find("INNER_MODES = 2;") != std::string::npos);
+}
+
+TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26 entries, five else, three for complex") {
+  const auto register_bits = [](int order, int size, const char* dtype) {
+    return std::get<GroupPassPlan>(plan_kernel(make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag")).kind_plan)
+        .register_bits;
+  };
+  CHECK(register_bits(9, 8, "float32") == 6);   // 2^27 entries
+  CHECK(register_bits(13, 4, "float32") == 6);  // 2^26
+  CHECK(register_bits(8, 8, "float32") == 5);   // 2^24
+  CHECK(register_bits(12, 4, "float32") == 5);
+  CHECK(register_bits(11, 6, "float32") == 5);  // N = 6 was slower with six
+  CHECK(register_bits(7, 16, "float32") == 5);
+  CHECK(register_bits(9, 8, "float64") == 5);   // 256 bytes of registers: five at most
+  CHECK(register_bits(9, 8, "complex64") == 3);
+  KernelSpec asked = make_kernel_spec("group_pass", 9, 8, "float32", "C", "max_diag");
+  asked.tuning.pass_register_bits = 5;
+  CHECK(std::get<GroupPassPlan>(plan_kernel(asked).kind_plan).register_bits == 5);
 }
 
 TEST_CASE("pivot_check_gather's teams divide its blocks and its grids hold a team for every entry at every mode") {

@@ -31,7 +31,7 @@
 //                                   most D - 2: a larger m takes D - 2; 1..64; unset: the plan's;
 //                                   codegen Tuning::pass_inner_modes)
 //   TENSORDIAG_PASS_REGISTER_BITS=r group_pass's outer modes mixed in registers at most (2^r
-//                                   registers a thread; 0: the dtype's; else 1..6; codegen
+//                                   registers a thread; 0: the plan's; else 1..6; codegen
 //                                   Tuning::pass_register_bits)
 //   TENSORDIAG_PIVOT_GRAM_SIZE=n    the pivot check's Cholesky test (lambda_norm's stages 2 and 3)
 //                                   for Lambda's size M <= n (N, or 2N for a complex tensor; 0: never;

@@ -169,6 +169,23 @@ TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26
   CHECK(std::get<GroupPassPlan>(plan_kernel(asked).kind_plan).register_bits == 5);
 }
 
+TEST_CASE("group_pass leaves to chunk_pass the float32 tiles of 1024 threads with 64 entries a thread") {
+  for (const auto& [order, size] : {std::pair{15, 4}, {16, 2}}) {
+    CAPTURE(order);
+    const PlanAttempt pass = try_plan(make_kernel_spec("group_pass", order, size, "float32", "C", "max_diag"));
+    CHECK_FALSE(pass.plan);
+    CHECK(pass.refusal.find("leaves 64 registers a thread") != std::string::npos);
+    CHECK(try_plan(make_kernel_spec("chunk_pass", order, size, "float32", "C", "max_diag")).plan);
+  }
+  // 32 entries at 1024 threads, and 64 at 512, keep group_pass.
+  const auto threads = [](int order, int size) {
+    return std::get<GroupPassPlan>(plan_kernel(make_kernel_spec("group_pass", order, size, "float32", "C", "max_diag")).kind_plan)
+        .threads;
+  };
+  CHECK(threads(15, 2) == 1024);
+  CHECK(threads(14, 4) == 512);
+}
+
 TEST_CASE("pivot_check_gather's teams divide its blocks and its grids hold a team for every entry at every mode") {
   for (const int block_size : {256, 96, 1024})
     for (const int size : {2, 3, 5, 8, 16, 31, 128, 1024})

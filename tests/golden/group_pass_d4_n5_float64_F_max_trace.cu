@@ -372,8 +372,8 @@ __device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tenso
 // Whole inner modes make the tile's rows runs of X entries: with one (N entries) a small N reads
 // half sectors (N = 4, float32: 16 bytes) and the partner row of a pair such as (0, 3) lies apart.
 // The modes commute, so they may be applied in any order; they are applied in memory order, each
-// entry as x <- c x + s y (x at p),
-// y <- c y - s x (y at q). The tile is split so that most mixing happens in registers:
+// entry as x <- c x + s y (x at p), y <- c y - s x (y at q). The tile is split so that most mixing
+// happens in registers:
 //   - register modes, the R outermost memory modes: each thread holds the 2^R entries that differ
 //     in them (REGS registers) and mixes them without talking to anyone;
 //   - thread modes, the T = OUTER - R memory modes inside those: bit k - R of the thread's slot

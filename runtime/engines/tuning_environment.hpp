@@ -69,8 +69,8 @@ namespace tensordiag::runtime {
 // `tuning` with the variables above that shape a kernel's source set in it (a set variable
 // replaces its field, an unset one keeps it): SUBSPACE_BITS, SUBSPACE_ANGLE_WARPS,
 // PIVOT_GRAM_SIZE, PASS_BLOCK_SIZE, PASS_WARP_SHUFFLES, PASS_MAX_REGISTERS, PASS_INNER_MODES,
-// PASS_REGISTER_BITS, PACKED_MAX_ORBIT,
-// CHUNK_TILE_BYTES, SUBSPACE_MIRRORED, SUBSPACE_FUSED, PIPELINED_GROUPS.
+// PASS_REGISTER_BITS, PACKED_MAX_ORBIT, CHUNK_TILE_BYTES, SUBSPACE_MIRRORED, SUBSPACE_FUSED,
+// PIPELINED_GROUPS.
 // The engines' specs take them where they are made (kernel_spec_for) and again in GpuKernels (for
 // specs made elsewhere), so `tensordiag kernels` prints and compiles what a run under the same
 // environment compiles. The others choose paths, not sources.

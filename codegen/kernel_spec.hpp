@@ -65,7 +65,8 @@ struct Tuning {
   // plan_group_pass).
   int pass_max_registers = -1;
   // group_pass: the innermost memory modes a tile takes whole (its rows runs of N^modes entries),
-  // 1..D - 2 (1 at D = 2); -1 = the default (measured: kernel_plan.cpp, plan_group_pass).
+  // at least 1, at most D - 2 taken (1 at D = 2); -1 = the default (measured: kernel_plan.cpp,
+  // group_pass_inner_modes).
   int pass_inner_modes = -1;
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
   int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most

@@ -212,6 +212,13 @@ TEST_CASE("TENSORDIAG_PASS_WARP_SHUFFLES (0, 1) and TENSORDIAG_PASS_MAX_REGISTER
                         {{"0", 0}, {"32", 32}, {"255", 255}, {"", -1}}, {"31", "256", "-128", "128k"});
 }
 
+TEST_CASE("TENSORDIAG_PASS_INNER_MODES (1..64, unset -1) and TENSORDIAG_PASS_REGISTER_BITS (0..6, unset 0): else one clear error") {
+  check_integer_setting("TENSORDIAG_PASS_INNER_MODES", pass_inner_modes_from_environment, -1, "1..64",
+                        {{"", -1}, {"1", 1}, {"2", 2}, {"64", 64}}, {"0", "65", "-1", "2x", "two"});
+  check_integer_setting("TENSORDIAG_PASS_REGISTER_BITS", pass_register_bits_from_environment, 0, "0..6",
+                        {{"", 0}, {"0", 0}, {"5", 5}, {"6", 6}}, {"7", "-1", "6.0", "six"});
+}
+
 TEST_CASE("TENSORDIAG_PASS_BLOCK_SIZE: 0 or a multiple of 32 in 32..1024, unset 0 (the plan's), else one clear error") {
   check_integer_setting("TENSORDIAG_PASS_BLOCK_SIZE", pass_block_size_from_environment, 0,
                         "0 or a multiple of 32 in 32..1024", {{"", 0}, {"0", 0}, {"32", 32}, {"128", 128}, {"1024", 1024}},

@@ -6,7 +6,7 @@
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
 //                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] [--pass-blocks]
-//                    [--schedule-dtypes] [--mirrored] [--fused]
+//                    [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits]
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
@@ -30,7 +30,9 @@
 // --mirrored runs only structure symmetric's XOR passes with subspace_apply's tiles mirrored and
 // not (TENSORDIAG_SUBSPACE_MIRRORED), float32 and float64. --fused runs only the XOR passes with
 // subspace_apply's outer modes fused with its load and store or not (TENSORDIAG_SUBSPACE_FUSED),
-// every dtype; with --symmetric, planted symmetric float32 and float64 tensors.
+// every dtype; with --symmetric, planted symmetric float32 and float64 tensors. --chunked runs only
+// the round robin's pass as group_pass and as chunk_pass (TENSORDIAG_CHUNKED_PASS) at large orders,
+// every dtype; --pass-bits only the round robin at group_pass's register bits, every dtype.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -486,6 +488,35 @@ nlohmann::json pass_block_table(int repeats, const Selected& selected) {
                       selected, "TENSORDIAG_PASS_BLOCK_SIZE", variants, repeats, "seconds_median_by_block");
 }
 
+// The round robin's pass, group_pass against chunk_pass (TENSORDIAG_CHUNKED_PASS 0 and 1; '-': the
+// engine's choice), float32, float64, complex64 and complex128, 10 sweeps: the large orders at N = 2,
+// 4, 6 and 8, where group_pass's tile takes up to 1024 threads and its registers may spill (float32
+// and complex64 at N = 2 run on the qubit path).
+template <class Selected>
+nlohmann::json chunked_pass_table(int repeats, const Selected& selected) {
+  std::printf("group_pass (0) against chunk_pass (1) (round robin, 10 sweeps, ms; '-': the engine's):\n"
+              "%-3s %-4s %-11s %-9s %-9s %-9s\n",
+              "D", "N", "dtype", "-", "0", "1");
+  std::vector<Variant> variants;
+  for (const char* chunked : {"", "0", "1"}) variants.push_back({chunked, SweepSchedule::round_robin});
+  return variant_rows({{8, 8}, {9, 8}, {9, 6}, {10, 6}, {11, 4}, {12, 4}, {13, 4}, {14, 4}, {14, 2}, {15, 2}}, selected,
+                      "TENSORDIAG_CHUNKED_PASS", variants, repeats, "seconds_median");
+}
+
+// The round robin at group_pass's register bits (TENSORDIAG_PASS_REGISTER_BITS 4 and 5; '-': the
+// plan's, 3 for complex dtypes, 5 or 6 for real ones), every dtype, 10 sweeps, at the tensors of
+// 2^26 entries and more where six bits paid for float32; TENSORDIAG_PASS_MAX_REGISTERS set outside
+// applies to every run.
+template <class Selected>
+nlohmann::json pass_bits_table(int repeats, const Selected& selected) {
+  std::printf("group_pass register bits (round robin, 10 sweeps, ms; '-': the plan's):\n%-3s %-4s %-11s %-9s %-9s %-9s\n",
+              "D", "N", "dtype", "-", "4", "5");
+  std::vector<Variant> variants;
+  for (const char* bits : {"", "4", "5"}) variants.push_back({bits, SweepSchedule::round_robin});
+  return variant_rows({{9, 8}, {13, 4}, {10, 6}}, selected, "TENSORDIAG_PASS_REGISTER_BITS", variants, repeats,
+                      "seconds_median");
+}
+
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
 // (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps. Structure general:
 // two shapes of order 3 (auto's cells of 8 in every dtype) and the shapes of orders 4 to 6 that
@@ -596,6 +627,8 @@ int main(int argc, char** argv) {
   bool schedule_dtypes_only = false;  // --schedule-dtypes: the round robin against the XOR passes, every dtype
   bool mirrored_only = false;  // --mirrored: symmetric subspace_apply's tiles mirrored and not
   bool fused_only = false;     // --fused: subspace_apply's outer modes fused with the load and store or not
+  bool chunked_only = false;   // --chunked: group_pass against chunk_pass at large orders, every dtype
+  bool pass_bits_only = false; // --pass-bits: group_pass's register bits at large tensors, every dtype
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -614,10 +647,12 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--schedule-dtypes") == 0) schedule_dtypes_only = true;
     else if (std::strcmp(argv[i], "--mirrored") == 0) mirrored_only = true;
     else if (std::strcmp(argv[i], "--fused") == 0) fused_only = true;
+    else if (std::strcmp(argv[i], "--chunked") == 0) chunked_only = true;
+    else if (std::strcmp(argv[i], "--pass-bits") == 0) pass_bits_only = true;
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
                            "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] "
-                           "[--pass-blocks] [--schedule-dtypes] [--mirrored] [--fused]\n");
+                           "[--pass-blocks] [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -639,13 +674,20 @@ int main(int argc, char** argv) {
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"one_block", rows}}.dump(2) << "\n";
     return 0;
   }
-  if (pass_blocks_only || schedule_dtypes_only || mirrored_only || fused_only) {
-    const char* table = pass_blocks_only ? "pass_blocks" : mirrored_only ? "mirrored" : fused_only ? "fused" : "schedule_dtypes";
+  if (pass_blocks_only || schedule_dtypes_only || mirrored_only || fused_only || chunked_only || pass_bits_only) {
+    const char* table = pass_blocks_only ? "pass_blocks"
+                        : mirrored_only  ? "mirrored"
+                        : fused_only     ? "fused"
+                        : chunked_only   ? "chunked"
+                        : pass_bits_only ? "pass_bits"
+                                         : "schedule_dtypes";
     const Structure structure = symmetric_only ? Structure::symmetric : Structure::general;
     const nlohmann::json rows =
         pass_blocks_only    ? pass_block_table(repeats, selected)
         : mirrored_only     ? mirrored_table(repeats, selected)
         : fused_only        ? fused_table(repeats, selected, structure)
+        : chunked_only      ? chunked_pass_table(repeats, selected)
+        : pass_bits_only    ? pass_bits_table(repeats, selected)
                             : schedule_dtype_table(repeats, selected, structure);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {table, rows}}.dump(2) << "\n";

@@ -219,15 +219,17 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
     return refused("group_pass: a tile of " + std::to_string(run) + " x 2^" + std::to_string(outer) + " entries needs 2^" +
                    std::to_string(r) + " registers a thread, over the 2^" + std::to_string(register_cap) +
                    " that do not spill (small N with large D: the pass has no tiling for it yet)");
-  // A tile of 1024 threads leaves each 64 registers, and 64 float32 entries do not fit them beside
-  // anything else: N = 4, D = 15 spilled 736 bytes a thread and took 1616 ms for 10 sweeps against
-  // chunk_pass's 348 (H200; bench/results/pass_register_bits_h200_2026-11-29.md; N = 2, D = 16
-  // spills 568 bytes). Tiles of 1024 threads with fewer or wider entries spill less or were not
-  // measured against chunk_pass (float32 R = 5: 32 bytes at N = 2, D = 15; complex and float64:
-  // 64-1080 bytes), and keep group_pass.
-  if (spec.dtype == ScalarType::float32 && tile_threads >= 1024 && r >= 6)
+  // A tile of 1024 threads leaves each thread 64 registers, 256 bytes: a thread's 2^R entries of 256
+  // bytes fill them and leave nothing for the rest, so such a tile is refused and the pass is
+  // chunk_pass's. Measured on an H200 (10 sweeps, round robin, ms, group_pass against chunk_pass;
+  // bench/results/pass_register_bits_h200_2026-11-29.md, chunked_pass_h200_2026-11-29.md):
+  //   float32 15 x 4 (64 entries, 736 bytes spilled)   1616 against 348
+  //   complex128 13 x 4 (16 entries, 1040 spilled)      409 against 126
+  // while tiles of 1024 threads with 128 bytes a thread spill less and keep group_pass ahead:
+  //   complex64 13 x 4 (352 spilled) 38.3 against 77.0; complex128 12 x 4 (288) 17.3 against 29.4.
+  if (tile_threads >= 1024 && (z.scalar << r) >= 256)
     return refused("group_pass: a tile of " + std::to_string(tile_threads) + " threads leaves 64 registers a thread, too few for its 2^" +
-                   std::to_string(r) + " float32 entries (they spill): the pass is chunk_pass's");
+                   std::to_string(r) + " entries of " + std::to_string(z.scalar) + " bytes (they spill): the pass is chunk_pass's");
   const int t = outer - r;
   const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size
                             : small_pass_blocks(z)          ? 128

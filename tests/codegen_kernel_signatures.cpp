@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <variant>
 
 #include "codegen/codegen_error.hpp"
@@ -169,21 +170,31 @@ TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26
   CHECK(std::get<GroupPassPlan>(plan_kernel(asked).kind_plan).register_bits == 5);
 }
 
-TEST_CASE("group_pass leaves to chunk_pass the float32 tiles of 1024 threads with 64 entries a thread") {
-  for (const auto& [order, size] : {std::pair{15, 4}, {16, 2}}) {
+TEST_CASE("group_pass leaves to chunk_pass the tiles of 1024 threads with 256 bytes of entries a thread") {
+  // float32 with 64 entries, float64 and complex64 with 32, complex128 with 16: 64 registers full.
+  for (const auto& [order, size, dtype] : {std::tuple{15, 4, "float32"}, {16, 2, "float32"}, {14, 4, "float64"},
+                                           {15, 2, "float64"}, {14, 4, "complex64"}, {15, 2, "complex64"},
+                                           {13, 4, "complex128"}, {14, 2, "complex128"}}) {
     CAPTURE(order);
-    const PlanAttempt pass = try_plan(make_kernel_spec("group_pass", order, size, "float32", "C", "max_diag"));
+    CAPTURE(size);
+    CAPTURE(dtype);
+    const PlanAttempt pass = try_plan(make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag"));
     CHECK_FALSE(pass.plan);
     CHECK(pass.refusal.find("leaves 64 registers a thread") != std::string::npos);
-    CHECK(try_plan(make_kernel_spec("chunk_pass", order, size, "float32", "C", "max_diag")).plan);
+    CHECK(try_plan(make_kernel_spec("chunk_pass", order, size, dtype, "C", "max_diag")).plan);
   }
-  // 32 entries at 1024 threads, and 64 at 512, keep group_pass.
-  const auto threads = [](int order, int size) {
-    return std::get<GroupPassPlan>(plan_kernel(make_kernel_spec("group_pass", order, size, "float32", "C", "max_diag")).kind_plan)
-        .threads;
+  // 128 bytes a thread at 1024 threads, and 256 at 512, keep group_pass.
+  const auto plan = [](int order, int size, const char* dtype) {
+    return std::get<GroupPassPlan>(plan_kernel(make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag")).kind_plan);
   };
-  CHECK(threads(15, 2) == 1024);
-  CHECK(threads(14, 4) == 512);
+  CHECK(plan(15, 2, "float32").threads == 1024);
+  CHECK(plan(15, 2, "float32").register_bits == 5);
+  CHECK(plan(13, 4, "complex64").threads == 1024);
+  CHECK(plan(13, 4, "complex64").register_bits == 4);
+  CHECK(plan(12, 4, "complex128").threads == 1024);
+  CHECK(plan(12, 4, "complex128").register_bits == 3);
+  CHECK(plan(14, 4, "float32").threads == 512);
+  CHECK(plan(14, 4, "float32").register_bits == 6);
 }
 
 TEST_CASE("pivot_check_gather's teams divide its blocks and its grids hold a team for every entry at every mode") {

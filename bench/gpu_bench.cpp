@@ -471,6 +471,22 @@ nlohmann::json variant_rows(std::initializer_list<std::pair<int, int>> shapes, c
   return rows;
 }
 
+// variant_rows under the values of one environment variable ("": unset, the engine's or plan's
+// choice, headed '-'), each with `schedule` and `structure`, after the table's title and heads.
+template <class Selected>
+nlohmann::json setting_table(const std::string& title, const char* variable, std::initializer_list<const char*> values,
+                             SweepSchedule schedule, Structure structure, std::initializer_list<std::pair<int, int>> shapes,
+                             const Selected& selected, int repeats) {
+  std::printf("%s:\n%-3s %-4s %-11s", title.c_str(), "D", "N", "dtype");
+  std::vector<Variant> variants;
+  for (const char* value : values) {
+    variants.push_back({value, schedule, structure});
+    std::printf(" %-9s", *value ? value : "-");
+  }
+  std::printf("\n");
+  return variant_rows(shapes, selected, variable, variants, repeats, "seconds_median");
+}
+
 // The round robin at each group_pass block size (TENSORDIAG_PASS_BLOCK_SIZE; 0: the plan's), float32,
 // float64, complex64 and complex128, 10 sweeps: where the plan's blocks of 256-512 threads leave a
 // small tensor's pass on a few multiprocessors.
@@ -494,13 +510,10 @@ nlohmann::json pass_block_table(int repeats, const Selected& selected) {
 // and complex64 at N = 2 run on the qubit path).
 template <class Selected>
 nlohmann::json chunked_pass_table(int repeats, const Selected& selected) {
-  std::printf("group_pass (0) against chunk_pass (1) (round robin, 10 sweeps, ms; '-': the engine's):\n"
-              "%-3s %-4s %-11s %-9s %-9s %-9s\n",
-              "D", "N", "dtype", "-", "0", "1");
-  std::vector<Variant> variants;
-  for (const char* chunked : {"", "0", "1"}) variants.push_back({chunked, SweepSchedule::round_robin});
-  return variant_rows({{8, 8}, {9, 8}, {9, 6}, {10, 6}, {11, 4}, {12, 4}, {13, 4}, {14, 4}, {14, 2}, {15, 2}}, selected,
-                      "TENSORDIAG_CHUNKED_PASS", variants, repeats, "seconds_median");
+  return setting_table("group_pass (0) against chunk_pass (1) (round robin, 10 sweeps, ms; '-': the engine's)",
+                       "TENSORDIAG_CHUNKED_PASS", {"", "0", "1"}, SweepSchedule::round_robin, Structure::general,
+                       {{8, 8}, {9, 8}, {9, 6}, {10, 6}, {11, 4}, {12, 4}, {13, 4}, {14, 4}, {14, 2}, {15, 2}}, selected,
+                       repeats);
 }
 
 // The round robin at group_pass's register bits (TENSORDIAG_PASS_REGISTER_BITS 4 and 5; '-': the
@@ -509,12 +522,9 @@ nlohmann::json chunked_pass_table(int repeats, const Selected& selected) {
 // applies to every run.
 template <class Selected>
 nlohmann::json pass_bits_table(int repeats, const Selected& selected) {
-  std::printf("group_pass register bits (round robin, 10 sweeps, ms; '-': the plan's):\n%-3s %-4s %-11s %-9s %-9s %-9s\n",
-              "D", "N", "dtype", "-", "4", "5");
-  std::vector<Variant> variants;
-  for (const char* bits : {"", "4", "5"}) variants.push_back({bits, SweepSchedule::round_robin});
-  return variant_rows({{9, 8}, {13, 4}, {10, 6}}, selected, "TENSORDIAG_PASS_REGISTER_BITS", variants, repeats,
-                      "seconds_median");
+  return setting_table("group_pass register bits (round robin, 10 sweeps, ms; '-': the plan's)",
+                       "TENSORDIAG_PASS_REGISTER_BITS", {"", "4", "5"}, SweepSchedule::round_robin, Structure::general,
+                       {{9, 8}, {13, 4}, {10, 6}}, selected, repeats);
 }
 
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
@@ -543,14 +553,11 @@ nlohmann::json schedule_dtype_table(int repeats, const Selected& selected, Struc
 // float64 tensors, 10 sweeps.
 template <class Selected>
 nlohmann::json mirrored_table(int repeats, const Selected& selected) {
-  std::printf("symmetric subspace_apply, tiles mirrored (1) or not (0) (auto's XOR passes, 10 sweeps, ms; '-': the "
-              "plan's):\n%-3s %-4s %-11s %-9s %-9s %-9s\n",
-              "D", "N", "dtype", "-", "0", "1");
-  std::vector<Variant> variants;
-  for (const char* mirrored : {"", "0", "1"}) variants.push_back({mirrored, SweepSchedule::automatic, Structure::symmetric});
-  return variant_rows({{3, 32}, {3, 64}, {3, 128}, {3, 256}, {4, 8}, {4, 16}, {4, 32}, {4, 64}, {5, 8}, {5, 16}, {5, 32},
-                       {6, 16}},
-                      selected, "TENSORDIAG_SUBSPACE_MIRRORED", variants, repeats, "seconds_median");
+  return setting_table(
+      "symmetric subspace_apply, tiles mirrored (1) or not (0) (auto's XOR passes, 10 sweeps, ms; '-': the plan's)",
+      "TENSORDIAG_SUBSPACE_MIRRORED", {"", "0", "1"}, SweepSchedule::automatic, Structure::symmetric,
+      {{3, 32}, {3, 64}, {3, 128}, {3, 256}, {4, 8}, {4, 16}, {4, 32}, {4, 64}, {5, 8}, {5, 16}, {5, 32}, {6, 16}}, selected,
+      repeats);
 }
 
 // subspace_apply with its outer modes fused to the store and load (TENSORDIAG_SUBSPACE_FUSED 0, 1
@@ -559,16 +566,16 @@ nlohmann::json mirrored_table(int repeats, const Selected& selected) {
 // are not mirrored (mirrored tiles are never fused).
 template <class Selected>
 nlohmann::json fused_table(int repeats, const Selected& selected, Structure structure) {
-  std::printf("subspace_apply's outer modes fused with the store (1) and the load (2) or not (0) (structure %s, "
-              "auto's XOR passes, 10 sweeps, ms; '-': the plan's):\n%-3s %-4s %-11s %-9s %-9s %-9s %-9s\n",
-              structure == Structure::symmetric ? "symmetric" : "general", "D", "N", "dtype", "-", "0", "1", "2");
-  std::vector<Variant> variants;
-  for (const char* fused : {"", "0", "1", "2"}) variants.push_back({fused, SweepSchedule::automatic, structure});
-  if (structure == Structure::symmetric)
-    return variant_rows({{3, 32}, {3, 64}, {3, 128}, {4, 16}, {4, 32}, {5, 16}, {6, 16}}, selected,
-                        "TENSORDIAG_SUBSPACE_FUSED", variants, repeats, "seconds_median");
-  return variant_rows({{3, 32}, {3, 64}, {3, 128}, {3, 256}, {4, 16}, {4, 32}, {4, 64}, {5, 16}, {5, 32}, {6, 16}},
-                      selected, "TENSORDIAG_SUBSPACE_FUSED", variants, repeats, "seconds_median");
+  const bool symmetric = structure == Structure::symmetric;
+  const std::string title = std::string("subspace_apply's outer modes fused with the store (1) and the load (2) or not (0) "
+                                        "(structure ") +
+                            (symmetric ? "symmetric" : "general") + ", auto's XOR passes, 10 sweeps, ms; '-': the plan's)";
+  if (symmetric)
+    return setting_table(title, "TENSORDIAG_SUBSPACE_FUSED", {"", "0", "1", "2"}, SweepSchedule::automatic, structure,
+                         {{3, 32}, {3, 64}, {3, 128}, {4, 16}, {4, 32}, {5, 16}, {6, 16}}, selected, repeats);
+  return setting_table(title, "TENSORDIAG_SUBSPACE_FUSED", {"", "0", "1", "2"}, SweepSchedule::automatic, structure,
+                       {{3, 32}, {3, 64}, {3, 128}, {3, 256}, {4, 16}, {4, 32}, {4, 64}, {5, 16}, {5, 32}, {6, 16}},
+                       selected, repeats);
 }
 
 }  // namespace

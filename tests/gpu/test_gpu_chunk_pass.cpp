@@ -59,9 +59,12 @@ GpuKernels<T> chunk_kernels(const ChunkCase& c, int tile_bytes) {
 template <class T>
 std::vector<T> run_chunks(const GpuKernels<T>& kernels, const std::vector<T>& values, const DeviceGroup<T>& group,
                           const int* rows = nullptr) {
-  DeviceBuffer<T> tensor(values.size());
-  tensor.upload(values);
+  // Every upload on the stream of the kernels that read it: a copy from pageable memory on the
+  // default stream may still be in flight when a kernel on a non-blocking stream starts (a shard of
+  // the suite run beside two others read half-copied tensors).
   CudaStream stream;
+  DeviceBuffer<T> tensor(values.size());
+  tensor.upload(values, stream.get());
   for (const auto& [first, count] : kernels.chunk_plan->chunks) {
     if (rows)
       kernels.chunk_pass_slab(stream.get(), tensor.data(), group.pairs.data(), group.rotations.data(), first, count, rows);
@@ -91,14 +94,15 @@ void check_chunks(const ChunkCase& c, unsigned seed, double tolerance) {
   const std::vector<int> pairs = flat_pairs(group.pairs);
   const auto rotations = kernel_rotations(group);
   DeviceGroup<T> device{DeviceBuffer<int>(pairs.size()), DeviceBuffer<tensordiag::dsl::Givens<T>>(rotations.size())};
-  device.pairs.upload(pairs);
-  device.rotations.upload(rotations);
+  CudaStream stream;
+  device.pairs.upload(pairs, stream.get());
+  device.rotations.upload(rotations, stream.get());
+  stream.synchronize();  // run_chunks' kernels read them on a stream of their own
   const std::vector<T> before(tensor.values().begin(), tensor.values().end());
 
   const std::vector<T> gpu = run_chunks(kernels, before, device);
   DeviceBuffer<T> d_factors(static_cast<std::size_t>(c.order) * c.size * c.size);
-  d_factors.upload(flat_factors(factors));
-  CudaStream stream;
+  d_factors.upload(flat_factors(factors), stream.get());
   kernels.group_factors(stream.get(), device.pairs.data(), device.rotations.data(), d_factors.data());
   const auto gpu_factors = d_factors.download(stream.get());
 
@@ -135,7 +139,8 @@ void check_chunks(const ChunkCase& c, unsigned seed, double tolerance) {
   }
   CAPTURE(held.size());
   DeviceBuffer<int> d_rows(rows.size());
-  d_rows.upload(rows);
+  d_rows.upload(rows, stream.get());
+  stream.synchronize();
   const std::vector<T> slab_after = run_chunks(kernels, slab, device, d_rows.data());
   bool same = true;
   for (std::size_t h = 0; h < held.size(); ++h)

@@ -58,17 +58,20 @@ void check_pass(const PassCase& c, unsigned seed) {
   GroupRotations<double> group = random_group<double>(c.order, c.size, seed, random);
   std::vector<Matrix<double>> factors = random_factors<double>(c.order, c.size, random);
 
+  // The uploads on the kernels' stream: a copy from pageable memory on the default stream may still
+  // be in flight when a kernel on a non-blocking stream starts.
+  CudaStream stream;
   DeviceBuffer<double> d_tensor(tensor.count()), d_factors(static_cast<std::size_t>(c.order) * c.size * c.size);
-  d_tensor.upload(tensor.values());
-  d_factors.upload(flat_factors(factors));
+  d_tensor.upload(tensor.values(), stream.get());
+  d_factors.upload(flat_factors(factors), stream.get());
   const std::vector<int> pairs = flat_pairs(group.pairs);
   DeviceBuffer<int> d_pairs(std::max<std::size_t>(pairs.size(), 1));
-  if (!pairs.empty()) d_pairs.upload(pairs);
+  if (!pairs.empty()) d_pairs.upload(pairs, stream.get());
   DeviceBuffer<tensordiag::dsl::Givens<double>> d_rotations(std::max<std::size_t>(group.rotations.size(), 1));
-  if (!group.rotations.empty()) d_rotations.upload(kernel_rotations(group));
+  const auto rotations = kernel_rotations(group);
+  if (!group.rotations.empty()) d_rotations.upload(rotations, stream.get());
   DeviceBuffer<double> partials(static_cast<std::size_t>(kernels.group_pass_plan.partial_doubles)), figures(2);
 
-  CudaStream stream;
   kernels.group_pass(stream.get(), d_tensor.data(), d_pairs.data(), d_rotations.data(), d_factors.data(),
                      partials.data(), nullptr);
   kernels.off_norm_final(stream.get(), partials.data(), static_cast<int>(kernels.group_pass_plan.pass_blocks),

@@ -41,9 +41,9 @@ namespace {
 template <class T>
 void check_device_start_equals_host_start(const HostTensor<T>& tensor, double bound) {
   const HosvdStart<T> host = hosvd_start(tensor, 0);
-  DeviceBuffer<T> data(tensor.count());
-  data.upload(tensor.data(), tensor.count());
   const CudaStream stream;
+  DeviceBuffer<T> data(tensor.count());
+  data.upload(tensor.data(), tensor.count(), stream.get());  // on the start's stream (a default-stream copy may still fly)
   const GpuHosvdStart<T> device =
       gpu_hosvd_start(data.data(), tensor.order(), tensor.size(), tensor.strides(), Structure::general, stream.get());
   REQUIRE(device.bases.size() == host.bases.size());

@@ -65,8 +65,8 @@ TEST_SUITE("gpu") {
         const double expected = skew_spectral_norm(unscaled, size) * scale;
         DeviceBuffer<double> d_lambda(lambda.size()),
             basis(static_cast<std::size_t>(kernels.lambda_norm_plan->basis_doubles)), d_norm(1);
-        d_lambda.upload(lambda);
         CudaStream stream;
+        d_lambda.upload(lambda, stream.get());  // on the kernel's stream (a default-stream copy may still fly)
         kernels.lambda_norm(stream.get(), d_lambda.data(), basis.data(), d_norm.data(), nullptr, 0.0, nullptr, nullptr, 0,
                             nullptr);
         LambdaNormCusolver cusolver(size);

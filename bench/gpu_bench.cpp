@@ -121,6 +121,9 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
   const GpuKernels<T> kernels(spec, cuda_device()->arch(), KernelSet::general);
   // The engine takes chunk_pass where group_pass does not plan (a tiling asked for that does not fit).
   if (kernels.group_pass_plan.threads == 0) throw std::runtime_error("group_pass does not plan under this tuning");
+  // The uploads on the launches' stream (a default-stream copy from pageable memory may still land
+  // while a non-blocking stream's kernel runs).
+  CudaStream stream;
   DeviceBuffer<T> d_tensor(tensor.count());
   std::vector<T> values(tensor.count());
   RandomStream random(1);
@@ -128,14 +131,14 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
     if constexpr (is_complex_v<T>) v = T(static_cast<real_t<T>>(random.gaussian()), static_cast<real_t<T>>(random.gaussian()));
     else v = static_cast<T>(random.gaussian());
   }
-  d_tensor.upload(values);
+  d_tensor.upload(values, stream.get());
   // Every group of a sweep, one after another: their pairs lay the tiles' rows differently.
   const int groups = static_cast<int>(schedule.size());
   std::vector<DeviceBuffer<int>> d_pairs;
   for (const auto& group : schedule) {
     std::vector<int> pairs;
     for (const auto [p, q] : group) pairs.insert(pairs.end(), {p, q});
-    d_pairs.emplace_back(pairs.size()).upload(pairs);
+    d_pairs.emplace_back(pairs.size()).upload(pairs, stream.get());
   }
   std::vector<tensordiag::dsl::Givens<T>> rotations(static_cast<std::size_t>(order) * schedule[0].size());
   for (auto& r : rotations) {
@@ -146,9 +149,8 @@ double group_pass_bandwidth(int order, int size, const codegen::Tuning& tuning) 
       r = {static_cast<T>(std::cos(phi)), static_cast<T>(std::sin(phi))};
   }
   DeviceBuffer<tensordiag::dsl::Givens<T>> d_rotations(rotations.size());
-  d_rotations.upload(rotations);
+  d_rotations.upload(rotations, stream.get());
   DeviceBuffer<T> d_factors(static_cast<std::size_t>(order) * size * size);  // rotated too, in the same launch
-  CudaStream stream;
   CudaEvent start, stop;
   std::vector<double> times;
   for (int k = 0; k < 2 + std::max(10, groups); ++k) {

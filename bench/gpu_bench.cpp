@@ -401,9 +401,16 @@ nlohmann::json complex_table(int repeats, double copy_bw, const Selected& select
   return rows;
 }
 
+// --dtypes: the dtypes the tables below run (",float32,complex64,"; empty: all of them).
+std::string dtypes_asked;
+bool dtype_selected(const char* dtype) {
+  return dtypes_asked.empty() || dtypes_asked.find("," + std::string(dtype) + ",") != std::string::npos;
+}
+
 // Calls row(dtype, tensor) with planted tensors of the shape and structure (seed 2026): general in
 // float32, float64, complex64 and complex128; symmetric in float32 and float64 (a complex symmetric
-// tensor has no subspace passes from order 4: its steps are the host's, gpu_engine.cpp).
+// tensor has no subspace passes from order 4: its steps are the host's, gpu_engine.cpp); of these
+// the dtypes --dtypes names.
 template <class Row>
 void for_each_dtype(int order, int size, Structure structure, Row&& row) {
   GeneratorOptions g;
@@ -411,11 +418,11 @@ void for_each_dtype(int order, int size, Structure structure, Row&& row) {
   g.size = size;
   g.seed = 2026;
   g.structure = structure;
-  row("float32", generate_diagonalizable<float>(g).tensor);
-  row("float64", generate_diagonalizable<double>(g).tensor);
+  if (dtype_selected("float32")) row("float32", generate_diagonalizable<float>(g).tensor);
+  if (dtype_selected("float64")) row("float64", generate_diagonalizable<double>(g).tensor);
   if (structure != Structure::general) return;
-  row("complex64", generate_complex_diagonalizable<float>(g).tensor);
-  row("complex128", generate_complex_diagonalizable<double>(g).tensor);
+  if (dtype_selected("complex64")) row("complex64", generate_complex_diagonalizable<float>(g).tensor);
+  if (dtype_selected("complex128")) row("complex128", generate_complex_diagonalizable<double>(g).tensor);
 }
 
 // One setting of a table below: an environment variable's value (empty: unset), the schedule and
@@ -529,6 +536,19 @@ nlohmann::json pass_bits_table(int repeats, const Selected& selected) {
                        {{9, 8}, {13, 4}, {10, 6}}, selected, repeats);
 }
 
+// The round robin with the passes' mixing by fused multiply-adds and without (TENSORDIAG_PASS_FMA
+// 1 and 0; '-': the plan's), every dtype, 10 sweeps, from the mid-size tensors to the large ones
+// whose passes are bound by their instructions (group_pass; chunk_pass where group_pass refuses the
+// tile, as at 14 x 4 and at complex128 13 x 4); TENSORDIAG_PASS_MAX_REGISTERS set outside applies
+// to every run.
+template <class Selected>
+nlohmann::json pass_fma_table(int repeats, const Selected& selected) {
+  return setting_table("the passes' mixing by fused multiply-adds (round robin, 10 sweeps, ms; '-': the plan's)",
+                       "TENSORDIAG_PASS_FMA", {"", "0", "1"}, SweepSchedule::round_robin, Structure::general,
+                       {{6, 8}, {7, 8}, {8, 8}, {9, 8}, {9, 6}, {10, 6}, {10, 4}, {11, 4}, {12, 4}, {13, 4}, {14, 4}},
+                       selected, repeats);
+}
+
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
 // (auto's cells above order 3; TENSORDIAG_SUBSPACE_BITS=2) and of 8, 10 sweeps. Structure general:
 // two shapes of order 3 (auto's cells of 8 in every dtype) and the shapes of orders 4 to 6 that
@@ -638,6 +658,7 @@ int main(int argc, char** argv) {
   bool fused_only = false;     // --fused: subspace_apply's outer modes fused with the load and store or not
   bool chunked_only = false;   // --chunked: group_pass against chunk_pass at large orders, every dtype
   bool pass_bits_only = false; // --pass-bits: group_pass's register bits at large tensors, every dtype
+  bool pass_fma_only = false;  // --pass-fma: group_pass's mixing by fused multiply-adds or not, every dtype
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -645,6 +666,7 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--quick") == 0) quick = true;
     else if (std::strcmp(argv[i], "--no-eta") == 0) no_eta = true;
     else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = "," + std::string(argv[++i]) + ",";
+    else if (std::strcmp(argv[i], "--dtypes") == 0 && i + 1 < argc) dtypes_asked = "," + std::string(argv[++i]) + ",";
     else if (std::strcmp(argv[i], "--sweep") == 0) sweep_tuning = true;
     else if (std::strcmp(argv[i], "--schedules") == 0) compare_schedules = true;
     else if (std::strcmp(argv[i], "--symmetric") == 0) symmetric_only = true;
@@ -658,10 +680,11 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--fused") == 0) fused_only = true;
     else if (std::strcmp(argv[i], "--chunked") == 0) chunked_only = true;
     else if (std::strcmp(argv[i], "--pass-bits") == 0) pass_bits_only = true;
+    else if (std::strcmp(argv[i], "--pass-fma") == 0) pass_fma_only = true;
     else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] "
+      std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--dtypes T,..] "
                            "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] "
-                           "[--pass-blocks] [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits]\n");
+                           "[--pass-blocks] [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits] [--pass-fma]\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -683,12 +706,14 @@ int main(int argc, char** argv) {
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"one_block", rows}}.dump(2) << "\n";
     return 0;
   }
-  if (pass_blocks_only || schedule_dtypes_only || mirrored_only || fused_only || chunked_only || pass_bits_only) {
+  if (pass_blocks_only || schedule_dtypes_only || mirrored_only || fused_only || chunked_only || pass_bits_only ||
+      pass_fma_only) {
     const char* table = pass_blocks_only ? "pass_blocks"
                         : mirrored_only  ? "mirrored"
                         : fused_only     ? "fused"
                         : chunked_only   ? "chunked"
                         : pass_bits_only ? "pass_bits"
+                        : pass_fma_only  ? "pass_fma"
                                          : "schedule_dtypes";
     const Structure structure = symmetric_only ? Structure::symmetric : Structure::general;
     const nlohmann::json rows =
@@ -697,6 +722,7 @@ int main(int argc, char** argv) {
         : fused_only        ? fused_table(repeats, selected, structure)
         : chunked_only      ? chunked_pass_table(repeats, selected)
         : pass_bits_only    ? pass_bits_table(repeats, selected)
+        : pass_fma_only     ? pass_fma_table(repeats, selected)
                             : schedule_dtype_table(repeats, selected, structure);
     if (!out_path.empty())
       std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {table, rows}}.dump(2) << "\n";

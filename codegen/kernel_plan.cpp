@@ -202,6 +202,17 @@ PassTile pass_tile(const KernelSpec& spec, const Sizes& z, int inner_modes) {
 // and with N = 8 (32-byte rows) mixed: 9 x 8 28.60 -> 26.85, but 8 x 8 3.53 -> 3.92 and 10 x 8
 // 280.6 -> 303.0, so one there. (All at R = 5; where default_register_bits gives 6, 13 x 4's tile of
 // two takes 512 threads and two inner modes: 13.9 ms.)
+// The passes' mixing by fused multiply-adds (Tuning::pass_fma; group_pass and chunk_pass). Unset:
+// for complex dtypes, whose entries it takes from ten instructions a mode to six; real ones keep
+// the CPU engine's arithmetic bit for bit. Measured on an H200 (round robin, 10 sweeps, ms,
+// separate -> fused; bench/results/pass_fma_h200_2026-11-29.md): complex64 9 x 8 76.4 -> 64.8,
+// 13 x 4 38.4 -> 31.6, 8 x 8 9.21 -> 7.91, faster at all ten shapes; complex128 9 x 8 124.1 -> 115.3,
+// 12 x 4 17.3 -> 15.3, 8 x 8 15.56 -> 15.71 (the one loss); float32 9 x 8 25.0 -> 26.1, 8 x 8 3.51
+// -> 3.79 (slower: its registers, 128 -> 152 at 9 x 8); float64 within -5% .. +2%.
+bool pass_fma(const KernelSpec& spec) {
+  return spec.tuning.pass_fma == -1 ? is_complex(spec.dtype) : spec.tuning.pass_fma == 1;
+}
+
 int group_pass_inner_modes(const KernelSpec& spec, const Sizes& z) {
   const int most = std::max(1, z.d - 2);
   if (spec.tuning.pass_inner_modes != -1) return std::min(spec.tuning.pass_inner_modes, most);
@@ -261,10 +272,10 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   // size bounds the registers as much, and NVRTC took more registers with it than without.
   const int blocks = max_registers == 0 ? 0 : 65536 / (threads * max_registers);
   const int min_blocks = blocks >= 2 ? blocks : 0;
-  const GroupPassPlan plan{threads,      r,         inner_modes, x_threads, chunk, pass_blocks, factor_blocks, 2 * pass_blocks,
-                           warp_shuffles, min_blocks};
+  const GroupPassPlan plan{threads,       r,          inner_modes, x_threads, chunk, pass_blocks, factor_blocks, 2 * pass_blocks,
+                           warp_shuffles, min_blocks, pass_fma(spec)};
   return planned(
-      {{"factor_rotation.cuh", "figures.cuh"}, false, plan, {{"group_pass", threads, pass_blocks + factor_blocks}}});
+      {{"factor_rotation.cuh", "figures.cuh", "fused_mix.cuh"}, false, plan, {{"group_pass", threads, pass_blocks + factor_blocks}}});
 }
 
 // Chunks of memory modes, outermost first, in launches of about equal counts; every shape has them.
@@ -304,7 +315,7 @@ PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
   const int max_modes = static_cast<int>(ceil_div(z.d, launches));
   const long long tile_entries = saturating_power(z.n, max_modes) * run;
   const int threads = tiled && tile_entries >= 16384 ? 1024 : 256;
-  ChunkPassPlan plan{threads, max_modes, tiled ? run : 0, tiled ? tile_bytes(max_modes) : 0, 0, 0, {}};
+  ChunkPassPlan plan{threads, max_modes, tiled ? run : 0, tiled ? tile_bytes(max_modes) : 0, 0, 0, {}, pass_fma(spec)};
   for (int l = 0, first = 0; l < launches; ++l) {
     const int count = z.d / launches + (l < z.d % launches ? 1 : 0);
     plan.chunks.emplace_back(first, count);
@@ -316,7 +327,7 @@ PlanAttempt plan_chunk_pass(const KernelSpec& spec, const Sizes& z) {
   plan.blocks = std::min(work, spec.tuning.max_grid_blocks);
   plan.factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
   const long long blocks = plan.blocks, factor_blocks = plan.factor_blocks, shared = plan.tile_bytes;
-  return planned({{"factor_rotation.cuh"},
+  return planned({{"factor_rotation.cuh", "fused_mix.cuh"},
                   false,
                   std::move(plan),
                   {{"chunk_pass", threads, blocks, false, shared, tiled},

@@ -63,6 +63,7 @@ struct GroupPassPlan {
   long long partial_doubles;  // the partials buffer with figures: 2 doubles per pass block
   bool warp_shuffles;         // exchanges between lanes of a warp by shuffles
   int min_blocks;             // __launch_bounds__'s blocks a multiprocessor (0: the block's bound only)
+  bool fma;                   // the mixing by fused multiply-adds (Tuning::pass_fma)
 };
 
 // A group's rotations a run of memory modes at a time (kernels_templates/chunk_pass.cu).
@@ -74,6 +75,7 @@ struct ChunkPassPlan {
   long long blocks;           // chunk_pass's grid (grid-stride)
   long long factor_blocks;    // group_factors' grid
   std::vector<std::pair<int, int>> chunks;  // (first memory mode, count) of each launch, in order
+  bool fma;                   // the mixing by fused multiply-adds (Tuning::pass_fma)
 };
 
 struct OffNormPlan {

@@ -101,6 +101,8 @@ void validate(const KernelSpec& spec) {
                         ": use -1 (the default), 0 (no bound) or 32..255");
   if (t.pass_inner_modes != -1 && t.pass_inner_modes < 1)
     throw codegen_error("pass_inner_modes " + std::to_string(t.pass_inner_modes) + ": use -1 (the default) or 1 and more (above D - 2 the plan takes D - 2)");
+  if (t.pass_fma < -1 || t.pass_fma > 1)
+    throw codegen_error("pass_fma " + std::to_string(t.pass_fma) + ": use -1 (the default), 0 or 1");
   if (t.subspace_fused < -1 || t.subspace_fused > 2)
     throw codegen_error("subspace_fused " + std::to_string(t.subspace_fused) + ": use -1 (the default), 0, 1 or 2");
   if (t.pipelined_groups < -1 || t.pipelined_groups > 1)

@@ -68,6 +68,12 @@ struct Tuning {
   // at least 1, at most D - 2 taken (1 at D = 2); -1 = the default (measured: kernel_plan.cpp,
   // group_pass_inner_modes).
   int pass_inner_modes = -1;
+  // group_pass and chunk_pass: each entry's c x + t y as a product and a fused multiply-add (1)
+  // rather than two products and a sum (0); a complex entry's as two products and four fused
+  // multiply-adds instead of six products and four sums (kernels_templates/fused_mix.cuh). Not bit
+  // for bit the CPU engine's (one rounding fewer an entry and mode); -1 = the default, 1 for complex
+  // dtypes and 0 for real ones (measured: kernel_plan.cpp, pass_fma).
+  int pass_fma = -1;
   int shared_bytes = 48 * 1024;        // static shared memory per block at most (CUDA's limit without opt-in)
   int partial_blocks = 1024;           // off_norm: blocks of the first reduction stage at most
   long long max_grid_blocks = 65536;   // grid-stride kernels: the grid suggested at most

@@ -30,6 +30,7 @@ Substitutions values_of(const GroupPassPlan& plan) {
           {"chunk", to_string(plan.chunk)},
           {"pass_blocks", to_string(plan.pass_blocks)},
           {"warp_shuffles", plan.warp_shuffles ? "true" : "false"},
+          {"fma", plan.fma ? "true" : "false"},
           {"launch_bounds", plan.min_blocks == 0 ? "THREADS" : "THREADS, " + to_string(plan.min_blocks)}};
 }
 
@@ -38,7 +39,8 @@ Substitutions values_of(const ChunkPassPlan& plan) {
           {"max_modes", to_string(plan.max_modes)},
           {"tiled", plan.run > 0 ? "true" : "false"},
           {"run", to_string(std::max(plan.run, 1))},
-          {"slab_min_blocks", plan.run > 0 ? "1" : "2"}};
+          {"slab_min_blocks", plan.run > 0 ? "1" : "2"},
+          {"fma", plan.fma ? "true" : "false"}};
 }
 
 Substitutions values_of(const OffNormPlan& plan) {

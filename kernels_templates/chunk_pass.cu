@@ -36,6 +36,7 @@ inline constexpr int THREADS = ${threads};
 inline constexpr int MAX_MODES = ${max_modes};
 inline constexpr bool TILED = ${tiled};
 inline constexpr int RUN = ${run};  // the tiled form's row: entries of the modes after the chunk
+inline constexpr bool FMA = ${fma};  // the mixing by fused multiply-adds (fused_mix.cuh, Tuning::pass_fma)
 inline constexpr int REGS = TILED ? 1 : 1 << MAX_MODES;  // the register form's unit
 static_assert(THREADS % RUN == 0, "the tiled form: a thread keeps its column of a tile");
 inline constexpr int REPRESENTATIVES = (N + 1) / 2;
@@ -117,8 +118,8 @@ __device__ inline void rotate_units(Scalar* __restrict__ tensor, const int* __re
       for (int j = 0; j < REGS; ++j)
         if (j < entries && !((j >> k) & 1)) {
           const Scalar x = v[j], y = v[j | (1 << k)];
-          v[j] = rotated_at_p(g, x, y);
-          v[j | (1 << k)] = rotated_at_q(g, y, x);
+          v[j] = pass_rotated_at_p<FMA>(g, x, y);
+          v[j | (1 << k)] = pass_rotated_at_q<FMA>(g, y, x);
         }
     }
 #pragma unroll
@@ -228,8 +229,8 @@ __device__ inline void rotate_tile_mode(Scalar* tile, const ChunkTiles& z, const
     Scalar* x = tile + (row + group[2 * pair] * LOW) * z.row_stride + along;
     Scalar* y = tile + (row + group[2 * pair + 1] * LOW) * z.row_stride + along;
     const Scalar x_p = *x, x_q = *y;
-    *x = rotated_at_p(g, x_p, x_q);
-    *y = rotated_at_q(g, x_q, x_p);
+    *x = pass_rotated_at_p<FMA>(g, x_p, x_q);
+    *y = pass_rotated_at_q<FMA>(g, x_q, x_p);
   }
 }
 

@@ -227,3 +227,31 @@ TEST_CASE("pivot_check_gather's teams divide its blocks and its grids hold a tea
   CHECK(std::get<PivotCheckGatherPlan>(plan_kernel(make_kernel_spec("pivot_check_gather", 3, 128, "float32", "C",
                                                                     "max_diag")).kind_plan).team_lanes == 32);
 }
+
+TEST_CASE("the passes mix by fused multiply-adds for complex dtypes by default, as asked otherwise, and refuse other "
+          "values") {
+  const auto fma_of = [](const char* kind, int order, int size, const char* dtype, int asked) {
+    KernelSpec spec = make_kernel_spec(kind, order, size, dtype, "C", "max_diag");
+    spec.tuning.pass_fma = asked;
+    const KernelPlan plan = plan_kernel(spec);
+    const bool planned = std::string(kind) == "group_pass" ? std::get<GroupPassPlan>(plan.kind_plan).fma
+                                                           : std::get<ChunkPassPlan>(plan.kind_plan).fma;
+    // The source says what the plan says.
+    CHECK(kernel_source(spec).find(planned ? "inline constexpr bool FMA = true;" : "inline constexpr bool FMA = false;") !=
+          std::string::npos);
+    return planned;
+  };
+  for (const char* kind : {"group_pass", "chunk_pass"}) {
+    CAPTURE(std::string(kind));
+    for (const char* dtype : {"float32", "float64", "complex64", "complex128"}) {
+      CAPTURE(std::string(dtype));
+      const bool complex = std::string(dtype).rfind("complex", 0) == 0;
+      CHECK(fma_of(kind, 6, 5, dtype, -1) == complex);  // the default: complex only
+      CHECK(fma_of(kind, 6, 5, dtype, 0) == false);
+      CHECK(fma_of(kind, 6, 5, dtype, 1) == true);
+    }
+  }
+  KernelSpec spec = make_kernel_spec("group_pass", 6, 5, "complex64", "C", "max_diag");
+  spec.tuning.pass_fma = 2;
+  CHECK_THROWS_WITH_AS(plan_kernel(spec), "codegen_error: pass_fma 2: use -1 (the default), 0 or 1", codegen_error);
+}

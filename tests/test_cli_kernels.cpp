@@ -221,6 +221,8 @@ TEST_CASE("cli kernels: the tuning variables a run applies shape the sources sho
        [](codegen::Tuning& t) { t.pass_inner_modes = 2; }},
       {"TENSORDIAG_PASS_REGISTER_BITS", "4", "kernels --order 9 --size 8 --kernel group_pass", "group_pass", 9, 8,
        [](codegen::Tuning& t) { t.pass_register_bits = 4; }},
+      {"TENSORDIAG_PASS_FMA", "1", "kernels --order 9 --size 8 --kernel group_pass", "group_pass", 9, 8,
+       [](codegen::Tuning& t) { t.pass_fma = 1; }},
       {"TENSORDIAG_PIVOT_GRAM_SIZE", "0", "kernels --order 3 --size 32 --kernel lambda_norm", "lambda_norm", 3, 32,
        [](codegen::Tuning& t) { t.pivot_gram_size = 0; }},
       {"TENSORDIAG_SUBSPACE_BITS", "2", "kernels --order 3 --size 64 --kernel subspace_apply", "subspace_apply", 3, 64,

@@ -22,14 +22,14 @@ constexpr const char* kVariables[] = {"TENSORDIAG_SUBSPACE_BITS",      "TENSORDI
                                       "TENSORDIAG_PACKED_MAX_ORBIT",   "TENSORDIAG_CHUNK_TILE_BYTES",
                                       "TENSORDIAG_SUBSPACE_MIRRORED",  "TENSORDIAG_SUBSPACE_FUSED",
                                       "TENSORDIAG_PIPELINED_GROUPS",   "TENSORDIAG_PASS_INNER_MODES",
-                                      "TENSORDIAG_PASS_REGISTER_BITS"};
+                                      "TENSORDIAG_PASS_REGISTER_BITS", "TENSORDIAG_PASS_FMA"};
 
-// The thirteen fields the variables name, in kVariables's order.
+// The fourteen fields the variables name, in kVariables's order.
 std::vector<long long> tuned_fields(const codegen::Tuning& t) {
   return {t.subspace_bits,      t.subspace_angle_warps, t.pivot_gram_size,  t.pass_block_size,
           t.pass_warp_shuffles, t.pass_max_registers,   t.packed_max_orbit, t.chunk_tile_bytes,
           t.subspace_mirrored,  t.subspace_fused,       t.pipelined_groups, t.pass_inner_modes,
-          t.pass_register_bits};
+          t.pass_register_bits, t.pass_fma};
 }
 
 codegen::Tuning spec_tuning(codegen::KernelKind kind) {
@@ -48,8 +48,8 @@ TEST_CASE("kernel_spec_for: every tuning variable set in the environment reaches
     CHECK(tuned_fields(spec_tuning(kind)) == defaults);
 
   // A value other than the default for each (within its range).
-  const char* texts[] = {"2", "4", "32", "128", "0", "64", "16", "49152", "1", "2", "0", "2", "4"};
-  const std::vector<long long> set{2, 4, 32, 128, 0, 64, 16, 49152, 1, 2, 0, 2, 4};
+  const char* texts[] = {"2", "4", "32", "128", "0", "64", "16", "49152", "1", "2", "0", "2", "4", "1"};
+  const std::vector<long long> set{2, 4, 32, 128, 0, 64, 16, 49152, 1, 2, 0, 2, 4, 1};
   for (std::size_t i = 0; i < set.size(); ++i) REQUIRE(set[i] != defaults[i]);
   for (std::size_t i = 0; i < set.size(); ++i) environment.set(kVariables[i], texts[i]);
   for (const codegen::KernelKind kind : {codegen::KernelKind::group_pass, codegen::KernelKind::lambda_norm,
@@ -74,11 +74,12 @@ TEST_CASE("tuning_from_environment: a set variable replaces its field, an unset 
   asked.subspace_mirrored = 0;
   asked.pass_inner_modes = 1;
   asked.pass_register_bits = 5;
+  asked.pass_fma = 0;
   const std::vector<long long> kept = tuned_fields(asked);
   CHECK(tuned_fields(tuning_from_environment(asked)) == kept);
   // Each variable alone replaces its own field and no other.
-  const char* texts[] = {"2", "4", "32", "128", "0", "64", "16", "49152", "1", "2", "0", "2", "4"};
-  const std::vector<long long> set{2, 4, 32, 128, 0, 64, 16, 49152, 1, 2, 0, 2, 4};
+  const char* texts[] = {"2", "4", "32", "128", "0", "64", "16", "49152", "1", "2", "0", "2", "4", "1"};
+  const std::vector<long long> set{2, 4, 32, 128, 0, 64, 16, 49152, 1, 2, 0, 2, 4, 1};
   for (std::size_t i = 0; i < set.size(); ++i) {
     CAPTURE(kVariables[i]);
     environment.set(kVariables[i], texts[i]);

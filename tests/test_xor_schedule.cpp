@@ -219,6 +219,11 @@ TEST_CASE("TENSORDIAG_PASS_INNER_MODES (1..64, unset -1) and TENSORDIAG_PASS_REG
                         {{"", 0}, {"0", 0}, {"5", 5}, {"6", 6}}, {"7", "-1", "6.0", "six"});
 }
 
+TEST_CASE("TENSORDIAG_PASS_FMA: 0 or 1, unset -1 (the plan's choice), anything else one clear error") {
+  check_integer_setting("TENSORDIAG_PASS_FMA", pass_fma_from_environment, -1, "0 or 1", {{"", -1}, {"0", 0}, {"1", 1}},
+                        {"2", "-1", "on", "1.0"});
+}
+
 TEST_CASE("TENSORDIAG_PASS_BLOCK_SIZE: 0 or a multiple of 32 in 32..1024, unset 0 (the plan's), else one clear error") {
   check_integer_setting("TENSORDIAG_PASS_BLOCK_SIZE", pass_block_size_from_environment, 0,
                         "0 or a multiple of 32 in 32..1024", {{"", 0}, {"0", 0}, {"32", 32}, {"128", 128}, {"1024", 1024}},

@@ -16,7 +16,7 @@ namespace {
 [[maybe_unused]] void every_field_is_fingerprinted(const codegen::KernelSpec& spec) {
   [[maybe_unused]] const auto& [kind, order, size, dtype, layout, rule, tuning, symmetric, skew] = spec;
   [[maybe_unused]] const auto& [block_size, pass_block_size, pass_register_bits, pass_warp_shuffles,
-                                pass_max_registers, pass_inner_modes, shared_bytes, partial_blocks,
+                                pass_max_registers, pass_inner_modes, pass_fma, shared_bytes, partial_blocks,
                                 max_grid_blocks, subspace_bits, subspace_shared_bytes, subspace_mirrored,
                                 subspace_fused, subspace_angle_warps, pipelined_groups, pivot_gram_size, packed_max_orbit, chunk_tile_bytes,
                                 opt_in_shared_bytes] = spec.tuning;
@@ -43,7 +43,8 @@ std::string spec_fingerprint(const codegen::KernelSpec& spec) {
                                 static_cast<long long>(t.pass_register_bits),
                                 static_cast<long long>(t.pass_warp_shuffles),
                                 static_cast<long long>(t.pass_max_registers),
-                                static_cast<long long>(t.pass_inner_modes), static_cast<long long>(t.shared_bytes),
+                                static_cast<long long>(t.pass_inner_modes), static_cast<long long>(t.pass_fma),
+                                static_cast<long long>(t.shared_bytes),
                                 static_cast<long long>(t.partial_blocks), t.max_grid_blocks,
                                 static_cast<long long>(t.subspace_bits), static_cast<long long>(t.subspace_shared_bytes),
                                 static_cast<long long>(t.subspace_mirrored), static_cast<long long>(t.subspace_fused),

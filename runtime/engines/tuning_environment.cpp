@@ -59,6 +59,10 @@ int pass_inner_modes_from_environment() {
                          "1..64");
 }
 
+int pass_fma_from_environment() {
+  return integer_setting("TENSORDIAG_PASS_FMA", -1, [](long on) { return on == 0 || on == 1; }, "0 or 1");
+}
+
 int subspace_angle_warps_from_environment() {
   return integer_setting("TENSORDIAG_SUBSPACE_ANGLE_WARPS", 0, [](long warps) { return warps >= 0 && warps <= 32; },
                          "0..32");
@@ -125,6 +129,7 @@ codegen::Tuning tuning_from_environment(codegen::Tuning tuning) {
   unless_unset(tuning.pass_warp_shuffles, pass_warp_shuffles_from_environment(), -1);
   unless_unset(tuning.pass_max_registers, pass_max_registers_from_environment(), -1);
   unless_unset(tuning.pass_inner_modes, pass_inner_modes_from_environment(), -1);
+  unless_unset(tuning.pass_fma, pass_fma_from_environment(), -1);
   unless_unset(tuning.pass_register_bits, pass_register_bits_from_environment(), 0);
   unless_unset(tuning.packed_max_orbit, packed_max_orbit_from_environment(), -1);
   unless_unset(tuning.chunk_tile_bytes, chunk_tile_bytes_from_environment(), -1);

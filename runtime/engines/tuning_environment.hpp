@@ -30,6 +30,9 @@
 //   TENSORDIAG_PASS_INNER_MODES=m   group_pass's tiles take the m innermost memory modes whole (at
 //                                   most D - 2: a larger m takes D - 2; 1..64; unset: the plan's;
 //                                   codegen Tuning::pass_inner_modes)
+//   TENSORDIAG_PASS_FMA=b           group_pass's mixing by fused multiply-adds (1) or by separate
+//                                   products and sums, bit for bit the CPU's (0) (codegen
+//                                   Tuning::pass_fma)
 //   TENSORDIAG_PASS_REGISTER_BITS=r group_pass's outer modes mixed in registers at most (2^r
 //                                   registers a thread; 0: the plan's; else 1..6; codegen
 //                                   Tuning::pass_register_bits)
@@ -69,7 +72,7 @@ namespace tensordiag::runtime {
 // `tuning` with the variables above that shape a kernel's source set in it (a set variable
 // replaces its field, an unset one keeps it): SUBSPACE_BITS, SUBSPACE_ANGLE_WARPS,
 // PIVOT_GRAM_SIZE, PASS_BLOCK_SIZE, PASS_WARP_SHUFFLES, PASS_MAX_REGISTERS, PASS_INNER_MODES,
-// PASS_REGISTER_BITS, PACKED_MAX_ORBIT, CHUNK_TILE_BYTES, SUBSPACE_MIRRORED, SUBSPACE_FUSED,
+// PASS_FMA, PASS_REGISTER_BITS, PACKED_MAX_ORBIT, CHUNK_TILE_BYTES, SUBSPACE_MIRRORED, SUBSPACE_FUSED,
 // PIPELINED_GROUPS.
 // The engines' specs take them where they are made (kernel_spec_for) and again in GpuKernels (for
 // specs made elsewhere), so `tensordiag kernels` prints and compiles what a run under the same
@@ -86,6 +89,7 @@ int pass_block_size_from_environment();  // 0 when unset
 int pass_warp_shuffles_from_environment();  // -1 when unset
 int pass_max_registers_from_environment();  // -1 when unset
 int pass_inner_modes_from_environment();  // -1 when unset
+int pass_fma_from_environment();  // -1 when unset
 int pass_register_bits_from_environment();  // 0 when unset
 int packed_max_orbit_from_environment(); // -1 when unset
 int exchange_pieces_from_environment();  // -1 when unset

@@ -4,7 +4,7 @@
 //   rotation  phi = atan2(b - e, a + d)
 //   shape     D = 4, N = 5, layout F
 //   dtype     float64 (double)
-//   template  kernels_templates/group_pass.cu, on prelude.cu, factor_rotation.cuh, figures.cuh, dsl/givens.hpp and dsl/complex_number.hpp
+//   template  kernels_templates/group_pass.cu, on prelude.cu, factor_rotation.cuh, figures.cuh, fused_mix.cuh, dsl/givens.hpp and dsl/complex_number.hpp
 //   tuning    block_size 256, pass_block_size 0, pass_register_bits 0, shared_bytes 49152, partial_blocks 1024, max_grid_blocks 65536
 // Kernels, as <<<grid, block>>>:
 //   group_pass<<<2, 512>>>
@@ -359,6 +359,35 @@ __device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tenso
   block_sum_both(b.im, e.im);
 }
 
+// ---- fused_mix.cuh ----
+// A pass's mixing of a pair's two entries, x <- c x + t y (t = conj(s) at p, -s at q: the prelude's
+// rotated_at_p / rotated_at_q), with fused multiply-adds (Tuning::pass_fma): t y + (c x) rounded
+// once, where the prelude's form rounds c x, t y and their sum. A complex entry takes c x's two
+// products and t y's four products added to them by fused multiply-adds (each part rounded twice,
+// not four times): six instructions where the separate form takes ten. Not the CPU engine's
+// arithmetic bit for bit, but within a rounding an entry and mode of it (DESIGN.md section 3).
+__device__ __forceinline__ float fused(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double fused(double a, double b, double c) { return __fma_rn(a, b, c); }
+__device__ __forceinline__ float fused_mixed(float x, float y, float c, float t) { return fused(t, y, c * x); }
+__device__ __forceinline__ double fused_mixed(double x, double y, double c, double t) { return fused(t, y, c * x); }
+template <class R>
+__device__ __forceinline__ tensordiag::dsl::Complex<R> fused_mixed(tensordiag::dsl::Complex<R> x, tensordiag::dsl::Complex<R> y,
+                                                                  R c, tensordiag::dsl::Complex<R> t) {
+  return {fused(t.re, y.re, fused(-t.im, y.im, c * x.re)), fused(t.re, y.im, fused(t.im, y.re, c * x.im))};
+}
+
+// The prelude's rotated_at_p / rotated_at_q, or with FUSED their fused forms.
+template <bool FUSED>
+__device__ __forceinline__ Scalar pass_rotated_at_p(Rotation g, Scalar x_p, Scalar x_q) {
+  if constexpr (FUSED) return fused_mixed(x_p, x_q, real_cosine(g.c), conj(g.s));
+  else return rotated_at_p(g, x_p, x_q);
+}
+template <bool FUSED>
+__device__ __forceinline__ Scalar pass_rotated_at_q(Rotation g, Scalar x_q, Scalar x_p) {
+  if constexpr (FUSED) return fused_mixed(x_q, x_p, real_cosine(g.c), Scalar(-g.s));
+  else return rotated_at_q(g, x_q, x_p);
+}
+
 // ---- group_pass.cu ----
 // group_pass: all D modes' rotations of one pivot group applied to the tensor in one read+write
 // pass (DESIGN.md section 3; the GPU form of runtime/engines/group_pass.cpp):
@@ -452,7 +481,12 @@ struct Mix {
 __device__ __forceinline__ Mix mix_of(Rotation g, bool at_q) {
   return {real_cosine(g.c), at_q ? Scalar(-g.s) : conj(g.s)};
 }
-__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) { return m.c * x + m.t * y; }
+// With FMA (Tuning::pass_fma) a product and a fused multiply-add (fused_mix.cuh).
+inline constexpr bool FMA = false;
+__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) {
+  if constexpr (FMA) return fused_mixed(x, y, m.c, m.t);
+  else return m.c * x + m.t * y;
+}
 
 // Whether exchanged memory mode k (R <= k < D) pairs each thread with a lane of its own warp.
 // Thread mode k pairs threads 2^(k-R) X_THREADS apart within aligned runs of X_THREADS << (k-R+1)

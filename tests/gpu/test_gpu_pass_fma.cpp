@@ -2,9 +2,9 @@
 // kernels_templates/fused_mix.cuh): each entry's c x + t y rounded once fewer than the CPU rounds
 // it. So the run is not the CPU engine's bit for bit, but within a few roundings of it: 3 sweeps of
 // the round robin on the general engine, through group_pass and through chunk_pass, agree with the
-// CPU to 1e-12 (complex64 to 1e-4; core, factors, off_rel), real and complex, even and odd N, both layouts; the fused
-// run differs from the separate one (else the setting would not reach the kernel); and unset, the
-// complex dtypes run fused and the real ones separate, bit for bit.
+// CPU to 1e-12 (complex64 to 1e-4; core, factors, off_rel), real and complex, even and odd N, both
+// layouts; the fused run differs from the separate one (else the setting would not reach the
+// kernel); and unset, the complex dtypes run fused and the real ones separate, bit for bit.
 #include <doctest/doctest.h>
 
 #include <algorithm>

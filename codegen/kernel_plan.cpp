@@ -192,16 +192,6 @@ PassTile pass_tile(const KernelSpec& spec, const Sizes& z, int inner_modes) {
   return {inner_modes, outer, r, run, x_threads, x_threads << (outer - r)};
 }
 
-// The innermost memory modes a group_pass tile takes whole (Tuning::pass_inner_modes, at most
-// D - 2, so that a slab's two outermost modes stay outer: runtime/distributed/slab.hpp). By default
-// two where N is even, at least 4, and a row of N entries is under a 32-byte sector (float32 N = 4
-// and 6), when the tile of two then takes at most 512 threads, else one. Measured on an H200
-// (float32, 10 sweeps, ms, one inner mode -> two; bench/results/pass_inner_modes_h200_2026-11-29.md):
-//   12 x 4  4.81 -> 4.03    9 x 6   3.02 -> 2.41    13 x 4 (1024 threads) 18.85 -> 16.74
-//   10 x 6 15.51 -> 12.88   11 x 6 (576 threads) 94.9 -> 108.3   14 x 4 (R raised to 6) 72.9 -> 272
-// and with N = 8 (32-byte rows) mixed: 9 x 8 28.60 -> 26.85, but 8 x 8 3.53 -> 3.92 and 10 x 8
-// 280.6 -> 303.0, so one there. (All at R = 5; where default_register_bits gives 6, 13 x 4's tile of
-// two takes 512 threads and two inner modes: 13.9 ms.)
 // The passes' mixing by fused multiply-adds (Tuning::pass_fma; group_pass and chunk_pass). Unset:
 // for complex dtypes, whose entries it takes from ten instructions a mode to six; real ones keep
 // the CPU engine's arithmetic bit for bit. Measured on an H200 (round robin, 10 sweeps, ms,
@@ -213,6 +203,16 @@ bool pass_fma(const KernelSpec& spec) {
   return spec.tuning.pass_fma == -1 ? is_complex(spec.dtype) : spec.tuning.pass_fma == 1;
 }
 
+// The innermost memory modes a group_pass tile takes whole (Tuning::pass_inner_modes, at most
+// D - 2, so that a slab's two outermost modes stay outer: runtime/distributed/slab.hpp). By default
+// two where N is even, at least 4, and a row of N entries is under a 32-byte sector (float32 N = 4
+// and 6), when the tile of two then takes at most 512 threads, else one. Measured on an H200
+// (float32, 10 sweeps, ms, one inner mode -> two; bench/results/pass_inner_modes_h200_2026-11-29.md):
+//   12 x 4  4.81 -> 4.03    9 x 6   3.02 -> 2.41    13 x 4 (1024 threads) 18.85 -> 16.74
+//   10 x 6 15.51 -> 12.88   11 x 6 (576 threads) 94.9 -> 108.3   14 x 4 (R raised to 6) 72.9 -> 272
+// and with N = 8 (32-byte rows) mixed: 9 x 8 28.60 -> 26.85, but 8 x 8 3.53 -> 3.92 and 10 x 8
+// 280.6 -> 303.0, so one there. (All at R = 5; where default_register_bits gives 6, 13 x 4's tile of
+// two takes 512 threads and two inner modes: 13.9 ms.)
 int group_pass_inner_modes(const KernelSpec& spec, const Sizes& z) {
   const int most = std::max(1, z.d - 2);
   if (spec.tuning.pass_inner_modes != -1) return std::min(spec.tuning.pass_inner_modes, most);

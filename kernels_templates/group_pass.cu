@@ -92,10 +92,7 @@ __device__ __forceinline__ Mix mix_of(Rotation g, bool at_q) {
 }
 // With FMA (Tuning::pass_fma) a product and a fused multiply-add (fused_mix.cuh).
 inline constexpr bool FMA = ${fma};
-__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) {
-  if constexpr (FMA) return fused_mixed(x, y, m.c, m.t);
-  else return m.c * x + m.t * y;
-}
+__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) { return pass_mixed<FMA>(x, y, m.c, m.t); }
 
 // Whether exchanged memory mode k (R <= k < D) pairs each thread with a lane of its own warp.
 // Thread mode k pairs threads 2^(k-R) X_THREADS apart within aligned runs of X_THREADS << (k-R+1)

@@ -30,8 +30,9 @@
 //   TENSORDIAG_PASS_INNER_MODES=m   group_pass's tiles take the m innermost memory modes whole (at
 //                                   most D - 2: a larger m takes D - 2; 1..64; unset: the plan's;
 //                                   codegen Tuning::pass_inner_modes)
-//   TENSORDIAG_PASS_FMA=b           group_pass's mixing by fused multiply-adds (1) or by separate
-//                                   products and sums, bit for bit the CPU's (0) (codegen
+//   TENSORDIAG_PASS_FMA=b           group_pass's and chunk_pass's mixing by fused multiply-adds (1)
+//                                   or by separate products and sums, bit for bit the CPU's (0);
+//                                   unset: 1 for complex dtypes, 0 for real ones (codegen
 //                                   Tuning::pass_fma)
 //   TENSORDIAG_PASS_REGISTER_BITS=r group_pass's outer modes mixed in registers at most (2^r
 //                                   registers a thread; 0: the plan's; else 1..6; codegen

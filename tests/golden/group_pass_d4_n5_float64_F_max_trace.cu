@@ -368,24 +368,32 @@ __device__ inline void block_sum_both(tensordiag::dsl::Complex<double>& b, tenso
 // arithmetic bit for bit, but within a rounding an entry and mode of it (DESIGN.md section 3).
 __device__ __forceinline__ float fused(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double fused(double a, double b, double c) { return __fma_rn(a, b, c); }
-__device__ __forceinline__ float fused_mixed(float x, float y, float c, float t) { return fused(t, y, c * x); }
-__device__ __forceinline__ double fused_mixed(double x, double y, double c, double t) { return fused(t, y, c * x); }
+template <class R>
+__device__ __forceinline__ R fused_mixed(R x, R y, R c, R t) {
+  return fused(t, y, c * x);
+}
 template <class R>
 __device__ __forceinline__ tensordiag::dsl::Complex<R> fused_mixed(tensordiag::dsl::Complex<R> x, tensordiag::dsl::Complex<R> y,
                                                                   R c, tensordiag::dsl::Complex<R> t) {
   return {fused(t.re, y.re, fused(-t.im, y.im, c * x.re)), fused(t.re, y.im, fused(t.im, y.re, c * x.im))};
 }
 
-// The prelude's rotated_at_p / rotated_at_q, or with FUSED their fused forms.
+// A pass's c x + t y: with FUSED the fused form, else two products and a sum, the prelude's
+// rotated_at_p / rotated_at_q to the last bit (u - v and u + (-v) round alike, and a product with
+// -s is the negated product with s).
+template <bool FUSED>
+__device__ __forceinline__ Scalar pass_mixed(Scalar x, Scalar y, Real c, Scalar t) {
+  if constexpr (FUSED) return fused_mixed(x, y, c, t);
+  else return c * x + t * y;
+}
+// rotated_at_p / rotated_at_q through pass_mixed.
 template <bool FUSED>
 __device__ __forceinline__ Scalar pass_rotated_at_p(Rotation g, Scalar x_p, Scalar x_q) {
-  if constexpr (FUSED) return fused_mixed(x_p, x_q, real_cosine(g.c), conj(g.s));
-  else return rotated_at_p(g, x_p, x_q);
+  return pass_mixed<FUSED>(x_p, x_q, real_cosine(g.c), conj(g.s));
 }
 template <bool FUSED>
 __device__ __forceinline__ Scalar pass_rotated_at_q(Rotation g, Scalar x_q, Scalar x_p) {
-  if constexpr (FUSED) return fused_mixed(x_q, x_p, real_cosine(g.c), Scalar(-g.s));
-  else return rotated_at_q(g, x_q, x_p);
+  return pass_mixed<FUSED>(x_q, x_p, real_cosine(g.c), Scalar(-g.s));
 }
 
 // ---- group_pass.cu ----
@@ -483,10 +491,7 @@ __device__ __forceinline__ Mix mix_of(Rotation g, bool at_q) {
 }
 // With FMA (Tuning::pass_fma) a product and a fused multiply-add (fused_mix.cuh).
 inline constexpr bool FMA = false;
-__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) {
-  if constexpr (FMA) return fused_mixed(x, y, m.c, m.t);
-  else return m.c * x + m.t * y;
-}
+__device__ __forceinline__ Scalar mixed(Scalar x, Scalar y, Mix m) { return pass_mixed<FMA>(x, y, m.c, m.t); }
 
 // Whether exchanged memory mode k (R <= k < D) pairs each thread with a lane of its own warp.
 // Thread mode k pairs threads 2^(k-R) X_THREADS apart within aligned runs of X_THREADS << (k-R+1)

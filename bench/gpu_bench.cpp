@@ -6,7 +6,8 @@
 // cache), and kernel load times (cold: an empty cache directory; warm: the memory cache).
 //   usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--budget SECONDS] [--sweep]
 //                    [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] [--pass-blocks]
-//                    [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits]
+//                    [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits] [--pass-fma] [--dtypes T,..]
+//                    [--variant "NAME=V .."]..
 // --quick skips the checked cases above 10^6 entries, --no-eta every checked case; --only runs the
 // cases and group-pass shapes of those shapes alone (no end-to-end table). Each case runs with the
 // engine's default schedule; --schedules also runs the round robin and the XOR passes at every
@@ -32,7 +33,10 @@
 // subspace_apply's outer modes fused with its load and store or not (TENSORDIAG_SUBSPACE_FUSED),
 // every dtype; with --symmetric, planted symmetric float32 and float64 tensors. --chunked runs only
 // the round robin's pass as group_pass and as chunk_pass (TENSORDIAG_CHUNKED_PASS) at large orders,
-// every dtype; --pass-bits only the round robin at group_pass's register bits, every dtype.
+// every dtype; --pass-bits only the round robin at group_pass's register bits, every dtype; --pass-fma
+// only the passes' mixing by fused multiply-adds or not; --variant "NAME=V .." (repeatable) only the
+// round robin at the --only shapes under each such set of environment variables ('-': none).
+// --dtypes limits the tables that run every dtype to those named.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -41,6 +45,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -465,7 +470,7 @@ nlohmann::json variant_row(const char* head, const HostTensor<T>& tensor, const 
 
 // variant_row for each selected shape of `shapes` in each dtype, the times under `key` in each row.
 template <class Selected>
-nlohmann::json variant_rows(std::initializer_list<std::pair<int, int>> shapes, const Selected& selected,
+nlohmann::json variant_rows(const std::vector<std::pair<int, int>>& shapes, const Selected& selected,
                             const char* variable, const std::vector<Variant>& variants, int repeats, const char* key) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& [order, size] : shapes) {
@@ -483,14 +488,14 @@ nlohmann::json variant_rows(std::initializer_list<std::pair<int, int>> shapes, c
 // variant_rows under the values of one environment variable ("": unset, the engine's or plan's
 // choice, headed '-'), each with `schedule` and `structure`, after the table's title and heads.
 template <class Selected>
-nlohmann::json setting_table(const std::string& title, const char* variable, std::initializer_list<const char*> values,
-                             SweepSchedule schedule, Structure structure, std::initializer_list<std::pair<int, int>> shapes,
+nlohmann::json setting_table(const std::string& title, const char* variable, const std::vector<std::string>& values,
+                             SweepSchedule schedule, Structure structure, const std::vector<std::pair<int, int>>& shapes,
                              const Selected& selected, int repeats) {
   std::printf("%s:\n%-3s %-4s %-11s", title.c_str(), "D", "N", "dtype");
   std::vector<Variant> variants;
-  for (const char* value : values) {
+  for (const std::string& value : values) {
     variants.push_back({value, schedule, structure});
-    std::printf(" %-9s", *value ? value : "-");
+    std::printf(" %-9s", value.empty() ? "-" : value.c_str());
   }
   std::printf("\n");
   return variant_rows(shapes, selected, variable, variants, repeats, "seconds_median");
@@ -547,6 +552,87 @@ nlohmann::json pass_fma_table(int repeats, const Selected& selected) {
                        "TENSORDIAG_PASS_FMA", {"", "0", "1"}, SweepSchedule::round_robin, Structure::general,
                        {{6, 8}, {7, 8}, {8, 8}, {9, 8}, {9, 6}, {10, 6}, {10, 4}, {11, 4}, {12, 4}, {13, 4}, {14, 4}},
                        selected, repeats);
+}
+
+// --variant "NAME=VALUE NAME=VALUE .." (repeatable): the round robin under each variant, a set of
+// environment variables (the tuning variables; '-' alone: none, the plans' choices), at the --only
+// shapes, every selected dtype, 10 sweeps, each tensor made once: a column a variant, a row a shape
+// and dtype. Variables set outside apply to every run unless a variant sets them. For the tuning
+// choices that have no table of their own, and for their combinations.
+using Assignments = std::vector<std::pair<std::string, std::string>>;
+
+Assignments parse_variant(const std::string& text) {
+  Assignments assignments;
+  std::size_t from = 0;
+  while ((from = text.find_first_not_of(' ', from)) != std::string::npos) {
+    const auto end = std::min(text.find(' ', from), text.size());
+    const std::string word = text.substr(from, end - from);
+    from = end;
+    if (word == "-") continue;
+    const auto equals = word.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw std::invalid_argument("--variant wants \"NAME=VALUE ..\" (or '-'), got '" + text + "'");
+    assignments.emplace_back(word.substr(0, equals), word.substr(equals + 1));
+  }
+  return assignments;
+}
+
+std::vector<std::pair<int, int>> parse_shapes(const std::string& only) {
+  std::vector<std::pair<int, int>> shapes;
+  for (std::size_t from = 1; from < only.size();) {
+    const auto comma = only.find(',', from);
+    const std::string shape = only.substr(from, comma - from);
+    int order = 0, size = 0;
+    if (std::sscanf(shape.c_str(), "%dx%d", &order, &size) != 2 || order < 1 || size < 1)
+      throw std::invalid_argument("--only wants DxN,.. shapes, got '" + shape + "'");
+    shapes.emplace_back(order, size);
+    from = comma + 1;
+  }
+  if (shapes.empty()) throw std::invalid_argument("--variant needs --only DxN,.. (the shapes to run)");
+  return shapes;
+}
+
+nlohmann::json variants_table(const std::vector<std::string>& texts, const std::string& only, int repeats) {
+  std::vector<Assignments> variants;
+  for (const std::string& text : texts) variants.push_back(parse_variant(text));
+  const auto shapes = parse_shapes(only);
+  // What the process had, restored after each variant.
+  std::vector<std::pair<std::string, std::optional<std::string>>> outside;
+  for (const auto& variant : variants)
+    for (const auto& [name, value] : variant)
+      if (const char* had = std::getenv(name.c_str())) outside.emplace_back(name, std::string(had));
+      else outside.emplace_back(name, std::nullopt);
+  std::printf("round robin, 10 sweeps, ms, under each variant:\n");
+  for (std::size_t v = 0; v < texts.size(); ++v) std::printf("  v%zu: %s\n", v, texts[v].c_str());
+  std::printf("%-3s %-4s %-11s", "D", "N", "dtype");
+  for (std::size_t v = 0; v < texts.size(); ++v) std::printf(" v%-8zu", v);
+  std::printf("\n");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& [order, size] : shapes)
+    for_each_dtype(order, size, Structure::general, [&](const char* dtype, const auto& tensor) {
+      std::printf("%-3d %-4d %-11s", order, size, dtype);
+      nlohmann::json times = nlohmann::json::object();
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        for (const auto& [name, value] : variants[v]) setenv(name.c_str(), value.c_str(), 1);
+        Options options;
+        options.schedule = SweepSchedule::round_robin;
+        try {
+          const auto [t, run] = ten_sweeps(tensor, options, repeats);
+          std::printf(" %-9.4f", t * 1e3);
+          times[texts[v]] = t;
+        } catch (const std::exception& e) {
+          std::printf(" %-9s", "refused");
+          std::fprintf(stderr, "gpu_bench: %dx%d %s '%s': %s\n", order, size, dtype, texts[v].c_str(), e.what());
+          times[texts[v]] = e.what();
+        }
+        for (const auto& [name, had] : outside)
+          if (had) setenv(name.c_str(), had->c_str(), 1);
+          else unsetenv(name.c_str());
+      }
+      std::printf("\n");
+      rows.push_back({{"order", order}, {"size", size}, {"dtype", dtype}, {"seconds_median", times}});
+    });
+  return rows;
 }
 
 // auto's schedule choice in every dtype: the round robin against the XOR passes with cells of 4
@@ -659,6 +745,7 @@ int main(int argc, char** argv) {
   bool chunked_only = false;   // --chunked: group_pass against chunk_pass at large orders, every dtype
   bool pass_bits_only = false; // --pass-bits: group_pass's register bits at large tensors, every dtype
   bool pass_fma_only = false;  // --pass-fma: group_pass's mixing by fused multiply-adds or not, every dtype
+  std::vector<std::string> variant_texts;  // --variant "NAME=V ..": the round robin under each of these
   double budget = 1e9;  // seconds for the eta > 0 table; cases past it are skipped, and said so
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = std::atoi(argv[++i]);
@@ -681,10 +768,12 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--chunked") == 0) chunked_only = true;
     else if (std::strcmp(argv[i], "--pass-bits") == 0) pass_bits_only = true;
     else if (std::strcmp(argv[i], "--pass-fma") == 0) pass_fma_only = true;
+    else if (std::strcmp(argv[i], "--variant") == 0 && i + 1 < argc) variant_texts.push_back(argv[++i]);
     else if (argv[i][0] == '-') {
       std::fprintf(stderr, "usage: gpu_bench [OUT.json] [--repeats K] [--quick] [--no-eta] [--only DxN,..] [--dtypes T,..] "
                            "[--budget SECONDS] [--sweep] [--schedules] [--symmetric] [--skew] [--complex] [--end-to-end] [--one-block] "
-                           "[--pass-blocks] [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits] [--pass-fma]\n");
+                           "[--pass-blocks] [--schedule-dtypes] [--mirrored] [--fused] [--chunked] [--pass-bits] [--pass-fma] "
+                           "[--variant \"NAME=V ..\"]..\n");
       return 2;
     } else out_path = argv[i];
   }
@@ -700,6 +789,17 @@ int main(int argc, char** argv) {
   const double copy_bw = copy_bandwidth();
   std::printf("device: %s (%s, %d SMs); device-to-device copy %.0f GB/s (read + write)\n", device->name.c_str(),
               device->arch().c_str(), device->multiprocessors, copy_bw / 1e9);
+  if (!variant_texts.empty()) {
+    try {
+      const nlohmann::json rows = variants_table(variant_texts, only, repeats);
+      if (!out_path.empty())
+        std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"variants", rows}}.dump(2) << "\n";
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "gpu_bench: %s\n", e.what());
+      return 2;
+    }
+    return 0;
+  }
   if (one_block_only) {
     const nlohmann::json rows = one_block_table(repeats, Structure::general, 256);
     if (!out_path.empty())

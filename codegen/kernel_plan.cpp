@@ -161,7 +161,23 @@ bool small_pass_blocks(const Sizes& z) {
   return z.n % 2 == 0 && z.n >= 6 && z.n <= 16 && z.entries <= (1LL << 21);
 }
 
-// group_pass's register bits unless the tuning asks: 3 for complex dtypes, 6 for float32 at N = 4
+// Complex tensors of N >= 4 and at least 2^22 entries: group_pass holds 16 entries a thread (R = 4),
+// a tile of at most 512 threads (R raised past 4 for that: a tile of 1024 threads leaves 64
+// registers a thread), blocks of 128 threads (whole tiles; a larger tile is its own block), and a
+// bound of 96 registers a thread for complex64, 128 for complex128. Under the fused mixing the old
+// plan (R = 3, blocks of 256, a bound of 64 for complex64, tiles up to 1024 threads) kept too few
+// entries in flight. Measured on an H200 (round robin, 10 sweeps, ms, old plan -> this one;
+// bench/results/complex_pass_plan_h200_2026-11-29.md): complex64 9 x 8 64.9 -> 56.6 (2.27x
+// float32's 24.9), 13 x 4 31.6 -> 22.2, 12 x 4 9.41 -> 8.34, 10 x 6 33.9 -> 27.3, 8 x 8 8.00 -> 7.60,
+// 9 x 6 5.87 -> 5.44, 11 x 4 2.38 -> 2.17; complex128 9 x 8 115.5 -> 95.7, 12 x 4 15.3 -> 10.2,
+// 10 x 6 72.8 -> 46.5. At 10 x 4 (2^20) the settings moved the time within 4% either way: smaller
+// tensors and N = 2 (not measured) keep the old plan.
+bool wide_complex_pass(const KernelSpec& spec, const Sizes& z) {
+  return is_complex(spec.dtype) && z.n >= 4 && z.entries >= (1LL << 22);
+}
+
+// group_pass's register bits unless the tuning asks: 3 for complex dtypes (4 for wide_complex_pass's
+// tensors), 6 for float32 at N = 4
 // and 8 from 2^26 entries (256 MB), else 5. Measured on an H200 (float32, 10 sweeps, ms, R = 5 -> 6;
 // bench/results/pass_register_bits_h200_2026-11-29.md): 9 x 8 28.65 -> 25.10, 10 x 8 281.8 -> 238.1,
 // 13 x 4 18.85 -> 13.92, 12 x 4 (2^24) 4.03 -> 3.57, 8 x 8 (2^24) 3.53 -> 3.62, and at N = 6 and 16
@@ -169,7 +185,7 @@ bool small_pass_blocks(const Sizes& z) {
 // first compile 0.3-0.7 s more (9 x 8: 0.59 -> 0.91 s), so they wait for tensors whose sweeps and
 // reading dwarf it.
 int default_register_bits(const KernelSpec& spec, const Sizes& z) {
-  if (is_complex(spec.dtype)) return 3;
+  if (is_complex(spec.dtype)) return wide_complex_pass(spec, z) ? 4 : 3;
   const bool large_power_of_two = (z.n == 4 || z.n == 8) && z.entries >= (1LL << 26);
   return spec.dtype == ScalarType::float32 && large_power_of_two ? 6 : 5;
 }
@@ -181,7 +197,9 @@ struct PassTile {
   long long run, x_threads, tile_threads;
 };
 PassTile pass_tile(const KernelSpec& spec, const Sizes& z, int inner_modes) {
-  const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size : 1024;
+  const long long max_threads = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size
+                                : wide_complex_pass(spec, z)     ? 512
+                                                                 : 1024;
   const int outer = z.d - inner_modes;
   const long long run = saturating_power(z.n, inner_modes);
   const int asked_bits = spec.tuning.pass_register_bits != 0 ? spec.tuning.pass_register_bits : default_register_bits(spec, z);
@@ -243,7 +261,7 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
                    std::to_string(r) + " entries of " + std::to_string(z.scalar) + " bytes (they spill): the pass is chunk_pass's");
   const int t = outer - r;
   const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size
-                            : small_pass_blocks(z)          ? 128
+                            : small_pass_blocks(z) || wide_complex_pass(spec, z) ? 128
                             : complex                       ? 256
                                                             : 512;
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
@@ -264,9 +282,11 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const long long pass_blocks = std::min(ceil_div(tiles, tiles_per_block), spec.tuning.max_grid_blocks);
   const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
   const bool warp_shuffles = spec.tuning.pass_warp_shuffles != 0;
+  const bool wide_complex = wide_complex_pass(spec, z);
   const int max_registers = spec.tuning.pass_max_registers != -1            ? spec.tuning.pass_max_registers
                             : spec.dtype == ScalarType::float64   ? 128
-                            : spec.dtype == ScalarType::complex64 ? 64
+                            : spec.dtype == ScalarType::complex64 ? (wide_complex ? 96 : 64)
+                            : wide_complex                         ? 128
                                                                             : 0;
   // The bound as whole blocks a multiprocessor; a bound of one block is left out, as the block's own
   // size bounds the registers as much, and NVRTC took more registers with it than without.

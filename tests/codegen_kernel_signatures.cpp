@@ -101,8 +101,18 @@ TEST_CASE("group_pass's warp shuffles and register bound reach its source, and b
   CHECK(by_default.threads == 128);
   CHECK(by_default.min_blocks == 4);  // float64: 128 registers a thread
   spec.dtype = ScalarType::complex64;
+  CHECK(plan_of().threads == 128);
+  CHECK(plan_of().min_blocks == 5);  // complex64 from 2^22 entries: 96 registers a thread
+  spec.dtype = ScalarType::complex128;
+  CHECK(plan_of().min_blocks == 4);  // complex128 from 2^22 entries: 128
+  spec.order = 10;
+  spec.size = 4;  // 2^20 entries: the plan of smaller complex tensors
   CHECK(plan_of().threads == 256);
+  CHECK(plan_of().min_blocks == 0);  // complex128: no bound but the block's
+  spec.dtype = ScalarType::complex64;
   CHECK(plan_of().min_blocks == 4);  // complex64: 64 registers a thread
+  spec.order = 9;
+  spec.size = 8;
   spec.dtype = ScalarType::float32;
   CHECK(plan_of().min_blocks == 0);  // no bound but the block's
   CHECK(kernel_source(spec).find("__launch_bounds__(THREADS)") != std::string::npos);
@@ -152,7 +162,7 @@ TEST_CASE("group_pass's tiles take two inner modes whole only where the rows are
   CHECK(kernel_source(spec).find("INNER_MODES = 2;") != std::string::npos);
 }
 
-TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26 entries, five else, three for complex") {
+TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26 entries, five else, three or four for complex") {
   const auto register_bits = [](int order, int size, const char* dtype) {
     return std::get<GroupPassPlan>(plan_kernel(make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag")).kind_plan)
         .register_bits;
@@ -164,7 +174,11 @@ TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26
   CHECK(register_bits(11, 6, "float32") == 5);  // N = 6 was slower with six
   CHECK(register_bits(7, 16, "float32") == 5);
   CHECK(register_bits(9, 8, "float64") == 5);   // 256 bytes of registers: five at most
-  CHECK(register_bits(9, 8, "complex64") == 3);
+  CHECK(register_bits(9, 8, "complex64") == 4);   // complex, N >= 4, from 2^22 entries
+  CHECK(register_bits(11, 4, "complex128") == 4);  // 2^22
+  CHECK(register_bits(10, 4, "complex64") == 3);   // 2^20
+  CHECK(register_bits(7, 8, "complex128") == 3);   // 2^21
+  CHECK(register_bits(12, 2, "complex128") == 3);  // N = 2
   KernelSpec asked = make_kernel_spec("group_pass", 9, 8, "float32", "C", "max_diag");
   asked.tuning.pass_register_bits = 5;
   CHECK(std::get<GroupPassPlan>(plan_kernel(asked).kind_plan).register_bits == 5);
@@ -172,15 +186,20 @@ TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26
 
 TEST_CASE("group_pass leaves to chunk_pass the tiles of 1024 threads with 256 bytes of entries a thread") {
   // float32 with 64 entries, float64 and complex64 with 32, complex128 with 16: 64 registers full.
-  for (const auto& [order, size, dtype] : {std::tuple{15, 4, "float32"}, {16, 2, "float32"}, {14, 4, "float64"},
-                                           {15, 2, "float64"}, {14, 4, "complex64"}, {15, 2, "complex64"},
-                                           {13, 4, "complex128"}, {14, 2, "complex128"}}) {
+  // Complex tensors of N >= 4 from 2^22 entries take tiles of at most 512 threads: there such a
+  // tile needs more than 256 bytes of entries a thread, and is refused for that.
+  for (const auto& [order, size, dtype, refusal] :
+       {std::tuple{15, 4, "float32", "leaves 64 registers a thread"}, {16, 2, "float32", "leaves 64 registers a thread"},
+        {14, 4, "float64", "leaves 64 registers a thread"}, {15, 2, "float64", "leaves 64 registers a thread"},
+        {15, 2, "complex64", "leaves 64 registers a thread"}, {14, 2, "complex128", "leaves 64 registers a thread"},
+        {14, 4, "complex64", "needs 2^6 registers a thread, over the 2^5"},
+        {13, 4, "complex128", "needs 2^5 registers a thread, over the 2^4"}}) {
     CAPTURE(order);
     CAPTURE(size);
     CAPTURE(dtype);
     const PlanAttempt pass = try_plan(make_kernel_spec("group_pass", order, size, dtype, "C", "max_diag"));
     CHECK_FALSE(pass.plan);
-    CHECK(pass.refusal.find("leaves 64 registers a thread") != std::string::npos);
+    CHECK(pass.refusal.find(refusal) != std::string::npos);
     CHECK(try_plan(make_kernel_spec("chunk_pass", order, size, dtype, "C", "max_diag")).plan);
   }
   // 128 bytes a thread at 1024 threads, and 256 at 512, keep group_pass.
@@ -189,10 +208,12 @@ TEST_CASE("group_pass leaves to chunk_pass the tiles of 1024 threads with 256 by
   };
   CHECK(plan(15, 2, "float32").threads == 1024);
   CHECK(plan(15, 2, "float32").register_bits == 5);
-  CHECK(plan(13, 4, "complex64").threads == 1024);
-  CHECK(plan(13, 4, "complex64").register_bits == 4);
-  CHECK(plan(12, 4, "complex128").threads == 1024);
-  CHECK(plan(12, 4, "complex128").register_bits == 3);
+  CHECK(plan(13, 4, "complex64").threads == 512);  // R raised to 5 for a tile of 512 threads
+  CHECK(plan(13, 4, "complex64").register_bits == 5);
+  CHECK(plan(12, 4, "complex128").threads == 512);
+  CHECK(plan(12, 4, "complex128").register_bits == 4);
+  CHECK(plan(12, 2, "complex128").threads == 512);  // N = 2 keeps the plan of small tensors: R = 3
+  CHECK(plan(12, 2, "complex128").register_bits == 3);
   CHECK(plan(14, 4, "float32").threads == 512);
   CHECK(plan(14, 4, "float32").register_bits == 6);
 }

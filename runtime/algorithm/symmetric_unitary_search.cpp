@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <tuple>
+#include <utility>
 
 #include <omp.h>
 
@@ -64,43 +66,64 @@ cd linear_term(cd t0, cd t1, cd t_last1, cd t_last, int order) {
   return t0 * std::conj(d * t1) - std::conj(t_last) * (d * t_last1);
 }
 
+// The model from the pivot values r(k) there, k clamped to [0, D].
+template <class Values>
+LocalModel model_of(int order, const Values& r) {
+  const int d = std::max(order, 1);
+  const auto at = [&](int k) { return r(std::clamp(k, 0, order)); };
+  const double pairs = d * (d - 1) / 2.0;
+  const cd a0 = at(0), a1 = static_cast<double>(d) * at(1), a2 = pairs * at(2);
+  const cd b0 = at(d), b1 = -static_cast<double>(d) * at(d - 1), b2 = pairs * at(d - 2);
+  return {std::norm(a0) + std::norm(b0), linear_term(a0, at(1), at(d - 1), b0, d),
+          std::norm(a1) + std::norm(b1) - d * (std::norm(a0) + std::norm(b0)),
+          a0 * std::conj(a2) + std::conj(b0) * b2};
+}
+
 // The pivot values of the rotations, entry by entry. C' = C x_n G^H in every mode, so entry
 // (in, out) of each mode's matrix is conj(G[in][out]): conj(a) p -> p, conj(b) q -> p, -b p -> q,
 // a q -> q. An output with j indices q gathers the inputs with alpha of them q among its q's and
 // beta among its p's, binom(j, alpha) binom(D - j, beta) ways, each worth t_(alpha + beta).
 class Pivot {
 public:
-  explicit Pivot(SymmetricPivotValues t) : t_(t), order_(static_cast<int>(t.size()) - 1), pascal_(t.size()) {
+  explicit Pivot(SymmetricPivotValues t)
+      : t_(t), order_(static_cast<int>(t.size()) - 1), pascal_(t.size() * (t.size() + 1) / 2), tables_(5 * t.size()) {
     for (int n = 0; n <= order_; ++n) {
-      auto& row = pascal_[static_cast<std::size_t>(n)];
-      row.assign(static_cast<std::size_t>(n) + 1, 1.0);
-      for (int k = 1; k < n; ++k)
-        row[static_cast<std::size_t>(k)] = pascal_[static_cast<std::size_t>(n - 1)][static_cast<std::size_t>(k - 1)] +
-                                           pascal_[static_cast<std::size_t>(n - 1)][static_cast<std::size_t>(k)];
+      double* row = pascal_row(n);
+      row[0] = row[n] = 1.0;
+      for (int k = 1; k < n; ++k) row[k] = pascal_row(n - 1)[k - 1] + pascal_row(n - 1)[k];
     }
-    for (auto* p : {&qq_, &pq_, &qp_, &pp_}) p->resize(t.size());
   }
 
   int order() const { return order_; }
 
-  // Entry j of the values rotated by g.
+  // Entry j of the values rotated by g. The inner sum's factor binom(D - j, beta) conj(b)^beta
+  // conj(a)^(D - j - beta) does not depend on alpha: it is taken once.
   cd entry(Su2 g, int j) {
     set(g);
-    const auto& to_q = pascal_[static_cast<std::size_t>(j)];
-    const auto& to_p = pascal_[static_cast<std::size_t>(order_ - j)];
+    const std::size_t size = t_.size();
+    const cd *qq = tables_.data(), *pq = qq + size, *qp = pq + size, *pp = qp + size;
+    cd* w = tables_.data() + 4 * size;
+    const double* to_q = pascal_row(j);
+    const double* to_p = pascal_row(order_ - j);
+    const int n = order_ - j;
+    for (int beta = 0; beta <= n; ++beta) w[beta] = to_p[beta] * qp[beta] * pp[n - beta];
     cd sum = 0.0;
     for (int alpha = 0; alpha <= j; ++alpha) {
       cd inner = 0.0;
-      for (int beta = 0; beta <= order_ - j; ++beta)
-        inner += to_p[static_cast<std::size_t>(beta)] * qp_[static_cast<std::size_t>(beta)] *
-                 pp_[static_cast<std::size_t>(order_ - j - beta)] * t_[static_cast<std::size_t>(alpha + beta)];
-      sum += to_q[static_cast<std::size_t>(alpha)] * qq_[static_cast<std::size_t>(alpha)] *
-             pq_[static_cast<std::size_t>(j - alpha)] * inner;
+      for (int beta = 0; beta <= n; ++beta) inner += w[beta] * t_[static_cast<std::size_t>(alpha + beta)];
+      sum += to_q[alpha] * qq[alpha] * pq[j - alpha] * inner;
     }
     return sum;
   }
 
   double objective(Su2 g) { return std::norm(entry(g, 0)) + std::norm(entry(g, order_)); }
+
+  // f at g and |grad f| there, from the entries 0, 1, D - 1, D.
+  std::pair<double, double> objective_and_gradient(Su2 g) {
+    const cd first = entry(g, 0), last = entry(g, order_);
+    return {std::norm(first) + std::norm(last),
+            std::abs(linear_term(first, entry(g, 1), entry(g, order_ - 1), last, order_))};
+  }
 
   std::vector<cd> rotated(Su2 g) {
     std::vector<cd> out(t_.size());
@@ -108,40 +131,30 @@ public:
     return out;
   }
 
-  LocalModel model(const std::vector<cd>& r) const {
-    const int d = std::max(order_, 1);
-    const auto at = [&](int k) { return r[std::min(static_cast<std::size_t>(std::max(k, 0)), r.size() - 1)]; };
-    const double pairs = d * (d - 1) / 2.0;
-    const cd a0 = at(0), a1 = static_cast<double>(d) * at(1), a2 = pairs * at(2);
-    const cd b0 = at(d), b1 = -static_cast<double>(d) * at(d - 1), b2 = pairs * at(d - 2);
-    return {std::norm(a0) + std::norm(b0), linear_term(a0, at(1), at(d - 1), b0, d),
-            std::norm(a1) + std::norm(b1) - d * (std::norm(a0) + std::norm(b0)),
-            a0 * std::conj(a2) + std::conj(b0) * b2};
-  }
-
-  // |grad f| at g: the entries 0, 1, D - 1, D alone.
-  double gradient(Su2 g) {
-    return std::abs(linear_term(entry(g, 0), entry(g, 1), entry(g, order_ - 1), entry(g, order_), order_));
+  // The local model at g, from the entries 0, 1, 2, D - 2, D - 1, D alone.
+  LocalModel model_at(Su2 g) {
+    return model_of(order_, [&](int k) { return entry(g, k); });
   }
 
 private:
+  double* pascal_row(int n) { return pascal_.data() + static_cast<std::size_t>(n) * (n + 1) / 2; }
+
   void set(Su2 g) {
     if (g.a == set_.a && g.b == set_.b && ready_) return;
     set_ = g;
     ready_ = true;
     const cd powers_of[4] = {g.a, -g.b, std::conj(g.b), std::conj(g.a)};
-    std::vector<cd>* tables[4] = {&qq_, &pq_, &qp_, &pp_};
     for (int k = 0; k < 4; ++k) {
-      auto& table = *tables[k];
+      cd* table = tables_.data() + k * t_.size();
       table[0] = 1.0;
-      for (int e = 1; e <= order_; ++e) table[static_cast<std::size_t>(e)] = table[static_cast<std::size_t>(e - 1)] * powers_of[k];
+      for (int e = 1; e <= order_; ++e) table[e] = table[e - 1] * powers_of[k];
     }
   }
 
   SymmetricPivotValues t_;
   int order_;
-  std::vector<std::vector<double>> pascal_;
-  std::vector<cd> qq_, pq_, qp_, pp_;  // powers of a, -b, conj(b), conj(a)
+  std::vector<double> pascal_;  // row n from n (n + 1) / 2
+  std::vector<cd> tables_;      // powers of a, -b, conj(b), conj(a), then entry's inner factors
   Su2 set_;
   bool ready_ = false;
 };
@@ -158,13 +171,12 @@ struct Climbed {
 // values re-centred at the current rotation (where the model is not concave, a gradient step of a
 // quarter radian, halved until f rises), kept only where f does not fall; a Newton step whose
 // predicted gain is under f's rounding is kept without that test, which rounding would decide,
-// and ends the climb.
+// and ends the climb. A trial reads the entries 0 and D alone; the model's, only where it is kept.
 Climbed climb(Pivot& pivot, Su2 start) {
   constexpr double u = 0x1p-53;
   Su2 g = start;
-  std::vector<cd> current = pivot.rotated(g);
-  double f = std::norm(current.front()) + std::norm(current.back());
-  LocalModel m = pivot.model(current);
+  double f = pivot.objective(g);
+  LocalModel m = pivot.model_at(g);
   for (int iteration = 0; iteration < 60; ++iteration) {
     // In w = x + i y: gradient (2 g_r, -2 g_i), Hessian [[2h + 4 q_r, -4 q_i], [-4 q_i, 2h - 4 q_r]].
     const double gx = 2.0 * m.g.real(), gy = -2.0 * m.g.imag();
@@ -189,13 +201,11 @@ Climbed climb(Pivot& pivot, Su2 start) {
     bool kept = false;
     for (int halving = 0; halving < 60 && !kept; ++halving, sx *= 0.5, sy *= 0.5) {
       const Su2 next = compose(g, local_rotation(cd(sx, sy)));
-      std::vector<cd> trial = pivot.rotated(next);
-      const double f_trial = std::norm(trial.front()) + std::norm(trial.back());
+      const double f_trial = pivot.objective(next);
       if (f_trial >= f || below_rounding) {
         g = next;
-        current = std::move(trial);
         f = std::max(f, f_trial);
-        m = pivot.model(current);
+        m = pivot.model_at(g);
         kept = true;
       }
       if (below_rounding) break;
@@ -207,14 +217,14 @@ Climbed climb(Pivot& pivot, Su2 start) {
 
 // A cell of the cube over the sphere: face `face`, the square of gnomonic coordinates
 // [x - half, x + half] x [y - half, y + half] (its sides great circles), its centre's Bloch vector,
-// f there, and a radius within which the cell lies about its centre: sqrt 2 half, as the angle two
-// points of the cube's tangent plane subtend is at most their distance there (the plane is at
-// distance 1 from the centre).
+// f and |grad f| there, and a radius within which the cell lies about its centre: sqrt 2 half, as
+// the angle two points of the cube's tangent plane subtend is at most their distance there (the
+// plane is at distance 1 from the centre).
 struct Cell {
   int face;
   double x, y, half;
   Vec3 centre{};
-  double f = 0.0, radius = 0.0;
+  double f = 0.0, gradient = 0.0, radius = 0.0;
 };
 
 Vec3 cube_point(int face, double x, double y) {
@@ -319,27 +329,27 @@ bool latitudes_certify(LatitudeBound& latitude, int order, const Climbed& peak, 
   constexpr std::size_t most_bands = 512;
   struct Band {
     double low, high;  // theta, from the identity's pole
+    double bound = 0.0;  // latitude.over(low, high), once known (a band kept whole keeps it)
+    bool known = false;
   };
-  std::vector<Band> bands;
+  std::vector<Band> bands, next;
   for (int i = 0; i < 64; ++i) bands.push_back({pi * i / 64, pi * (i + 1) / 64});
   for (int level = 0; level < 24; ++level) {
-    std::vector<double> bounds;
     double most = 0.0;  // >= max f: the largest band bound
-    for (const Band& band : bands) {
-      bounds.push_back(latitude.over(band.low, band.high));
-      most = std::max(most, bounds.back());
+    for (Band& band : bands) {
+      if (!band.known) band = {band.low, band.high, latitude.over(band.low, band.high), true};
+      most = std::max(most, band.bound);
     }
     const double reach = 2.0 * peak.lambda / (m * m * m * most);
     // A band stays whole (for the next level's bound on max f) unless it is open: outside the
     // peak's reach and its bound above best. The cap theta <= high about the identity lies within
     // high + from_identity of the peak; the cap theta >= low within pi - low + from_identity of the
     // peak's twin.
-    std::vector<Band> next;
+    next.clear();
     std::size_t open = 0;
-    for (std::size_t i = 0; i < bands.size(); ++i) {
-      const Band band = bands[i];
+    for (const Band& band : bands) {
       const bool in_reach = band.high + from_identity <= reach || pi - band.low + from_identity <= reach;
-      if (in_reach || bounds[i] <= best * (1.0 + tolerance)) {
+      if (in_reach || band.bound <= best * (1.0 + tolerance)) {
         next.push_back(band);
         continue;
       }
@@ -353,7 +363,7 @@ bool latitudes_certify(LatitudeBound& latitude, int order, const Climbed& peak, 
     }
     if (open == 0) return true;
     if (next.size() > most_bands) return false;
-    bands = std::move(next);
+    std::swap(bands, next);
   }
   return false;
 }
@@ -391,7 +401,7 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
       pruned_ceiling = std::max(pruned_ceiling, ceiling);
       return false;
     }
-    c.f = pivot.objective(rotation_of(c.centre));
+    std::tie(c.f, c.gradient) = pivot.objective_and_gradient(rotation_of(c.centre));
     if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
     return true;
   };
@@ -410,44 +420,52 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
   double bound_all = std::max({highest_cell.f, best, pruned_ceiling}) / (1.0 - m * first_radius);
   constexpr std::size_t most_cells = 1 << 15;
   constexpr std::size_t most_climbs = 8;
+  std::vector<Vec3> peaks;
+  std::vector<double> reach;
+  std::vector<std::size_t> open;  // indices in cells
+  std::vector<Cell> children;
   for (int level = 0; level < 50 && !cells.empty(); ++level) {
     if (highest_cell.f > best * (1.0 + 0x1p-48) && climbed.size() < most_climbs) {
       climbed.push_back(climb(pivot, rotation_of(highest_cell.centre)));
       best = std::max(best, climbed.back().f);
     }
-    std::vector<Vec3> peaks;
-    std::vector<double> reach;
+    peaks.clear();
+    reach.clear();
     for (const Climbed& c : climbed)
       if (c.lambda > 0.0) {
         peaks.push_back(bloch_of(c.rotation));
         reach.push_back(2.0 * c.lambda / (static_cast<double>(m) * m * m * bound_all));
       }
-    std::vector<Cell> open;
+    open.clear();
     double highest = best;
-    for (const Cell& c : cells) {
+    for (std::size_t index = 0; index < cells.size(); ++index) {
+      const Cell& c = cells[index];
       double bound = c.f + m * bound_all * c.radius;
       if (bound >= best)
-        bound = std::min(bound, c.f + pivot.gradient(rotation_of(c.centre)) * c.radius +
-                                    0.5 * m * m * bound_all * c.radius * c.radius);
+        bound = std::min(bound, c.f + c.gradient * c.radius + 0.5 * m * m * bound_all * c.radius * c.radius);
       if (bound < best) continue;
       bool inside = false;
       for (std::size_t k = 0; k < peaks.size() && !inside; ++k) {
+        if (!(c.radius <= reach[k])) continue;  // the angles are >= 0: not inside
         const Vec3 twin{-peaks[k][0], -peaks[k][1], -peaks[k][2]};
         inside = std::min(angle_between(c.centre, peaks[k]), angle_between(c.centre, twin)) + c.radius <= reach[k];
       }
       if (inside) continue;
       highest = std::max(highest, bound);
-      open.push_back(c);
+      open.push_back(index);
     }
     bound_all = std::min(bound_all, std::max(highest, pruned_ceiling));
     if (open.empty() || highest <= best * (1.0 + tolerance) || open.size() * 4 > most_cells) break;
-    cells.clear();
-    for (const Cell& c : open)
+    children.clear();
+    for (const std::size_t index : open) {
+      const Cell& c = cells[index];
       for (const double dx : {-0.5, 0.5})
         for (const double dy : {-0.5, 0.5}) {
           Cell child{c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half};
-          if (evaluate(child)) cells.push_back(child);
+          if (evaluate(child)) children.push_back(child);
         }
+    }
+    std::swap(cells, children);
   }
 }
 
@@ -472,7 +490,7 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   // prunes the search below. Where the identity's first-order change is under 2^-60 of the
   // diagonal and nothing else is higher, the step is the identity exactly (as
   // dsl/symmetric_unitary_angle.hpp's leaves it; the CPU pass skips identities).
-  const LocalModel at_identity = pivot.model(scaled);
+  const LocalModel at_identity = model_of(order, [&](int k) { return scaled[static_cast<std::size_t>(k)]; });
   const bool still = std::abs(at_identity.g) <= 0x1p-60 * at_identity.f0;
   std::vector<Climbed> climbed{climb(pivot, Su2{})};
   double best = climbed.front().f;

@@ -14,16 +14,17 @@
 #include <string>
 #include <type_traits>
 
+#include "fixed_sweeps_agreement.hpp"
 #include "random_tensor.hpp"
-#include "relative_difference.hpp"
 #include "scoped_environment.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize_complex.hpp"
 
 using namespace tensordiag;
 using namespace tensordiag::runtime;
+using tensordiag::testing::check_within;
+using tensordiag::testing::fixed_round_robin;
 using tensordiag::testing::random_tensor;
-using tensordiag::testing::relative_difference;
 
 namespace {
 
@@ -34,13 +35,7 @@ Result<T> run(const HostTensor<T>& tensor, Backend backend, const Settings& sett
   test::ScopedEnvironment environment;
   environment.set("TENSORDIAG_CHUNKED_PASS", "0");
   for (const auto& [name, value] : settings) environment.set(name, value);
-  Options options;
-  options.backend = backend;
-  options.schedule = SweepSchedule::round_robin;
-  options.max_sweeps = 3;
-  options.tol = 0.0;
-  options.stall_tol = 0.0;
-  return diagonalize_complex(tensor, options);
+  return diagonalize_complex(tensor, fixed_round_robin(backend, 3));
 }
 
 // The default plan against `old_plan` (bit for bit) and, where `against_cpu`, the CPU engine.
@@ -62,15 +57,7 @@ void check_wide_plan(int order, int size, Layout layout, unsigned seed, const Se
     CHECK(planned.factors[n].data == old.factors[n].data);
   }
   if (!against_cpu) return;
-  const Result<T> cpu = run(tensor, Backend::cpu, {});
-  REQUIRE(planned.sweeps() == cpu.sweeps());
-  const double bound = std::is_same_v<T, std::complex<float>> ? 1e-4 : 1e-12;
-  CHECK(relative_difference(planned.core.values(), cpu.core.values()) <= bound);
-  for (std::size_t n = 0; n < cpu.factors.size(); ++n) {
-    CAPTURE(n);
-    CHECK(relative_difference(planned.factors[n].data, cpu.factors[n].data) <= bound);
-  }
-  for (std::size_t k = 0; k < cpu.history.size(); ++k) CHECK(std::abs(planned.history[k].off_rel - cpu.history[k].off_rel) <= bound);
+  check_within(planned, run(tensor, Backend::cpu, {}), std::is_same_v<T, std::complex<float>> ? 1e-4 : 1e-12);
 }
 
 }  // namespace

@@ -13,8 +13,8 @@
 #include <string>
 #include <type_traits>
 
+#include "fixed_sweeps_agreement.hpp"
 #include "random_tensor.hpp"
-#include "relative_difference.hpp"
 #include "scoped_environment.hpp"
 #include "runtime/cuda/cuda_device.hpp"
 #include "runtime/diagonalize.hpp"
@@ -22,8 +22,9 @@
 
 using namespace tensordiag;
 using namespace tensordiag::runtime;
+using tensordiag::testing::check_within;
+using tensordiag::testing::fixed_round_robin;
 using tensordiag::testing::random_tensor;
-using tensordiag::testing::relative_difference;
 
 namespace {
 
@@ -32,12 +33,7 @@ Result<T> run(const HostTensor<T>& tensor, Backend backend, std::optional<std::s
   test::ScopedEnvironment environment;
   environment.set("TENSORDIAG_PASS_FMA", fma);
   environment.set("TENSORDIAG_CHUNKED_PASS", chunked ? "1" : "0");
-  Options options;
-  options.backend = backend;
-  options.schedule = SweepSchedule::round_robin;
-  options.max_sweeps = 3;
-  options.tol = 0.0;
-  options.stall_tol = 0.0;
+  const Options options = fixed_round_robin(backend, 3);
   if constexpr (std::is_floating_point_v<T>) return diagonalize(tensor, options);
   else return diagonalize_complex(tensor, options);
 }
@@ -57,16 +53,8 @@ void check_fused_pass(int order, int size, Layout layout, unsigned seed, bool ch
   REQUIRE(fused.engine == "cuda");
   const char* pass = chunked ? "chunk_pass" : "group_pass";
   REQUIRE(std::find(fused.kernels.begin(), fused.kernels.end(), pass) != fused.kernels.end());
-  REQUIRE(fused.sweeps() == cpu.sweeps());
   // complex64: float's rounding, as the other complex64 GPU cases against the CPU.
-  const double bound = std::is_same_v<T, std::complex<float>> ? 1e-4 : 1e-12;
-  CHECK(relative_difference(fused.core.values(), cpu.core.values()) <= bound);
-  for (std::size_t n = 0; n < cpu.factors.size(); ++n) {
-    CAPTURE(n);
-    CHECK(relative_difference(fused.factors[n].data, cpu.factors[n].data) <= bound);
-  }
-  for (std::size_t k = 0; k < cpu.history.size(); ++k)
-    CHECK(std::abs(fused.history[k].off_rel - cpu.history[k].off_rel) <= bound);
+  check_within(fused, cpu, std::is_same_v<T, std::complex<float>> ? 1e-4 : 1e-12);
   // The fused kernel is another kernel: its core differs from the separate one's in some entry.
   CHECK(fused.core.values() != unfused.core.values());
   // Unset: fused for a complex dtype, separate (the CPU's arithmetic) for a real one.

@@ -177,13 +177,12 @@ bool wide_complex_pass(const KernelSpec& spec, const Sizes& z) {
 }
 
 // group_pass's register bits unless the tuning asks: 3 for complex dtypes (4 for wide_complex_pass's
-// tensors), 6 for float32 at N = 4
-// and 8 from 2^26 entries (256 MB), else 5. Measured on an H200 (float32, 10 sweeps, ms, R = 5 -> 6;
-// bench/results/pass_register_bits_h200_2026-11-29.md): 9 x 8 28.65 -> 25.10, 10 x 8 281.8 -> 238.1,
-// 13 x 4 18.85 -> 13.92, 12 x 4 (2^24) 4.03 -> 3.57, 8 x 8 (2^24) 3.53 -> 3.62, and at N = 6 and 16
-// slower (9 x 6 2.42 -> 2.71, 11 x 6 95.1 -> 109.0, 7 x 16 87.5 -> 92.5). Six bits cost a shape's
-// first compile 0.3-0.7 s more (9 x 8: 0.59 -> 0.91 s), so they wait for tensors whose sweeps and
-// reading dwarf it.
+// tensors), 6 for float32 at N = 4 and 8 from 2^26 entries (256 MB), else 5. Measured on an H200
+// (float32, 10 sweeps, ms, R = 5 -> 6; bench/results/pass_register_bits_h200_2026-11-29.md):
+// 9 x 8 28.65 -> 25.10, 10 x 8 281.8 -> 238.1, 13 x 4 18.85 -> 13.92, 12 x 4 (2^24) 4.03 -> 3.57,
+// 8 x 8 (2^24) 3.53 -> 3.62, and at N = 6 and 16 slower (9 x 6 2.42 -> 2.71, 11 x 6 95.1 -> 109.0,
+// 7 x 16 87.5 -> 92.5). Six bits cost a shape's first compile 0.3-0.7 s more (9 x 8: 0.59 ->
+// 0.91 s), so they wait for tensors whose sweeps and reading dwarf it.
 int default_register_bits(const KernelSpec& spec, const Sizes& z) {
   if (is_complex(spec.dtype)) return wide_complex_pass(spec, z) ? 4 : 3;
   const bool large_power_of_two = (z.n == 4 || z.n == 8) && z.entries >= (1LL << 26);
@@ -260,10 +259,10 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
     return refused("group_pass: a tile of " + std::to_string(tile_threads) + " threads leaves 64 registers a thread, too few for its 2^" +
                    std::to_string(r) + " entries of " + std::to_string(z.scalar) + " bytes (they spill): the pass is chunk_pass's");
   const int t = outer - r;
-  const long long target = spec.tuning.pass_block_size != 0 ? spec.tuning.pass_block_size
+  const long long target = spec.tuning.pass_block_size != 0                     ? spec.tuning.pass_block_size
                             : small_pass_blocks(z) || wide_complex_pass(spec, z) ? 128
-                            : complex                       ? 256
-                                                            : 512;
+                            : complex                                            ? 256
+                                                                                 : 512;
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
   long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;
@@ -283,11 +282,11 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
   const bool warp_shuffles = spec.tuning.pass_warp_shuffles != 0;
   const bool wide_complex = wide_complex_pass(spec, z);
-  const int max_registers = spec.tuning.pass_max_registers != -1            ? spec.tuning.pass_max_registers
+  const int max_registers = spec.tuning.pass_max_registers != -1 ? spec.tuning.pass_max_registers
                             : spec.dtype == ScalarType::float64   ? 128
                             : spec.dtype == ScalarType::complex64 ? (wide_complex ? 96 : 64)
-                            : wide_complex                         ? 128
-                                                                            : 0;
+                            : wide_complex                        ? 128  // complex128
+                                                                  : 0;
   // The bound as whole blocks a multiprocessor; a bound of one block is left out, as the block's own
   // size bounds the registers as much, and NVRTC took more registers with it than without.
   const int blocks = max_registers == 0 ? 0 : 65536 / (threads * max_registers);

@@ -95,6 +95,7 @@ public:
   }
 
   int order() const { return order_; }
+  SymmetricPivotValues values() const { return t_; }
 
   // Entry j of the values rotated by g. The inner sum's factor binom(D - j, beta) conj(b)^beta
   // conj(a)^(D - j - beta) does not depend on alpha: it is taken once.
@@ -370,9 +371,9 @@ bool latitudes_certify(LatitudeBound& latitude, int order, const Climbed& peak, 
 
 // Branch and bound over the sphere for the climbs past those in `climbed` (the identity's first),
 // whose best f is `best`: appends each climb it starts, until no point can be more than `tolerance`
-// (relative) above the best of them.
+// (relative) above the best of them. The cells of a level are evaluated on up to `threads` threads.
 void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double tolerance, double best,
-                       std::vector<Climbed>& climbed) {
+                       std::vector<Climbed>& climbed, int threads) {
   // Branch and bound over a hemisphere, in cells of a cube's faces seen from its centre. f depends on
   // the Bloch vector n alone, f(n) = f(-n), and along any great circle it is a trigonometric
   // polynomial of degree <= D (a polynomial of degree D in n), so by Bernstein's inequality
@@ -393,17 +394,47 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
   // A cell whose band of latitude is bounded under best (1 + tolerance) holds no point the
   // search looks for: it is dropped unevaluated, and max f may then be up to that bound.
   double pruned_ceiling = 0.0;
-  const auto evaluate = [&](Cell& c) {
-    c.centre = cube_point(c.face, c.x, c.y);
-    c.radius = std::sqrt(2.0) * c.half;
-    if (const double ceiling = best * (1.0 + tolerance);
-        latitude.lowest_band() <= ceiling && latitude.over_cell(c.centre, c.radius) <= ceiling) {
-      pruned_ceiling = std::max(pruned_ceiling, ceiling);
-      return false;
+  // The cells of `batch` (a level's children, or the first grid) evaluated and those kept appended
+  // to `into`: f and |grad f| at each centre, on `threads` threads where the batch has 256 cells or
+  // more (each thread its own Pivot: its power tables are a cache; a smaller batch is a few hundred
+  // microseconds at most, left on one thread: the floor is not tuned), then the cells taken in
+  // order for the pruned ceiling and the highest cell, so the search is the same on any number of
+  // threads.
+  std::vector<Cell> batch;
+  std::vector<char> kept;
+  const auto evaluate = [&](std::vector<Cell>& into) {
+    const double ceiling = best * (1.0 + tolerance);
+    const bool prunable = latitude.lowest_band() <= ceiling;  // (takes the bands' table: before the threads)
+    kept.assign(batch.size(), 0);
+    const auto evaluate_cell = [&](Pivot& own, std::size_t i) {
+      Cell& c = batch[i];
+      c.centre = cube_point(c.face, c.x, c.y);
+      c.radius = std::sqrt(2.0) * c.half;
+      if (prunable && latitude.over_cell(c.centre, c.radius) <= ceiling) return;
+      std::tie(c.f, c.gradient) = own.objective_and_gradient(rotation_of(c.centre));
+      kept[i] = 1;
+    };
+    const auto count = static_cast<long long>(batch.size());
+    if (threads > 1 && count >= 256) {
+#pragma omp parallel num_threads(threads)
+      {
+        Pivot own(pivot.values());
+#pragma omp for schedule(static)
+        for (long long i = 0; i < count; ++i) evaluate_cell(own, static_cast<std::size_t>(i));
+      }
+    } else {
+      for (std::size_t i = 0; i < batch.size(); ++i) evaluate_cell(pivot, i);
     }
-    std::tie(c.f, c.gradient) = pivot.objective_and_gradient(rotation_of(c.centre));
-    if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
-    return true;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const Cell& c = batch[i];
+      if (!kept[i]) {
+        pruned_ceiling = std::max(pruned_ceiling, ceiling);
+        continue;
+      }
+      if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
+      into.push_back(c);
+    }
+    batch.clear();
   };
   // The hemisphere n_1 >= 0 (f(n) = f(-n)): the face n_1 = 1, and the halves with n_1 >= 0 of the
   // faces n_2 = +-1 (n_1 is their y) and n_3 = +-1 (n_1 is their x).
@@ -414,8 +445,9 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
         Cell c{face, -1.0 + (i + 0.5) * side, -1.0 + (j + 0.5) * side, 0.5 * side};
         if ((face == 2 || face == 3) && c.y < 0.0) continue;
         if ((face == 4 || face == 5) && c.x < 0.0) continue;
-        if (evaluate(c)) cells.push_back(c);
+        batch.push_back(c);
       }
+  evaluate(cells);
   const double first_radius = std::sqrt(2.0) * 0.5 * side;
   double bound_all = std::max({highest_cell.f, best, pruned_ceiling}) / (1.0 - m * first_radius);
   constexpr std::size_t most_cells = 1 << 15;
@@ -423,7 +455,6 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
   std::vector<Vec3> peaks;
   std::vector<double> reach;
   std::vector<std::size_t> open;  // indices in cells
-  std::vector<Cell> children;
   for (int level = 0; level < 50 && !cells.empty(); ++level) {
     if (highest_cell.f > best * (1.0 + 0x1p-48) && climbed.size() < most_climbs) {
       climbed.push_back(climb(pivot, rotation_of(highest_cell.centre)));
@@ -456,16 +487,13 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
     }
     bound_all = std::min(bound_all, std::max(highest, pruned_ceiling));
     if (open.empty() || highest <= best * (1.0 + tolerance) || open.size() * 4 > most_cells) break;
-    children.clear();
     for (const std::size_t index : open) {
       const Cell& c = cells[index];
       for (const double dx : {-0.5, 0.5})
-        for (const double dy : {-0.5, 0.5}) {
-          Cell child{c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half};
-          if (evaluate(child)) children.push_back(child);
-        }
+        for (const double dy : {-0.5, 0.5}) batch.push_back({c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half});
     }
-    std::swap(cells, children);
+    cells.clear();
+    evaluate(cells);
   }
 }
 
@@ -475,7 +503,10 @@ double symmetric_unitary_objective(SymmetricPivotValues t, cd a, cd b) { return 
 
 std::vector<cd> rotated_symmetric_pivot(SymmetricPivotValues t, cd a, cd b) { return Pivot(t).rotated({a, b}); }
 
-dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
+namespace {
+
+// symmetric_unitary_search on up to `threads` threads (the sphere's cells).
+dsl::UnitaryGivens<double> search_step(SymmetricPivotValues t_in, int threads) {
   const int order = static_cast<int>(t_in.size()) - 1;
   double largest = 0.0;
   for (const cd& x : t_in) largest = std::max(largest, std::abs(x));
@@ -502,7 +533,7 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   // (latitudes_certify); elsewhere the sphere is searched.
   LatitudeBound latitude(scaled);
   if (!latitudes_certify(latitude, order, climbed.front(), best, tolerance))
-    search_the_sphere(pivot, latitude, order, tolerance, best, climbed);
+    search_the_sphere(pivot, latitude, order, tolerance, best, climbed, threads);
 
   // The highest climb; the identity's unless another is higher beyond rounding.
   std::size_t chosen = 0;
@@ -521,16 +552,24 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t_in) {
   return out;
 }
 
+}  // namespace
+
+dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t) { return search_step(t, 1); }
+
 std::vector<dsl::UnitaryGivens<double>> symmetric_unitary_searches(std::span<const std::complex<double>> t, int order,
                                                                    int threads) {
   const auto values = static_cast<std::size_t>(order) + 1;
   const auto count = static_cast<long long>(t.size() / values);
   std::vector<dsl::UnitaryGivens<double>> steps(static_cast<std::size_t>(count));
   const int team = threads > 0 ? threads : omp_get_max_threads();
+  // One pivot (N = 2 and 3: one pair a group) takes the threads for its cells.
+  if (count == 1) {
+    steps[0] = search_step(t.first(values), team);
+    return steps;
+  }
 #pragma omp parallel for num_threads(team) schedule(dynamic) if (count > 1)
   for (long long k = 0; k < count; ++k)
-    steps[static_cast<std::size_t>(k)] =
-        symmetric_unitary_search(t.subspan(static_cast<std::size_t>(k) * values, values));
+    steps[static_cast<std::size_t>(k)] = search_step(t.subspan(static_cast<std::size_t>(k) * values, values), 1);
   return steps;
 }
 

@@ -38,7 +38,9 @@ dsl::UnitaryGivens<double> symmetric_unitary_search(SymmetricPivotValues t);
 // The steps of `count` pivots at once (t holds count x (order + 1) values, pivot k's from
 // t[k (order + 1)]), on up to `threads` threads (0: OpenMP's default), each symmetric_unitary_search
 // of its pivot: far from convergence a step takes milliseconds, so a group's pairs pay for the
-// threads (near it, microseconds; measured: doing those one after another first was slower).
+// threads (near it, microseconds; measured: doing those one after another first was slower). One
+// pivot (N = 2 and 3) shares its sphere's cells out to the threads instead. The same steps bit for
+// bit whatever the threads.
 std::vector<dsl::UnitaryGivens<double>> symmetric_unitary_searches(std::span<const std::complex<double>> t, int order,
                                                                    int threads);
 

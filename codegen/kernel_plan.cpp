@@ -161,19 +161,21 @@ bool small_pass_blocks(const Sizes& z) {
   return z.n % 2 == 0 && z.n >= 6 && z.n <= 16 && z.entries <= (1LL << 21);
 }
 
-// Complex tensors of N >= 4 and at least 2^22 entries: group_pass holds 16 entries a thread (R = 4),
-// a tile of at most 512 threads (R raised past 4 for that: a tile of 1024 threads leaves 64
-// registers a thread), blocks of 128 threads (whole tiles; a larger tile is its own block), and a
-// bound of 96 registers a thread for complex64, 128 for complex128. Under the fused mixing the old
-// plan (R = 3, blocks of 256, a bound of 64 for complex64, tiles up to 1024 threads) kept too few
-// entries in flight. Measured on an H200 (round robin, 10 sweeps, ms, old plan -> this one;
-// bench/results/complex_pass_plan_h200_2026-11-29.md): complex64 9 x 8 64.9 -> 56.6 (2.27x
-// float32's 24.9), 13 x 4 31.6 -> 22.2, 12 x 4 9.41 -> 8.34, 10 x 6 33.9 -> 27.3, 8 x 8 8.00 -> 7.60,
-// 9 x 6 5.87 -> 5.44, 11 x 4 2.38 -> 2.17; complex128 9 x 8 115.5 -> 95.7, 12 x 4 15.3 -> 10.2,
-// 10 x 6 72.8 -> 46.5. At 10 x 4 (2^20) the settings moved the time within 4% either way: smaller
-// tensors and N = 2 (not measured) keep the old plan.
+// Complex tensors of N >= 4 and at least 256 MB (complex64 2^25 entries, complex128 2^24): group_pass
+// holds 16 entries a thread (R = 4), a tile of at most 512 threads (R raised past 4 for that: a tile
+// of 1024 threads leaves 64 registers a thread), blocks of 128 threads (whole tiles; a larger tile
+// is its own block), and a bound of 96 registers a thread for complex64, 128 for complex128. Under
+// the fused mixing the old plan (R = 3, blocks of 256, a bound of 64 for complex64, tiles up to 1024
+// threads) kept too few entries in flight. Measured on an H200 (round robin, 10 sweeps, ms, old plan
+// -> this one; bench/results/complex_pass_plan_h200_2026-11-29.md): complex64 9 x 8 64.9 -> 56.6
+// (2.27x float32's 24.9), 13 x 4 31.6 -> 22.2, 10 x 6 33.9 -> 27.3; complex128 9 x 8 115.5 -> 95.7,
+// 12 x 4 15.3 -> 10.2, 10 x 6 72.8 -> 46.5, 8 x 8 15.7 -> 12.3. The kernel then takes NVRTC 0.1-0.35 s
+// more (2-core machine: complex64 9 x 8 0.35-0.40 -> 0.52-0.66 s), so, as float32's six register
+// bits, the plan waits for 256 MB: smaller tensors gained at most 1.1 ms a 10 sweeps (complex64
+// 12 x 4 9.41 -> 8.34, 11 x 4 2.38 -> 2.17, 9 x 6 5.87 -> 5.44, 8 x 8 8.00 -> 7.60; complex128 9 x 6
+// 10.0 -> 8.0) and keep the old plan, as does N = 2 (not measured).
 bool wide_complex_pass(const KernelSpec& spec, const Sizes& z) {
-  return is_complex(spec.dtype) && z.n >= 4 && z.entries >= (1LL << 22);
+  return is_complex(spec.dtype) && z.n >= 4 && z.entries >= (1LL << 28) / z.scalar;
 }
 
 // group_pass's register bits unless the tuning asks: 3 for complex dtypes (4 for wide_complex_pass's

@@ -47,7 +47,7 @@ struct Tuning {
   // bandwidth above 256 threads at D = 3, N = 256 (bench/results/gpu_h100_2026-11-22.md); 256 for
   // complex ones (bench/results/complex_gpu_h100_2026-11-25.md); 128 for tensors of at most 2^21
   // entries with N even, 6 to 16 (kernel_plan.cpp: small_pass_blocks), and for complex tensors of
-  // N >= 4 from 2^22 entries (kernel_plan.cpp: wide_complex_pass). Also caps a tile's threads
+  // N >= 4 from 256 MB (kernel_plan.cpp: wide_complex_pass). Also caps a tile's threads
   // (0: 1024; 512 for wide_complex_pass's tensors).
   int pass_block_size = 0;
   // group_pass: outer modes mixed in registers at most (2^bits registers), 1..6; 0 = the plan's
@@ -55,7 +55,7 @@ struct Tuning {
   // for real dtypes (6 bits moved 0.88 of copy bandwidth at D = 9, N = 8 against 0.78 with 5, but
   // NVRTC took 0.95 s over that one kernel against 0.30 s), 3 for complex ones (complex64 at D = 9,
   // N = 8: 0.54 against 0.43 with 5, which took 255 registers; complex128 0.73 against 0.50 with 4),
-  // 4 for complex tensors of N >= 4 from 2^22 entries under a register bound that holds them
+  // 4 for complex tensors of N >= 4 from 256 MB under a register bound that holds them
   // (kernel_plan.cpp: wide_complex_pass).
   int pass_register_bits = 0;
   // group_pass: the exchanged modes whose partner thread is a lane of the same warp go by warp
@@ -65,8 +65,8 @@ struct Tuning {
   // group_pass: registers a thread at most, through __launch_bounds__'s blocks a multiprocessor
   // (64K registers / (block x this)); 0 = no bound beyond the block's size (__launch_bounds__ with
   // the block alone: NVRTC then keeps fewer registers than with a bound of one block); -1 = the
-  // default, 128 for float64, 64 for complex64 (96 from 2^22 entries with N >= 4), 128 for complex128
-  // from 2^22 entries with N >= 4, none for the others (measured: kernel_plan.cpp, plan_group_pass
+  // default, 128 for float64, 64 for complex64 (96 from 256 MB with N >= 4), 128 for complex128
+  // from 256 MB with N >= 4, none for the others (measured: kernel_plan.cpp, plan_group_pass
   // and wide_complex_pass).
   int pass_max_registers = -1;
   // group_pass: the innermost memory modes a tile takes whole (its rows runs of N^modes entries),

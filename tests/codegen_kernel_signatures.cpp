@@ -102,9 +102,9 @@ TEST_CASE("group_pass's warp shuffles and register bound reach its source, and b
   CHECK(by_default.min_blocks == 4);  // float64: 128 registers a thread
   spec.dtype = ScalarType::complex64;
   CHECK(plan_of().threads == 128);
-  CHECK(plan_of().min_blocks == 5);  // complex64 from 2^22 entries: 96 registers a thread
+  CHECK(plan_of().min_blocks == 5);  // complex64 from 256 MB: 96 registers a thread
   spec.dtype = ScalarType::complex128;
-  CHECK(plan_of().min_blocks == 4);  // complex128 from 2^22 entries: 128
+  CHECK(plan_of().min_blocks == 4);  // complex128 from 256 MB: 128
   spec.order = 10;
   spec.size = 4;  // 2^20 entries: the plan of smaller complex tensors
   CHECK(plan_of().threads == 256);
@@ -174,10 +174,11 @@ TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26
   CHECK(register_bits(11, 6, "float32") == 5);  // N = 6 was slower with six
   CHECK(register_bits(7, 16, "float32") == 5);
   CHECK(register_bits(9, 8, "float64") == 5);   // 256 bytes of registers: five at most
-  CHECK(register_bits(9, 8, "complex64") == 4);   // complex, N >= 4, from 2^22 entries
-  CHECK(register_bits(11, 4, "complex128") == 4);  // 2^22
-  CHECK(register_bits(10, 4, "complex64") == 3);   // 2^20
-  CHECK(register_bits(7, 8, "complex128") == 3);   // 2^21
+  CHECK(register_bits(9, 8, "complex64") == 4);    // complex, N >= 4, from 256 MB (1 GB)
+  CHECK(register_bits(10, 6, "complex64") == 4);   // 483 MB
+  CHECK(register_bits(8, 8, "complex128") == 4);   // 256 MB
+  CHECK(register_bits(8, 8, "complex64") == 3);    // 128 MB
+  CHECK(register_bits(11, 4, "complex128") == 3);  // 64 MB
   CHECK(register_bits(12, 2, "complex128") == 3);  // N = 2
   KernelSpec asked = make_kernel_spec("group_pass", 9, 8, "float32", "C", "max_diag");
   asked.tuning.pass_register_bits = 5;
@@ -186,8 +187,8 @@ TEST_CASE("group_pass holds six register modes for float32 N = 4 and 8 from 2^26
 
 TEST_CASE("group_pass leaves to chunk_pass the tiles of 1024 threads with 256 bytes of entries a thread") {
   // float32 with 64 entries, float64 and complex64 with 32, complex128 with 16: 64 registers full.
-  // Complex tensors of N >= 4 from 2^22 entries take tiles of at most 512 threads: there such a
-  // tile needs more than 256 bytes of entries a thread, and is refused for that.
+  // Complex tensors of N >= 4 from 256 MB take tiles of at most 512 threads: there such a tile
+  // needs more than 256 bytes of entries a thread, and is refused for that.
   for (const auto& [order, size, dtype, refusal] :
        {std::tuple{15, 4, "float32", "leaves 64 registers a thread"}, {16, 2, "float32", "leaves 64 registers a thread"},
         {14, 4, "float64", "leaves 64 registers a thread"}, {15, 2, "float64", "leaves 64 registers a thread"},

@@ -133,7 +133,7 @@ TEST_CASE("launch shapes follow the shape") {
   CHECK(small[0].grid_blocks == 1);
 }
 
-TEST_CASE("group_pass: blocks of 128 threads for tensors of at most 2^21 entries with N even, 6..16, and for complex ones of N >= 4 from 2^22, else 512 / 256") {
+TEST_CASE("group_pass: blocks of 128 threads for tensors of at most 2^21 entries with N even, 6..16, and for complex ones of N >= 4 from 256 MB, else 512 / 256") {
   // The pass's threads a block under the default tuning, or with pass_block_size asked.
   const auto pass_threads = [](int order, int size, const char* dtype, int asked = 0) {
     codegen::Tuning tuning;
@@ -148,24 +148,25 @@ TEST_CASE("group_pass: blocks of 128 threads for tensors of at most 2^21 entries
       CHECK(pass_threads(order, size, dtype) == 128);  // 2^21 entries at most (7 x 8: just so)
     }
     // Outside the rule the blocks the plan chose before, where whole tiles of 512 threads (real) or
-    // 256 (complex) fit the shared memory: 2^24 entries (real), N = 4, odd N, N > 16.
+    // 256 (complex) fit the shared memory: 2^24 entries (complex64 128 MB), N = 4, odd N, N > 16.
     const bool complex = std::string(dtype).starts_with("complex");
     const int old_target = complex ? 256 : 512;
     for (const auto& [order, size] : {std::pair{8, 8}, {9, 4}, {5, 7}, {3, 18}}) {
       CAPTURE(order);
       CAPTURE(size);
-      if (complex && order == 8) continue;  // wide_complex_pass's, below
+      if (std::string(dtype) == "complex128" && order == 8) continue;  // 256 MB: wide_complex_pass's, below
       CHECK(pass_threads(order, size, dtype) == pass_threads(order, size, dtype, old_target));
     }
-    // Complex tensors of N >= 4 from 2^22 entries: blocks of 128 threads (one tile of 128 threads
-    // with R = 4 at 9 x 8, two of 64 at 8 x 8), or the tile where it is larger (11 x 4: 256).
+    // Complex tensors of N >= 4 from 256 MB: blocks of 128 threads (one tile of 128 threads with
+    // R = 4 at 9 x 8, two of 64 at complex128 8 x 8), or the tile where it is larger (10 x 6: 192).
     if (complex) {
-      CHECK(pass_threads(8, 8, dtype) == 128);
       CHECK(pass_threads(9, 8, dtype) == 128);
-      CHECK(pass_threads(11, 4, dtype) == 256);
+      CHECK(pass_threads(10, 6, dtype) == 192);
       CHECK(pass_threads(10, 4, dtype) == 256);  // 2^20 entries: the old plan
     }
   }
+  CHECK(pass_threads(8, 8, "complex128") == 128);  // 256 MB
+  CHECK(pass_threads(8, 8, "complex64") == 256);   // 128 MB: the old plan
   CHECK(pass_threads(5, 8, "float32", 64) == 64);  // an asked-for size wins over the rule
 }
 

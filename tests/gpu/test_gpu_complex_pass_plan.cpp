@@ -1,10 +1,10 @@
 // group_pass's plan for wide complex tensors (codegen/kernel_plan.cpp, wide_complex_pass: N >= 4
-// from 2^22 entries; R = 4 or more, tiles of at most 512 threads, blocks of 128, a register bound
-// of 96 or 128). A plan moves the same entries through other threads and registers, and every
-// entry still takes the modes in the same order: so the core and factors are those of the old plan
-// (R = 3, tiles up to 1024 threads, asked through the tuning variables) bit for bit, and within a
-// few roundings of the CPU engine's (1e-12, complex64 1e-4). A tile that missed or doubled an
-// entry, or mixed it with the wrong partner, would differ from both.
+// from 256 MB; R = 4 or more, tiles of at most 512 threads, blocks of 128, a register bound of 96 or
+// 128). A plan moves the same entries through other threads and registers, and every entry still
+// takes the modes in the same order: so the core and factors are those of the old plan (R = 3,
+// tiles up to 1024 threads, asked through the tuning variables) bit for bit. On small tensors the
+// same settings, asked, are also held to the CPU engine (1e-12, complex64 1e-4). A tile that missed
+// or doubled an entry, or mixed it with the wrong partner, would differ from both.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -38,16 +38,18 @@ Result<T> run(const HostTensor<T>& tensor, Backend backend, const Settings& sett
   return diagonalize_complex(tensor, fixed_round_robin(backend, 3));
 }
 
-// The default plan against `old_plan` (bit for bit) and, where `against_cpu`, the CPU engine.
+// The run under `plan` against the run under `other` (bit for bit) and, where `against_cpu`, the
+// CPU engine.
 template <class T>
-void check_wide_plan(int order, int size, Layout layout, unsigned seed, const Settings& old_plan, bool against_cpu) {
+void check_plans(int order, int size, Layout layout, unsigned seed, const Settings& plan, const Settings& other,
+                 bool against_cpu) {
   CAPTURE(order);
   CAPTURE(size);
   CAPTURE(sizeof(T));
   CAPTURE(static_cast<int>(layout));
   const HostTensor<T> tensor = random_tensor<T>(order, size, seed, layout);
-  const Result<T> planned = run(tensor, Backend::cuda, {});
-  const Result<T> old = run(tensor, Backend::cuda, old_plan);
+  const Result<T> planned = run(tensor, Backend::cuda, plan);
+  const Result<T> old = run(tensor, Backend::cuda, other);
   REQUIRE(planned.engine == "cuda");
   REQUIRE(std::find(planned.kernels.begin(), planned.kernels.end(), "group_pass") != planned.kernels.end());
   REQUIRE(planned.sweeps() == old.sweeps());
@@ -69,19 +71,20 @@ TEST_SUITE("gpu") {
       MESSAGE("skipped: no CUDA device");
       return;
     }
-    // R = 3 as before (11 x 4: a tile of 512 threads, 2 blocks of 256 a multiprocessor before: the
-    // old bound of 64 for complex64, none for complex128).
-    const Settings old_complex64{{"TENSORDIAG_PASS_REGISTER_BITS", "3"}, {"TENSORDIAG_PASS_MAX_REGISTERS", "64"}};
-    const Settings old_complex128{{"TENSORDIAG_PASS_REGISTER_BITS", "3"}, {"TENSORDIAG_PASS_MAX_REGISTERS", "0"}};
-    check_wide_plan<std::complex<float>>(11, 4, Layout::c_order, 71, old_complex64, true);
-    check_wide_plan<std::complex<double>>(11, 4, Layout::fortran_order, 72, old_complex128, true);
-    check_wide_plan<std::complex<double>>(8, 8, Layout::c_order, 73, old_complex128, false);  // two tiles of 64 a block
-    // 12 x 4: R = 4 at 512 threads now, R = 3 at 1024 before; 13 x 4: R raised to 5 for a tile of
-    // 512 threads, R raised to 4 for 1024 before.
+    // Small tensors (the old plan by default): R = 4 and a register bound asked, against the
+    // default and the CPU (11 x 4: a tile of 256 threads against 512).
+    const Settings wide_asked{{"TENSORDIAG_PASS_REGISTER_BITS", "4"}, {"TENSORDIAG_PASS_MAX_REGISTERS", "96"}};
+    check_plans<std::complex<float>>(11, 4, Layout::c_order, 71, wide_asked, {}, true);
+    check_plans<std::complex<double>>(11, 4, Layout::fortran_order, 72, wide_asked, {}, true);
+    // From 256 MB the plan's own: against R = 3 (complex128 8 x 8: two tiles of 64 a block against
+    // one of 128) and against tiles of 1024 threads (complex128 12 x 4: R = 4 at 512 threads against
+    // R = 3 at 1024; complex64 13 x 4: R raised to 5 for 512 threads against R = 4 at 1024).
+    const Settings three_bits{{"TENSORDIAG_PASS_REGISTER_BITS", "3"}, {"TENSORDIAG_PASS_MAX_REGISTERS", "0"}};
     const Settings tiles_of_1024{{"TENSORDIAG_PASS_BLOCK_SIZE", "1024"},
                                  {"TENSORDIAG_PASS_REGISTER_BITS", "3"},
                                  {"TENSORDIAG_PASS_MAX_REGISTERS", "0"}};
-    check_wide_plan<std::complex<float>>(12, 4, Layout::fortran_order, 74, tiles_of_1024, false);
-    check_wide_plan<std::complex<float>>(13, 4, Layout::c_order, 75, tiles_of_1024, false);
+    check_plans<std::complex<double>>(8, 8, Layout::c_order, 73, {}, three_bits, false);
+    check_plans<std::complex<double>>(12, 4, Layout::fortran_order, 74, {}, tiles_of_1024, false);
+    check_plans<std::complex<float>>(13, 4, Layout::c_order, 75, {}, tiles_of_1024, false);
   }
 }

@@ -171,7 +171,7 @@ bool small_pass_blocks(const Sizes& z) {
 // (2.27x float32's 24.9), 13 x 4 31.6 -> 22.2, 10 x 6 33.9 -> 27.3; complex128 9 x 8 115.5 -> 95.7,
 // 12 x 4 15.3 -> 10.2, 10 x 6 72.8 -> 46.5, 8 x 8 15.7 -> 12.3. The kernel then takes NVRTC 0.1-0.35 s
 // more (2-core machine: complex64 9 x 8 0.35-0.40 -> 0.52-0.66 s), so, as float32's six register
-// bits, the plan waits for 256 MB: smaller tensors gained at most 1.1 ms a 10 sweeps (complex64
+// bits, the plan waits for 256 MB: smaller tensors gained at most 2.1 ms a 10 sweeps (complex64
 // 12 x 4 9.41 -> 8.34, 11 x 4 2.38 -> 2.17, 9 x 6 5.87 -> 5.44, 8 x 8 8.00 -> 7.60; complex128 9 x 6
 // 10.0 -> 8.0) and keep the old plan, as does N = 2 (not measured).
 bool wide_complex_pass(const KernelSpec& spec, const Sizes& z) {

@@ -261,10 +261,11 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
     return refused("group_pass: a tile of " + std::to_string(tile_threads) + " threads leaves 64 registers a thread, too few for its 2^" +
                    std::to_string(r) + " entries of " + std::to_string(z.scalar) + " bytes (they spill): the pass is chunk_pass's");
   const int t = outer - r;
-  const long long target = spec.tuning.pass_block_size != 0                     ? spec.tuning.pass_block_size
-                            : small_pass_blocks(z) || wide_complex_pass(spec, z) ? 128
-                            : complex                                            ? 256
-                                                                                 : 512;
+  const bool wide_complex = wide_complex_pass(spec, z);
+  const long long target = spec.tuning.pass_block_size != 0         ? spec.tuning.pass_block_size
+                            : small_pass_blocks(z) || wide_complex ? 128
+                            : complex                              ? 256
+                                                                   : 512;
   long long tiles_per_block = std::max<long long>(1, target / tile_threads);
   long long chunk = 1LL << r;
   const long long representatives = (z.n + 1) / 2;
@@ -283,7 +284,6 @@ PlanAttempt plan_group_pass(const KernelSpec& spec, const Sizes& z) {
   const long long pass_blocks = std::min(ceil_div(tiles, tiles_per_block), spec.tuning.max_grid_blocks);
   const long long factor_blocks = ceil_div(static_cast<long long>(z.d) * z.pairs * z.n, threads);
   const bool warp_shuffles = spec.tuning.pass_warp_shuffles != 0;
-  const bool wide_complex = wide_complex_pass(spec, z);
   const int max_registers = spec.tuning.pass_max_registers != -1 ? spec.tuning.pass_max_registers
                             : spec.dtype == ScalarType::float64   ? 128
                             : spec.dtype == ScalarType::complex64 ? (wide_complex ? 96 : 64)

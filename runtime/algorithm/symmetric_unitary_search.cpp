@@ -395,14 +395,14 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
   // search looks for: it is dropped unevaluated, and max f may then be up to that bound.
   double pruned_ceiling = 0.0;
   // The cells of `batch` (a level's children, or the first grid) evaluated and those kept appended
-  // to `into`: f and |grad f| at each centre, on `threads` threads where the batch has 256 cells or
+  // to `cells`: f and |grad f| at each centre, on `threads` threads where the batch has 256 cells or
   // more (each thread its own Pivot: its power tables are a cache; a smaller batch is a few hundred
   // microseconds at most, left on one thread: the floor is not tuned), then the cells taken in
   // order for the pruned ceiling and the highest cell, so the search is the same on any number of
   // threads.
   std::vector<Cell> batch;
   std::vector<char> kept;
-  const auto evaluate = [&](std::vector<Cell>& into) {
+  const auto evaluate = [&] {
     const double ceiling = best * (1.0 + tolerance);
     const bool prunable = latitude.lowest_band() <= ceiling;  // (takes the bands' table: before the threads)
     kept.assign(batch.size(), 0);
@@ -432,7 +432,7 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
         continue;
       }
       if (c.f > highest_cell.f || highest_cell.face < 0) highest_cell = c;
-      into.push_back(c);
+      cells.push_back(c);
     }
     batch.clear();
   };
@@ -447,7 +447,7 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
         if ((face == 4 || face == 5) && c.x < 0.0) continue;
         batch.push_back(c);
       }
-  evaluate(cells);
+  evaluate();
   const double first_radius = std::sqrt(2.0) * 0.5 * side;
   double bound_all = std::max({highest_cell.f, best, pruned_ceiling}) / (1.0 - m * first_radius);
   constexpr std::size_t most_cells = 1 << 15;
@@ -493,7 +493,7 @@ void search_the_sphere(Pivot& pivot, LatitudeBound& latitude, int order, double 
         for (const double dy : {-0.5, 0.5}) batch.push_back({c.face, c.x + dx * c.half, c.y + dy * c.half, 0.5 * c.half});
     }
     cells.clear();
-    evaluate(cells);
+    evaluate();
   }
 }
 

@@ -4,7 +4,8 @@
 // the launches cover each row and representative of the second memory mode once, in whole pairs of
 // the group, the leaving rows first, a piece a launch; each piece sent leaves after the launch that
 // wrote it; the two sides of every trade name the same piece; and the slots, each piece receiving
-// what was traded for it, end holding the next layout's rows whole.
+// what was traded for it, end holding the next layout's rows whole; each row's diagonal entry is
+// named once, by the launch that writes it (diagonal_rows_of_launch).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -98,6 +99,24 @@ int check_change(const PivotGroup& group, const SlabLayout& now, const SlabLayou
         for (const OverlappedLaunch& launch : plan.launches) covering += covers(launch, row, representative) ? 1 : 0;
         CHECK(covering == 1);
       }
+    // Each row's diagonal entry (i, .., i) is named once, by the launch that writes it: the one
+    // covering row i at i's own representative.
+    std::vector<int> diagonal_rows;
+    for (std::size_t l = 0; l < plan.launches.size(); ++l)
+      for (const int row : diagonal_rows_of_launch(plan, group, l, size)) {
+        int own = -1;
+        for (int representative = 0; representative < representatives; ++representative) {
+          const std::vector<int> indices = representative_indices(group, {representative}, size);
+          if (std::find(indices.begin(), indices.end(), row) != indices.end()) own = representative;
+        }
+        CAPTURE(row);
+        CHECK(covers(plan.launches[l], row, own));
+        diagonal_rows.push_back(row);
+      }
+    std::sort(diagonal_rows.begin(), diagonal_rows.end());
+    std::vector<int> mine_sorted = mine;
+    std::sort(mine_sorted.begin(), mine_sorted.end());
+    CHECK(diagonal_rows == mine_sorted);
     bool leaving_rows = false;
     for (std::size_t l = 0; l < plan.launches.size(); ++l) {
       const OverlappedLaunch& launch = plan.launches[l];

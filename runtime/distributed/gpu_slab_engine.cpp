@@ -264,6 +264,16 @@ private:
   std::vector<int> table_;
 };
 
+// Makes `stream` wait until piece `piece` of `change` has landed from every partner that sends this
+// rank pieces (a pipelined change's `landed` events).
+void wait_for_landing(cudaStream_t stream, const OverlappedChange& change,
+                      const std::vector<std::vector<CudaEvent>>& landed, int piece) {
+  for (std::size_t partner = 0; partner < landed.size(); ++partner)
+    if (!change.sent[partner].empty())
+      check_cuda(cudaStreamWaitEvent(stream, landed[partner][static_cast<std::size_t>(piece)].get(), 0),
+                 "cudaStreamWaitEvent");
+}
+
 // Entry (i, .., i) of row i is at i times the sum of the other modes' strides within the row.
 std::size_t diagonal_stride_within_row(int order, int size) {
   std::size_t stride = 0, power = 1;
@@ -360,10 +370,31 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
   // Pinned, so that the copies are asynchronous and the only wait is comm.wait(), with its time-out.
   PinnedBuffer<double> sums(2);
   PinnedBuffer<T> diagonal(capacity);
+  std::size_t diagonal_count = 0;  // the sweep's diagonal entries copied into `diagonal` so far
+  // Enqueues the copies of the diagonal entries (i, .., i) of rows `indices`, which this rank holds.
+  const auto copy_diagonal = [&](const std::vector<int>& indices) {
+    for (const int index : indices)
+      check_cuda(cudaMemcpyAsync(&diagonal[diagonal_count++],
+                                 device_slab.values() + *device_slab.diagonal_offset(index, diagonal_stride), sizeof(T),
+                                 cudaMemcpyDeviceToHost, stream),
+                 "cudaMemcpyAsync");
+  };
   // An event after each launch of the pass before an overlapped change, and each change's time
-  // from its first launch's end to its last piece's arrival.
+  // from its first launch's end to its last piece's arrival, read once a wait has passed both: a
+  // pipelined change at a sweep's end is still under way at the sweep's last wait, so its events
+  // (parity, stage) alternate between sweeps and are read at the next one's.
   std::vector<CudaEvent> launched(most_launches);
-  std::vector<CudaEvent> change_begun(schedule.stages.size()), change_done(schedule.stages.size());
+  std::vector<CudaEvent> change_begun[2], change_done[2];
+  for (int parity = 0; parity < 2; ++parity) {
+    change_begun[parity] = std::vector<CudaEvent>(schedule.stages.size());
+    change_done[parity] = std::vector<CudaEvent>(schedule.stages.size());
+  }
+  std::vector<std::pair<int, std::size_t>> untimed_changes;
+  const auto time_changes = [&] {
+    for (const auto& [parity, s] : untimed_changes)
+      distribution.exchange_seconds += change_done[parity][s].seconds_since(change_begun[parity][s]);
+    untimed_changes.clear();
+  };
   const long long pass_blocks = kernels.group_pass_plan.pass_blocks;
   const auto pass_launch = [&](long long blocks, const int* group_pairs, dsl::Givens<T>* group_rotations,
                                double* figure_sums, const int* rows) {
@@ -384,11 +415,31 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
 
   const Stopwatch sweeps;
   CudaEvent before, after;
-  result.stop_reason = run_sweeps(result.history, settings, [&](int sweep) {
-    before.record(stream);
+  // The sweep's record: the partials of its last pass (`figure_blocks` sets of them) summed over the
+  // ranks, and the trace of the diagonal entries copied so far. Waits for the stream.
+  const auto sweep_record = [&](int sweep, long long figure_blocks) {
+    kernels.off_norm_final(stream, partials.data(), static_cast<int>(figure_blocks), figures.data());
+    comm.sum_on_device(figures.data(), 2);
+    after.record(stream);
+    check_cuda(cudaMemcpyAsync(sums.data(), figures.data(), 2 * sizeof(double), cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync");
+    comm.wait();
+    time_changes();
+    double trace_part = 0;
+    for (std::size_t t = 0; t < diagonal_count; ++t) trace_part += static_cast<double>(diagonal[t]);
+    diagonal_count = 0;
+    const double trace = sum_over_ranks(comm, trace_part);
+    return SweepRecord{sweep, off_input > 0 ? std::sqrt(sums[0]) / off_input : 0.0, sums[1], trace,
+                       after.seconds_since(before)};
+  };
+  result.stop_reason = run_sweeps(result.history, settings, [&](int sweep, const GoesOn& goes_on) {
+    // A sweep whose first pass ran with the change before it began there (sweep_record's caller
+    // recorded `before` then).
+    if (!ran_during_change) before.record(stream);
+    const int parity = sweep % 2;
     std::size_t g = 0;
     long long figure_blocks = pass_blocks;  // the partials the sweep's last pass wrote
-    std::vector<std::size_t> overlapped_stages;
+    std::optional<SweepRecord> decided;     // the record, where the change at the sweep's end asked goes_on
     for (std::size_t s = 0; s < schedule.stages.size(); ++s) {
       const DistributedStage& stage = schedule.stages[s];
       if (slab.held.rows != stage.layout.rows) {
@@ -402,11 +453,12 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
         slab.held = stage.layout;
       }
       stop_if_cancelled(settings.cancelled);
-      // The layout after this stage (the first stage's for the next sweep, if one may follow): a
-      // change to it that swaps in place overlaps this stage's last pass.
-      const SlabLayout* next = s + 1 < schedule.stages.size() ? &schedule.stages[s + 1].layout
-                               : sweep < settings.stop.max_sweeps ? &schedule.stages.front().layout
-                                                                   : nullptr;
+      // The stage after this one: the next, or at the sweep's end the first, whose layout is the
+      // next sweep's if one may follow. A change to its layout that swaps in place overlaps this
+      // stage's last pass.
+      const bool sweep_end = s + 1 == schedule.stages.size();
+      const DistributedStage& following = schedule.stages[sweep_end ? 0 : s + 1];
+      const SlabLayout* next = !sweep_end || sweep < settings.stop.max_sweeps ? &following.layout : nullptr;
       const bool overlapped = pieces > 0 && !chunked && next && next->rows != stage.layout.rows &&
                               swaps_in_place(stage.layout, *next);
       for (std::size_t k = 0; k < stage.groups.size(); ++k, ++g) {
@@ -440,14 +492,19 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
           continue;
         }
         // The stage's last pass in launches, the factors with the first; the rows leave as they are
-        // done. Pipelined within the sweep where the next stage has a second group (its first
-        // group's pass then is not also the last before a change) and the angles are pivot_angles'.
-        const bool pipelines = pipelining && s + 1 < schedule.stages.size() && schedule.stages[s + 1].groups.size() >= 2;
-        const PivotGroup* next_group = pipelines ? &schedule.stages[s + 1].groups.front() : nullptr;
+        // done. Pipelined where the following stage has a second group (its first group's pass then
+        // is not also the last before a change) and the angles are pivot_angles'. At the sweep's
+        // end that group is the next sweep's first: its pass runs only once this sweep's record,
+        // taken from this pass's figures before its rows leave, says that sweep runs.
+        const bool pipelines = pipelining && following.groups.size() >= 2;
+        const PivotGroup* next_group = pipelines ? &following.groups.front() : nullptr;
         OverlappedChange change = overlapped_change(stage.groups[k], stage.layout, *next, comm.rank(), pieces, next_group);
+        const bool decides_early = sweep_end && !change.pipelined.empty();
         const int* tables = device_slab.launch_tables(change, stream);
         // Pipelined: after each launch, the next group's pivot entries it wrote, before they leave.
-        const int* next_pairs = group_pairs + 2 * pairs_per_group;
+        const std::size_t next_g = sweep_end ? 0 : g + 1;
+        const int* next_pairs = pairs.data() + next_g * 2 * pairs_per_group;
+        dsl::Givens<T>* next_rotations = rotations.data() + next_g * rotations_per_group;
         const int* gather_tables = nullptr;
         const int* arrival_tables = nullptr;
         if (!change.pipelined.empty()) {
@@ -463,74 +520,71 @@ DistributedResult<T> run_gpu_slab_engine(Slab<T> slab, const DistributedSchedule
           if (gather_tables)
             kernels.pivot_subtensors(stream, device_slab.values(), next_pairs, subtensors.data(),
                                      gather_tables + 2 * l * static_cast<std::size_t>(slab.size));
+          // The trace's entries too, before the rows leave (the sweep's record is taken mid-change).
+          if (decides_early) copy_diagonal(diagonal_rows_of_launch(change, stage.groups[k], l, slab.size));
           launched[l].record(stream);
-          if (l == 0) change_begun[s].record(stream);
+          if (l == 0) change_begun[parity][s].record(stream);
         }
         if (figure_sums) figure_blocks = static_cast<long long>(change.launches.size()) * pass_blocks;
         if (change.pipelined.empty()) {
           distribution.bytes_sent += device_slab.swap_to(change, stage.groups[k], launched, comm);
-          change_done[s].record(stream);
+          change_done[parity][s].record(stream);
         } else {
           // The next group's pass runs during the change, each launch once the pieces it reads have
           // landed. Its angles come first: its pivot subtensors as this rank's rows held them (each
           // launch's gather above), summed over the ranks beside the pieces once the first launch's
           // have been sent (the sum waits for this pass's end, the pieces after it for the sum).
-          dsl::Givens<T>* next_rotations = group_rotations + rotations_per_group;
           gathered.record(stream);
+          bool goes = true;  // the next group's pass runs (at the sweep's end: the next sweep does)
           std::size_t next_launch = 0;
           distribution.bytes_sent += device_slab.swap_to(change, stage.groups[k], launched, comm, &landed, [&](int piece) {
             if (piece == change.pipelined.front().after_piece) {
+              if (decides_early) {
+                decided = sweep_record(sweep, figure_blocks);
+                goes = goes_on(*decided);
+                if (goes) before.record(stream);  // the next sweep begins with this pass
+              }
+              if (!goes) return;
               comm.sum_beside_swaps(subtensors.data(), subtensors.count(), gathered.get(), summed.get());
               check_cuda(cudaStreamWaitEvent(stream, summed.get(), 0), "cudaStreamWaitEvent");
               kernels.gathered_angles(stream, subtensors.data(), next_rotations);
             }
-            for (; next_launch < change.pipelined.size() && change.pipelined[next_launch].after_piece == piece;
+            for (; goes && next_launch < change.pipelined.size() && change.pipelined[next_launch].after_piece == piece;
                  ++next_launch) {
-              for (std::size_t partner = 0; partner < landed.size(); ++partner)
-                if (!change.sent[partner].empty())
-                  check_cuda(cudaStreamWaitEvent(stream, landed[partner][static_cast<std::size_t>(piece)].get(), 0),
-                             "cudaStreamWaitEvent");
-              if (next_launch + 1 == change.pipelined.size()) change_done[s].record(stream);  // every piece has landed
+              wait_for_landing(stream, change, landed, piece);
+              if (next_launch + 1 == change.pipelined.size()) change_done[parity][s].record(stream);  // every piece has landed
               pass_launch(pass_blocks + (next_launch == 0 ? kernels.group_pass_plan.factor_blocks : 0), next_pairs,
                           next_rotations, nullptr, arrival_tables + 2 * next_launch * static_cast<std::size_t>(slab.size));
             }
           });
-          ran_during_change = true;
-          ++distribution.pipelined_changes;
+          if (goes) {
+            ran_during_change = true;
+            ++distribution.pipelined_changes;
+          } else {
+            // The run stops: the pass is not run, and what follows reads the rows once they have landed.
+            for (int piece = 0; piece < change.pieces; ++piece) wait_for_landing(stream, change, landed, piece);
+            change_done[parity][s].record(stream);
+          }
         }
-        overlapped_stages.push_back(s);
+        untimed_changes.emplace_back(parity, s);
         ++distribution.overlapped_changes;
         slab.held = *next;
       }
     }
+    if (decided) return *decided;
     if (chunked) {
       kernels.off_norm_partial(stream, device_slab.values(), partials.data(), device_slab.rows());
       figure_blocks = kernels.off_norm_plan.partial_blocks;
     }
-    kernels.off_norm_final(stream, partials.data(), static_cast<int>(figure_blocks), figures.data());
-    comm.sum_on_device(figures.data(), 2);
-    after.record(stream);
-    check_cuda(cudaMemcpyAsync(sums.data(), figures.data(), 2 * sizeof(double), cudaMemcpyDeviceToHost, stream),
-               "cudaMemcpyAsync");
-    // The trace: the diagonal entries of the rows this rank holds.
-    for (std::size_t t = 0; t < slab.rows().size(); ++t) {
-      const auto at = device_slab.diagonal_offset(slab.rows()[t], diagonal_stride);
-      check_cuda(cudaMemcpyAsync(&diagonal[t], device_slab.values() + *at, sizeof(T), cudaMemcpyDeviceToHost, stream),
-                 "cudaMemcpyAsync");
-    }
-    comm.wait();
-    for (const std::size_t s : overlapped_stages) distribution.exchange_seconds += change_done[s].seconds_since(change_begun[s]);
-    double trace_part = 0;
-    for (std::size_t t = 0; t < slab.rows().size(); ++t) trace_part += static_cast<double>(diagonal[t]);
-    const double trace = sum_over_ranks(comm, trace_part);
-    return SweepRecord{sweep, off_input > 0 ? std::sqrt(sums[0]) / off_input : 0.0, sums[1], trace,
-                       after.seconds_since(before)};
+    copy_diagonal(slab.rows());  // the trace: the diagonal entries of the rows this rank holds
+    return sweep_record(sweep, figure_blocks);
   });
   result.timings.sweeps_seconds = sweeps.seconds();
 
   device_slab.download(slab, stream);
   const std::vector<T> all_factors = factors.download(stream);
   comm.wait();
+  time_changes();  // a change at the last sweep's end, which its record did not wait for
   const std::size_t square = static_cast<std::size_t>(slab.size) * slab.size;
   for (int n = 0; n < slab.order; ++n) {
     const auto begin = all_factors.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(n) * square);

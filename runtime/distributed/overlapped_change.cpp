@@ -120,6 +120,18 @@ std::vector<int> representative_indices(const PivotGroup& group, const std::vect
   return indices;
 }
 
+std::vector<int> diagonal_rows_of_launch(const OverlappedChange& change, const PivotGroup& group, std::size_t launch,
+                                         int size) {
+  const OverlappedLaunch& at = change.launches[launch];
+  if (at.piece < 0) return at.rows;
+  std::vector<int> piece = representative_indices(group, representatives_of_piece(change, at.piece), size);
+  std::sort(piece.begin(), piece.end());
+  std::vector<int> rows;
+  for (const int row : at.rows)
+    if (std::binary_search(piece.begin(), piece.end(), row)) rows.push_back(row);
+  return rows;
+}
+
 OverlappedChange overlapped_change(const PivotGroup& group, const SlabLayout& now, const SlabLayout& next, int me,
                                    int pieces, const PivotGroup* next_group) {
   OverlappedChange change;

@@ -72,6 +72,12 @@ std::vector<int> representatives_of_piece(const OverlappedChange& change, int pi
 // of `size` (N): each representative's pair, p then q, or an odd N's unpaired index.
 std::vector<int> representative_indices(const PivotGroup& group, const std::vector<int>& representatives, int size);
 
+// The rows of launch `launch` of `change`'s pass before it whose diagonal entry (i, .., i) that
+// launch writes: those whose own index lies in the indices of the launch's piece (every row of the
+// staying rows' launch). Over a change's launches, each row of the rank once.
+std::vector<int> diagonal_rows_of_launch(const OverlappedChange& change, const PivotGroup& group, std::size_t launch,
+                                         int size);
+
 // The plan for rank `me` whose slab holds `now` and runs `group` last before the change to `next`,
 // the leaving rows in `pieces` pieces (at most ceil(N / 2)); pipelined with the pass of
 // `next_group` after it where that group's and this one's pairs make two components or more.

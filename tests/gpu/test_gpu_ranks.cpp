@@ -6,7 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -89,10 +91,12 @@ DistributedSchedule uneven_two_rank_schedule(int size) {
   return schedule;
 }
 
-// `schedule` on its ranks, each slab cut from `tensor`, three sweeps.
+// `schedule` on its ranks, each slab cut from `tensor`, three sweeps (or to `stop`, asking
+// `on_sweep` after each sweep on each rank).
 template <class T>
 std::vector<DistributedResult<T>> on_gpu_ranks_with(const HostTensor<T>& tensor, const DistributedSchedule& schedule,
-                                                    const char* rule, double eta) {
+                                                    const char* rule, double eta, StopCriteria stop = {3, 0.0, 0.0},
+                                                    std::function<bool(const SweepRecord&)> on_sweep = {}) {
   return on_gpu_ranks<T>(schedule.ranks, [&](DeviceCommunicator& comm) {
     const std::size_t length = tensor.count() / static_cast<std::size_t>(tensor.size());
     std::vector<T> values;
@@ -102,8 +106,9 @@ std::vector<DistributedResult<T>> on_gpu_ranks_with(const HostTensor<T>& tensor,
     Slab<T> slab{tensor.order(), tensor.size(), tensor.layout(), comm.rank(), schedule.stages.front().layout,
                  std::move(values)};
     RunSettings settings;
-    settings.stop = StopCriteria{3, 0.0, 0.0};
+    settings.stop = stop;
     settings.eta = eta;
+    settings.on_sweep = on_sweep;
     return run_gpu_slab_engine(std::move(slab), schedule, codegen::lower_builtin_rule(rule), settings, comm);
   });
 }
@@ -120,6 +125,32 @@ std::vector<DistributedResult<T>> on_one_gpu_rank(const HostTensor<T>& tensor, c
   std::iota(all.begin(), all.end(), 0);
   one.stages.push_back(DistributedStage{SlabLayout{{all}}, many.groups()});
   return on_gpu_ranks_with(tensor, one, rule, eta);
+}
+
+// The changes of `schedule`'s sweep that two ranks pipeline (overlapped_change.hpp): within the
+// sweep, and at its end (into the first stage, when a sweep follows): {within, at the end}.
+std::pair<int, int> pipelinable_changes(const DistributedSchedule& schedule) {
+  std::pair<int, int> counts{0, 0};
+  for (std::size_t t = 0; t < schedule.stages.size(); ++t) {
+    const DistributedStage& now = schedule.stages[t];
+    const DistributedStage& next = schedule.stages[(t + 1) % schedule.stages.size()];
+    if (now.layout.rows != next.layout.rows && swaps_in_place(now.layout, next.layout) && next.groups.size() >= 2 &&
+        !overlapped_change(now.groups.back(), now.layout, next.layout, 0, 4, &next.groups.front()).pipelined.empty())
+      ++(t + 1 < schedule.stages.size() ? counts.first : counts.second);
+  }
+  return counts;
+}
+
+// Two runs' figures sweep by sweep: the same to 1e-12 (their partial sums added in another order).
+void check_histories_agree(const std::vector<SweepRecord>& history, const std::vector<SweepRecord>& expected) {
+  REQUIRE(history.size() == expected.size());
+  for (std::size_t h = 0; h < expected.size(); ++h) {
+    CAPTURE(h);
+    CHECK(history[h].sweep == expected[h].sweep);
+    CHECK(std::abs(history[h].off_rel - expected[h].off_rel) <= 1e-12 * expected[h].off_rel);
+    CHECK(std::abs(history[h].diag_norm2 - expected[h].diag_norm2) <= 1e-12 * expected[h].diag_norm2);
+    CHECK(std::abs(history[h].trace - expected[h].trace) <= 1e-12 * std::abs(expected[h].trace) + 1e-300);
+  }
 }
 
 // `ranks` GPU ranks against one GPU rank running the same groups in one stage, three sweeps,
@@ -282,17 +313,13 @@ TEST_SUITE("gpu") {
         if (now.rows != next.rows && swaps_in_place(now, next)) changes += t + 1 < schedule.stages.size() ? 3 : 2;
       }
       REQUIRE(changes > 0);
-      // Pipelined (without the pivot check): the changes within a sweep into a stage of two groups
-      // or more whose first group makes two components with the group before (3 x 8 and 4 x 16 do).
-      int pipelinable = 0;
-      for (std::size_t t = 0; t + 1 < schedule.stages.size(); ++t) {
-        const DistributedStage& now = schedule.stages[t];
-        const DistributedStage& next = schedule.stages[t + 1];
-        if (now.layout.rows != next.layout.rows && swaps_in_place(now.layout, next.layout) && next.groups.size() >= 2 &&
-            !overlapped_change(now.groups.back(), now.layout, next.layout, 0, 4, &next.groups.front()).pipelined.empty())
-          pipelinable += 3;
-      }
-      if (o.kind == SweepSchedule::automatic && o.eta == 0) CHECK(pipelinable > 0);
+      // Pipelined (without the pivot check): the changes into a stage of two groups or more whose
+      // first group makes two components with the group before (3 x 8 and 4 x 16 do), the one at a
+      // sweep's end too when a sweep follows.
+      const auto [within, at_end] = pipelinable_changes(schedule);
+      const int pipelinable = 3 * within + 2 * at_end;
+      if (o.kind == SweepSchedule::automatic && o.eta == 0) CHECK(within > 0);
+      if (o.kind == SweepSchedule::automatic && o.eta == 0) CHECK(at_end == 1);
       const auto run = [&](const char* pieces, std::optional<std::string> pipeline) {
         test::ScopedEnvironment environment;
         environment.set("TENSORDIAG_EXCHANGE_PIECES", pieces);
@@ -318,13 +345,80 @@ TEST_SUITE("gpu") {
           CHECK(overlapped[r].distribution.bytes_sent == plain[r].distribution.bytes_sent);
           CHECK(overlapped[r].distribution.bytes_sent > 0);
           REQUIRE(overlapped[r].run.history.size() == plain[r].run.history.size());
-          for (std::size_t h = 0; h < plain[r].run.history.size(); ++h)  // the figures' sums in another order
-            CHECK(std::abs(overlapped[r].run.history[h].off_rel - plain[r].run.history[h].off_rel) <=
-                  1e-12 * plain[r].run.history[h].off_rel);
+          check_histories_agree(overlapped[r].run.history, plain[r].run.history);
         }
         check_parts_equal_one_rank(overlapped, plain, tensor, o.eta);
       }
       check_parts_equal_one_rank(plain, on_one_gpu_rank(tensor, schedule, c.rule, o.eta), tensor, o.eta);
+    }
+  }
+
+  TEST_CASE_TEMPLATE("two GPU ranks decide a sweep's stop during the change at its end and run the next sweep's first "
+                     "pass there only if that sweep runs: stopped by tolerance or the callback, bit for bit the runs "
+                     "without pipelining", T, float, double) {
+    if (device_count() < 2) {
+      MESSAGE("skipped: fewer than two CUDA devices");
+      return;
+    }
+    // max_diag: off_rel falls every sweep, so a tolerance between two sweeps' stops the run between them.
+    for (const Case& c : {Case{3, 8, Layout::c_order, "max_diag"}, Case{4, 16, Layout::fortran_order, "max_diag"},
+                          Case{9, 8, Layout::c_order, "max_diag"}}) {
+      CAPTURE(c.order);
+      CAPTURE(c.size);
+      const auto tensor = random_tensor<T>(c.order, c.size, 7100u + static_cast<unsigned>(c.order * 29 + c.size), c.layout);
+      const DistributedSchedule schedule = distributed_schedule(c.size, 2, SweepSchedule::automatic);
+      const auto [within, at_end] = pipelinable_changes(schedule);
+      REQUIRE(at_end == 1);
+      int changes = 0;  // a sweep's, the one back to the first included: all swap in place on two ranks
+      for (std::size_t t = 0; t < schedule.stages.size(); ++t) {
+        const SlabLayout& now = schedule.stages[t].layout;
+        const SlabLayout& next = schedule.stages[(t + 1) % schedule.stages.size()].layout;
+        REQUIRE(swaps_in_place(now, next));
+        changes += now.rows != next.rows ? 1 : 0;
+      }
+      std::atomic<int> asked{0};
+      const auto run = [&](const char* pipeline, StopCriteria stop, int stop_at) {
+        test::ScopedEnvironment environment;
+        environment.set("TENSORDIAG_EXCHANGE_PIPELINE", pipeline);
+        return on_gpu_ranks_with(tensor, schedule, c.rule, 0.0, stop, [&asked, stop_at](const SweepRecord& record) {
+          ++asked;
+          return record.sweep == stop_at;
+        });
+      };
+      // A tolerance between the fourth sweep's off_rel and the third's stops after the fourth.
+      const auto forced = run("0", StopCriteria{6, 0.0, 0.0}, 0);
+      const std::vector<SweepRecord>& h = forced[0].run.history;
+      REQUIRE(h.size() == 7);
+      REQUIRE(h[3].off_rel - h[4].off_rel > 1e-9 * h[3].off_rel);
+      struct Stop {
+        StopCriteria criteria;
+        int stop_at, sweeps;
+        StopReason reason;
+      };
+      for (const Stop& stop : {Stop{StopCriteria{6, 0.5 * (h[3].off_rel + h[4].off_rel), 0.0}, 0, 4, StopReason::tolerance},
+                               Stop{StopCriteria{6, 0.0, 0.0}, 2, 2, StopReason::callback}}) {
+        CAPTURE(stop.sweeps);
+        asked = 0;
+        const auto plain = run("0", stop.criteria, stop.stop_at);
+        CHECK(asked == 2 * stop.sweeps);  // each rank's callback, once a sweep
+        asked = 0;
+        const auto pipelined = run("1", stop.criteria, stop.stop_at);
+        CHECK(asked == 2 * stop.sweeps);
+        for (std::size_t r = 0; r < 2; ++r) {
+          CAPTURE(r);
+          CHECK(plain[r].run.stop_reason == stop.reason);
+          CHECK(pipelined[r].run.stop_reason == stop.reason);
+          CHECK(pipelined[r].run.history.size() == static_cast<std::size_t>(stop.sweeps + 1));
+          check_histories_agree(pipelined[r].run.history, plain[r].run.history);
+          // Every sweep ends with a change (a sweep could follow), the last one's not pipelined.
+          CHECK(plain[r].distribution.overlapped_changes == changes * stop.sweeps);
+          CHECK(pipelined[r].distribution.overlapped_changes == changes * stop.sweeps);
+          CHECK(plain[r].distribution.pipelined_changes == 0);
+          CHECK(pipelined[r].distribution.pipelined_changes == within * stop.sweeps + at_end * (stop.sweeps - 1));
+          CHECK(pipelined[r].distribution.bytes_sent == plain[r].distribution.bytes_sent);
+        }
+        check_parts_equal_one_rank(pipelined, plain, tensor, 0.0);
+      }
     }
   }
 

@@ -4,12 +4,14 @@
 // and a link bandwidth: without overlap (the CPU-rank engine: a blocking all-to-all), with the
 // overlap GPU ranks make (each change beside the pass before it, less that pass's first of K pieces:
 // runtime/distributed/overlapped_change.hpp), with the pass after each change as well (every change,
-// each pass's (K - 1) / K), with the pipelined changes as built (those within a sweep into a stage
-// of two groups or more; the pass after runs in launches by components, the last after the last
-// piece: docs/DESIGN.md, "Overlap"), and with a whole overlap, max(local, exchange), the bound no
-// schedule of whole-pair layouts reaches.
+// each pass's (K - 1) / K), with the pipelined changes as built (those into a stage of two groups
+// or more, the one at a sweep's end too; the pass after runs in launches by components, the last
+// after the last piece: docs/DESIGN.md, "Overlap"), and with a whole overlap, max(local, exchange),
+// the bound no schedule of whole-pair layouts reaches. `--after-launches C`: the pipelined changes
+// as if the pass after each ran in C launches (pieces cut finer than the components allow today),
+// a what-if for the next step.
 //   usage: distributed_model [--local GBS] [--link GBS] [--hosts-link GBS] [--ranks-per-host R]
-//                            [--pieces K] NxD:P,P,.. ...
+//                            [--pieces K] [--after-launches C] NxD:P,P,.. ...
 // Defaults: local 3000 GB/s (an H100's device copy, read + write), link 369 GB/s (NVLink between two
 // H200s, NCCL send/recv one way, measured 2026-11-23), between hosts 50 GB/s (400 Gb/s InfiniBand),
 // 8 ranks a host, 4 pieces (TENSORDIAG_EXCHANGE_PIECES's default).
@@ -49,7 +51,7 @@ Shape parse_shape(const char* text) {
 
 int main(int argc, char** argv) {
   double local = 3000, link = 369, hosts_link = 50;
-  int ranks_per_host = 8, pieces = 4;
+  int ranks_per_host = 8, pieces = 4, after_launches = 0;
   std::vector<Shape> shapes;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
       else if (arg == "--hosts-link" && i + 1 < argc) hosts_link = std::atof(argv[++i]);
       else if (arg == "--ranks-per-host" && i + 1 < argc) ranks_per_host = std::atoi(argv[++i]);
       else if (arg == "--pieces" && i + 1 < argc) pieces = std::max(1, std::atoi(argv[++i]));
+      else if (arg == "--after-launches" && i + 1 < argc) after_launches = std::max(1, std::atoi(argv[++i]));
       else shapes.push_back(parse_shape(argv[i]));
     }
   } catch (const std::exception& error) {
@@ -67,12 +70,13 @@ int main(int argc, char** argv) {
   }
   if (shapes.empty()) {
     std::fprintf(stderr, "usage: distributed_model [--local GBS] [--link GBS] [--hosts-link GBS] "
-                         "[--ranks-per-host R] [--pieces K] NxD:P,P,.. ...\n");
+                         "[--ranks-per-host R] [--pieces K] [--after-launches C] NxD:P,P,.. ...\n");
     return 2;
   }
   std::printf("float32; local %.0f GB/s (read + write), link %.0f GB/s a rank within %d ranks, %.0f GB/s between hosts; "
-              "%d pieces\n\n",
-              local, link, ranks_per_host, hosts_link, pieces);
+              "%d pieces%s\n\n",
+              local, link, ranks_per_host, hosts_link, pieces,
+              after_launches > 0 ? ("; the pass after a pipelined change in " + std::to_string(after_launches) + " launches").c_str() : "");
   std::printf("| N | D | GB | P | schedule | layouts a sweep | lower bound | moved a change | GB sent a rank a sweep | "
               "local ms a sweep | exchange ms | sweep ms, no overlap | overlap of the pass before a change | "
               "passes before and after (every change) | pipelined as built | whole overlap (bound) | speed-up vs P = 1 (pass before) |\n");
@@ -106,17 +110,19 @@ int main(int argc, char** argv) {
           return local_ms + exchange_ms - (stages > 1 ? stages * std::min(exchange_ms / stages, beside_ms) : 0);
         };
         const double overlapped_ms = sweep_ms(1);
-        // As built: a change within the sweep into a stage of two groups or more whose groups make
-        // two components or more also hides behind the pass after it, all but its last launch
-        // (which waits for the last piece): (C - 1) / C of it for C launches.
+        // As built: a change into a stage of two groups or more whose groups make two components or
+        // more (the one at a sweep's end too, in a sweep that another follows) also hides behind the
+        // pass after it, all but its last launch (which waits for the last piece): (C - 1) / C of it
+        // for C launches.
         double pipelined_ms = local_ms + exchange_ms;
         for (int s = 0; stages > 1 && s < stages; ++s) {
           const DistributedStage& now = schedule.stages[static_cast<std::size_t>(s)];
           const DistributedStage& after = schedule.stages[static_cast<std::size_t>((s + 1) % stages)];
           double beside_ms = pass_ms * (pieces - 1) / pieces;
-          if (s + 1 < stages && after.groups.size() >= 2 && swaps_in_place(now.layout, after.layout)) {
-            const std::size_t launches =
+          if (after.groups.size() >= 2 && swaps_in_place(now.layout, after.layout)) {
+            std::size_t launches =
                 overlapped_change(now.groups.back(), now.layout, after.layout, 0, pieces, &after.groups.front()).pipelined.size();
+            if (launches > 0 && after_launches > 0) launches = static_cast<std::size_t>(after_launches);
             if (launches > 0) beside_ms += pass_ms * static_cast<double>(launches - 1) / static_cast<double>(launches);
           }
           pipelined_ms -= std::min(exchange_ms / stages, beside_ms);

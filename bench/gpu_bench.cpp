@@ -592,10 +592,9 @@ std::vector<std::pair<int, int>> parse_shapes(const std::string& only) {
   return shapes;
 }
 
-nlohmann::json variants_table(const std::vector<std::string>& texts, const std::string& only, int repeats) {
-  std::vector<Assignments> variants;
-  for (const std::string& text : texts) variants.push_back(parse_variant(text));
-  const auto shapes = parse_shapes(only);
+// `variants` parsed from `texts` (parse_variant), at `shapes` (parse_shapes).
+nlohmann::json variants_table(const std::vector<std::string>& texts, const std::vector<Assignments>& variants,
+                              const std::vector<std::pair<int, int>>& shapes, int repeats) {
   // What the process had, restored after each variant.
   std::vector<std::pair<std::string, std::optional<std::string>>> outside;
   for (const auto& variant : variants)
@@ -777,6 +776,18 @@ int main(int argc, char** argv) {
       return 2;
     } else out_path = argv[i];
   }
+  // --variant's text and shapes, checked before the device is asked for.
+  std::vector<Assignments> variant_assignments;
+  std::vector<std::pair<int, int>> variant_shapes;
+  if (!variant_texts.empty()) {
+    try {
+      for (const std::string& text : variant_texts) variant_assignments.push_back(parse_variant(text));
+      variant_shapes = parse_shapes(only);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "gpu_bench: %s\n", e.what());
+      return 2;
+    }
+  }
   const auto selected = [&only](int order, int size) {
     return only.empty() || only.find("," + std::to_string(order) + "x" + std::to_string(size) + ",") != std::string::npos;
   };
@@ -790,14 +801,9 @@ int main(int argc, char** argv) {
   std::printf("device: %s (%s, %d SMs); device-to-device copy %.0f GB/s (read + write)\n", device->name.c_str(),
               device->arch().c_str(), device->multiprocessors, copy_bw / 1e9);
   if (!variant_texts.empty()) {
-    try {
-      const nlohmann::json rows = variants_table(variant_texts, only, repeats);
-      if (!out_path.empty())
-        std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"variants", rows}}.dump(2) << "\n";
-    } catch (const std::invalid_argument& e) {
-      std::fprintf(stderr, "gpu_bench: %s\n", e.what());
-      return 2;
-    }
+    const nlohmann::json rows = variants_table(variant_texts, variant_assignments, variant_shapes, repeats);
+    if (!out_path.empty())
+      std::ofstream(out_path) << nlohmann::json{{"device", device->name}, {"variants", rows}}.dump(2) << "\n";
     return 0;
   }
   if (one_block_only) {

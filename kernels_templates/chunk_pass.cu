@@ -441,9 +441,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 group_factors(${group_factors_parameters}) {
   const long long u = static_cast<long long>(blockIdx.x) * THREADS + threadIdx.x;
   if (u >= FACTOR_ROWS) return;
-  const int row = static_cast<int>(u % N);
-  const int k = static_cast<int>(u / N % PAIRS);
-  const int mode = static_cast<int>(u / (static_cast<long long>(N) * PAIRS));
+  const auto [mode, row, k] = factor_item(u);
   rotate_factor_row(factors + (static_cast<long long>(mode) * N + row) * N, pairs[2 * k], pairs[2 * k + 1],
                     rotations[mode * PAIRS + k]);
 }

@@ -146,12 +146,10 @@ group_pass(${group_pass_parameters}) {
   const bool figures = partials != nullptr;  // the same in every thread of the grid
   if (blockIdx.x >= PASS_BLOCKS) {
     const unsigned token = wait_for_previous_kernel();
-    // M_n <- M_n R_n: thread (mode, pair, row).
+    // M_n <- M_n R_n: thread (mode, row, pair).
     const long long u = (blockIdx.x - PASS_BLOCKS) * THREADS + threadIdx.x;
     if (u < FACTOR_ROWS) {
-      const int row = static_cast<int>(u % N);
-      const int k = static_cast<int>(u / N % PAIRS);
-      const int mode = static_cast<int>(u / (static_cast<long long>(N) * PAIRS));
+      const auto [mode, row, k] = factor_item(u);
       rotate_factor_row(factors + (static_cast<long long>(mode) * N + row) * N, pairs[2 * k], pairs[2 * k + 1],
                         read_after_wait(rotations + mode * PAIRS + k, token));
     }

@@ -291,6 +291,22 @@ __device__ inline void rotate_factor_row(Scalar* row, int p, int q, Rotation g) 
   row[q] = real_cosine(g.c) * y - conj(g.s) * x;
 }
 
+// Work item u of the groups' factor update, M_n <- M_n R_n over every mode, row and pair, the pair
+// fastest: a warp's threads take one row's pairs, which together cover the row, so its sectors are
+// read whole. With the row fastest each thread's two entries lay N apart from its neighbour's, a
+// sector each; at D = 2 (one factor a mode as large as the matrix) that made the factor blocks most
+// of each group's pass (H200, float64, N = 3432, 2 sweeps 5.91 -> 1.27 s;
+// bench/results/factor_rows_h200_2026-11-29.md). subspace_apply keeps its rows fastest: each of its
+// items reads a CELL x CELL block, which a warp of rows shares. Each item touches its own entries:
+// the order is free, the results the same bit for bit.
+struct FactorItem {
+  int mode, row, pair;
+};
+__device__ __forceinline__ FactorItem factor_item(long long u) {
+  return {static_cast<int>(u / (static_cast<long long>(N) * PAIRS)), static_cast<int>(u / PAIRS % N),
+          static_cast<int>(u % PAIRS)};
+}
+
 // ---- figures.cuh ----
 // The convergence figures of DESIGN.md section 2, in double whatever the dtype:
 //   off(C)^2 = the sum of squares (|x|^2) of the entries off the diagonal, summed directly (never as
@@ -546,12 +562,10 @@ group_pass(Scalar* __restrict__ tensor, const int* __restrict__ pairs, const Rot
   const bool figures = partials != nullptr;  // the same in every thread of the grid
   if (blockIdx.x >= PASS_BLOCKS) {
     const unsigned token = wait_for_previous_kernel();
-    // M_n <- M_n R_n: thread (mode, pair, row).
+    // M_n <- M_n R_n: thread (mode, row, pair).
     const long long u = (blockIdx.x - PASS_BLOCKS) * THREADS + threadIdx.x;
     if (u < FACTOR_ROWS) {
-      const int row = static_cast<int>(u % N);
-      const int k = static_cast<int>(u / N % PAIRS);
-      const int mode = static_cast<int>(u / (static_cast<long long>(N) * PAIRS));
+      const auto [mode, row, k] = factor_item(u);
       rotate_factor_row(factors + (static_cast<long long>(mode) * N + row) * N, pairs[2 * k], pairs[2 * k + 1],
                         read_after_wait(rotations + mode * PAIRS + k, token));
     }

@@ -33,7 +33,7 @@ std::vector<runtime::DistributedResult<T>> on_gpu_ranks(int ranks, Run&& run, st
     return runtime::on_rank_threads(runtime::nccl_ranks_in_process(devices), run);
   } catch (const std::exception& e) {
     if (error != nullptr) error->assign(e.what());
-    else FAIL(e.what());
+    else FAIL(std::string(e.what()));  // (a char* would print as its address)
     return {};
   }
 }

@@ -36,7 +36,7 @@ void slab_group_step(Slab<T>& slab, std::vector<Matrix<T>>& factors, const Pivot
                                          settings.threads, count, sum_across_ranks);
   share_rotations(group, owned, slab.order, sum_across_ranks);
   apply_slab_pass(slab, group, settings.threads);
-  apply_group_to_factors(factors, group);
+  apply_group_to_factors(factors, group, settings.threads);
 }
 
 // @pre `slab` holds the first stage's layout.

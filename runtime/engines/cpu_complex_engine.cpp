@@ -83,7 +83,7 @@ void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pai
     GroupRotations<T> group(core.order(), pairs);
     for (std::size_t k = 0; k < pairs.size(); ++k) subtensor_rotations(core, k, team, group);
     apply_group_pass(core, group, team);
-    apply_group_to_factors(factors, group);
+    apply_group_to_factors(factors, group, team);
     return;
   }
   for (int mode = 0; mode < core.order(); ++mode) {
@@ -103,7 +103,7 @@ void complex_group_step(HostTensor<std::complex<R>>& core, const PivotGroup& pai
       one_mode.at(mode, k) = {static_cast<R>(g.al), std::complex<R>(g.be)};
     }
     apply_group_pass(core, one_mode, team);
-    apply_group_to_factors(factors, one_mode);
+    apply_group_to_factors(factors, one_mode, team);
   }
 }
 

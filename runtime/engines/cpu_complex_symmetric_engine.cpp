@@ -67,7 +67,7 @@ Result<std::complex<R>> run_cpu_complex_symmetric_engine(const HostTensor<std::c
                                       for (std::size_t k = 0; k < pairs.size(); ++k)
                                         set_in_every_mode(group, k, {static_cast<R>(steps[k].al), T(steps[k].be)});
                                       apply_group_pass(core, group, settings.threads);
-                                      apply_group_to_factors(u, one_mode_group(group));
+                                      apply_group_to_factors(u, one_mode_group(group), settings.threads);
                                     });
   fix_symmetric_diagonal_phases(result);  // and U in every factor slot
   record_group_schedule(result, tensor.size(), settings, schedule);

@@ -43,7 +43,7 @@ PackedResult<T> run_cpu_packed_engine(const PackedSymmetricTensor<T>& tensor, co
                         kept.get());
           factor_group.at(0, k) = rounded;
         }
-        apply_group_to_factors(result.factors, factor_group);
+        apply_group_to_factors(result.factors, factor_group, threads);
       });
   result.factors.assign(static_cast<std::size_t>(tensor.order()), Matrix<T>(result.factors.front()));
   record_group_schedule(result, tensor.size(), settings, schedule);

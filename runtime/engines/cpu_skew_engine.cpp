@@ -110,7 +110,7 @@ Result<T> run_skew_tensor(const HostTensor<T>& tensor, const RunSettings& settin
                             set_in_every_mode(every_mode, k, {static_cast<T>(g.c), static_cast<T>(g.s)});
                           }
                           apply_group_pass(core, every_mode, settings.threads);
-                          apply_group_to_factors(q, one_mode_group(every_mode));
+                          apply_group_to_factors(q, one_mode_group(every_mode), settings.threads);
                         });
   record_group_schedule(result, tensor.size(), settings, schedule);
   return result;

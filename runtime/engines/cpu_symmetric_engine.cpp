@@ -55,7 +55,7 @@ Result<T> run_cpu_symmetric_engine(const HostTensor<T>& tensor, const RunSetting
   Result<T> result = run_cpu_sweeps(tensor, settings, 1, schedule,
                                     [&](HostTensor<T>& core, const PivotGroup& pairs, std::vector<Matrix<T>>& q) {
                                       const GroupRotations<T> group = symmetric_group_step(core, pairs, settings.threads);
-                                      apply_group_to_factors(q, one_mode_group(group));
+                                      apply_group_to_factors(q, one_mode_group(group), settings.threads);
                                     });
   const Matrix<T> q = result.factors.front();
   result.factors.assign(static_cast<std::size_t>(tensor.order()), q);

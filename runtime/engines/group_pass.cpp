@@ -368,12 +368,17 @@ void rotate_rows(T* x, T* y, std::size_t length, dsl::Givens<T> g) {
 }
 
 template <class T>
-void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group) {
+void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group, int threads) {
   const std::size_t pairs = group.pairs.size();
   if (pairs == 0) return;
+  if (threads <= 0) threads = omp_get_max_threads();
   for (int mode = 0; mode < group.order; ++mode) {
     Matrix<T>& m = factors[static_cast<std::size_t>(mode)];
     const PlaneRotation<T>* rotations = &group.at(mode, 0);
+    // Rows on the threads where the factor has as many entries as a pass that runs on them
+    // (apply_group_pass: 2^17): at D = 2 the factor is as large as the matrix. Each row is its own.
+    const bool parallel = threads > 1 && static_cast<std::size_t>(m.n) * static_cast<std::size_t>(m.n) >= (std::size_t{1} << 17);
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (int row = 0; row < m.n; ++row) {
       T* r = &m(row, 0);
       for (std::size_t pair = 0; pair < pairs; ++pair) {
@@ -398,12 +403,12 @@ template void apply_group_pass(double*, int, int, Layout, const GroupRotations<d
 template void apply_group_pass(HostTensor<double>&, const GroupRotations<double>&, int);
 template void rotate_rows(float*, float*, std::size_t, dsl::Givens<float>);
 template void rotate_rows(double*, double*, std::size_t, dsl::Givens<double>);
-template void apply_group_to_factors(std::vector<Matrix<float>>&, const GroupRotations<float>&);
-template void apply_group_to_factors(std::vector<Matrix<double>>&, const GroupRotations<double>&);
+template void apply_group_to_factors(std::vector<Matrix<float>>&, const GroupRotations<float>&, int);
+template void apply_group_to_factors(std::vector<Matrix<double>>&, const GroupRotations<double>&, int);
 template void apply_group_pass(HostTensor<std::complex<float>>&, const GroupRotations<std::complex<float>>&, int);
 template void apply_group_pass(HostTensor<std::complex<double>>&, const GroupRotations<std::complex<double>>&, int);
-template void apply_group_to_factors(std::vector<Matrix<std::complex<float>>>&, const GroupRotations<std::complex<float>>&);
+template void apply_group_to_factors(std::vector<Matrix<std::complex<float>>>&, const GroupRotations<std::complex<float>>&, int);
 template void apply_group_to_factors(std::vector<Matrix<std::complex<double>>>&,
-                                     const GroupRotations<std::complex<double>>&);
+                                     const GroupRotations<std::complex<double>>&, int);
 
 }  // namespace tensordiag::runtime

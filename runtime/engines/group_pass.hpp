@@ -23,8 +23,9 @@ template <class T>
 void rotate_rows(T* x, T* y, std::size_t length, dsl::Givens<T> g);
 
 // M_n <- M_n R_n for every mode n: columns p, q of M_n mix as M_p <- c M_p + s M_q, M_q <- -s M_p + c M_q
-// (complex: M_p <- al M_p + be M_q, M_q <- al M_q - conj(be) M_p).
+// (complex: M_p <- al M_p + be M_q, M_q <- al M_q - conj(be) M_p), rows on up to `threads` threads
+// (0: OpenMP's default) where a factor has 2^17 entries or more; the same result on any number.
 template <class T>
-void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group);
+void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotations<T>& group, int threads = 1);
 
 }  // namespace tensordiag::runtime

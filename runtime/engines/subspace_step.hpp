@@ -53,7 +53,7 @@ template <class T, class Rule>
 void sweep_pass(HostTensor<T>& core, std::vector<Matrix<T>>& factors, const SweepPass& pass, const Rule& rule,
                 double eta, int threads, PivotCheckCount* count = nullptr) {
   if (const auto* pairs = std::get_if<PivotGroup>(&pass)) {
-    apply_group_to_factors(factors, group_step(core, *pairs, rule, eta, threads, count));
+    apply_group_to_factors(factors, group_step(core, *pairs, rule, eta, threads, count), threads);
     return;
   }
   const SubspacePass& subspace = std::get<SubspacePass>(pass);

@@ -31,7 +31,7 @@ void apply_slab_pass(Slab<T>& slab, const GroupRotations<T>& group, int threads)
   }
   const std::size_t rows = slab.rows().size();
   // Large rows use every thread inside; many small ones, a thread a row.
-  const bool by_row = slab.row_length() < (std::size_t{1} << 17);
+  const bool by_row = slab.row_length() < threaded_pass_entries;
 #pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (by_row)
   for (std::size_t t = 0; t < rows; ++t)
     apply_group_pass(slab.row(t), slab.order - 1, slab.size, slab.layout, within_row, by_row ? 1 : threads);

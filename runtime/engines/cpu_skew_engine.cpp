@@ -37,7 +37,7 @@ void rotate_pair_every_mode(HostTensor<T>& core, int p, int q, dsl::Givens<T> g,
     const std::ptrdiff_t runs = count / (stride * size);
     const std::ptrdiff_t pieces_a_run = (stride + piece - 1) / piece;
     const std::ptrdiff_t pieces = runs * pieces_a_run;
-#pragma omp parallel for num_threads(team) schedule(static) if (2 * count / size >= (std::ptrdiff_t{1} << 17))
+#pragma omp parallel for num_threads(team) schedule(static) if (2 * count / size >= static_cast<std::ptrdiff_t>(threaded_pass_entries))
     for (std::ptrdiff_t k = 0; k < pieces; ++k) {
       const std::ptrdiff_t run = k / pieces_a_run, start = (k % pieces_a_run) * piece;
       const std::ptrdiff_t base = run * stride * size + start;

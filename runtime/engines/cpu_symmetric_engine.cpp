@@ -31,13 +31,13 @@ GroupRotations<T> symmetric_group_step(HostTensor<T>& core, const PivotGroup& pa
   GroupRotations<T> group(order, pairs);
   // The pairs' angles are independent (disjoint pivot subtensors), each the kernels' maximizer
   // (symmetric_rotation.hpp: 0.09 us a pair at D = 3, 1-3 us at D = 4..8, 18 us at D = 16 on one
-  // core). They run in parallel where the pass does (group_pass.cpp: 2^17 entries and more); below,
+  // core). They run in parallel where the pass does (threaded_pass_entries, group_pass.hpp); below,
   // a parallel region per group costs more than it saves, and on a loaded machine a scheduler slice
   // per group (measured with the companion-matrix angle of ~10 us a pair: 600 ms instead of 8 ms
   // for D = 3, N = 16 on 2 busy cores; 1.9 s instead of 54 ms for N = 40). D = 2 (the closed form,
   // ~0.2 us a pair) stays serial at any size.
   const int angle_threads = threads > 0 ? threads : omp_get_max_threads();
-  const bool parallel = order > 2 && pairs.size() > 1 && core.count() >= (std::size_t{1} << 17);
+  const bool parallel = order > 2 && pairs.size() > 1 && core.count() >= threaded_pass_entries;
 #pragma omp parallel for num_threads(angle_threads) schedule(dynamic) if (parallel)
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto t = symmetric_pivot_values(gather_pivot_subtensor(core.data(), core.strides(), pairs[k]), order);

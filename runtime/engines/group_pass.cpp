@@ -293,7 +293,7 @@ void apply_group_pass(T* tensor_data, int order, int tensor_size, Layout layout,
   if (threads <= 0) threads = omp_get_max_threads();
   std::size_t count = 1;
   for (int k = 0; k < order; ++k) count *= size;
-  const bool parallel = orbits > 1 && count >= (std::size_t{1} << 17);
+  const bool parallel = orbits > 1 && count >= threaded_pass_entries;
 
 #pragma omp parallel num_threads(threads) if (parallel)
   {
@@ -375,9 +375,9 @@ void apply_group_to_factors(std::vector<Matrix<T>>& factors, const GroupRotation
   for (int mode = 0; mode < group.order; ++mode) {
     Matrix<T>& m = factors[static_cast<std::size_t>(mode)];
     const PlaneRotation<T>* rotations = &group.at(mode, 0);
-    // Rows on the threads where the factor has as many entries as a pass that runs on them
-    // (apply_group_pass: 2^17): at D = 2 the factor is as large as the matrix. Each row is its own.
-    const bool parallel = threads > 1 && static_cast<std::size_t>(m.n) * static_cast<std::size_t>(m.n) >= (std::size_t{1} << 17);
+    // Rows on the threads where the factor is as large as a threaded pass (at D = 2 it is as large
+    // as the matrix). Each row is its own.
+    const bool parallel = threads > 1 && static_cast<std::size_t>(m.n) * static_cast<std::size_t>(m.n) >= threaded_pass_entries;
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (int row = 0; row < m.n; ++row) {
       T* r = &m(row, 0);
